@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Build, install and test WebChallenger.
+
+    python3 build.py            build the extension into dist/ and regenerate shared_schema/
+    python3 build.py install    install system packages, a .venv with the companion, then build
+    python3 build.py test       install what the tests need, then run them
+    python3 build.py schema     only regenerate shared_schema/
+
+Standard library only: it runs before anything is installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+VENV_PY = VENV / "bin" / "python"
+DIST = ROOT / "dist"
+EXTENSION_SRC = ROOT / "extension"
+EXTENSION_OUT = DIST / "extension"
+SCHEMA_DIR = ROOT / "shared_schema"
+
+# Debian packages: the browser and its driver for headless use and tests, node to syntax-check the JS,
+# python3-venv because Debian's python refuses pip installs outside a venv.
+APT_PACKAGES = {"chromium": "/usr/bin/chromium", "chromium-driver": "/usr/bin/chromedriver", "nodejs": "/usr/bin/node"}
+
+
+def log(msg: str) -> None:
+    print(f"[build] {msg}", file=sys.stderr, flush=True)
+
+
+def run(cmd: list[str], **kw) -> None:
+    log("$ " + " ".join(cmd))
+    subprocess.run(cmd, check=True, **kw)
+
+
+# ---------------------------------------------------------------------------- install
+
+
+def install_system_packages() -> None:
+    missing = [pkg for pkg, path in APT_PACKAGES.items() if not Path(path).exists()]
+    try:
+        import ensurepip  # noqa: F401  (Debian splits venv support into python3-venv)
+    except ImportError:
+        missing.append("python3-venv")
+    if not missing:
+        return
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    run(sudo + ["apt-get", "update", "-qq"], env=env)
+    run(sudo + ["apt-get", "install", "-y", "-qq", *missing], env=env)
+
+
+def install_python(extras: str = "test") -> None:
+    if not VENV_PY.exists():
+        run([sys.executable, "-m", "venv", str(VENV)])
+    stamp = VENV / ".installed"
+    pyproject = ROOT / "pyproject.toml"
+    if stamp.exists() and stamp.read_text() == pyproject.read_text() + extras:
+        return
+    run([str(VENV_PY), "-m", "pip", "install", "-q", "--upgrade", "pip"])
+    run([str(VENV_PY), "-m", "pip", "install", "-q", "-e", f".[{extras}]"], cwd=ROOT)
+    stamp.write_text(pyproject.read_text() + extras)
+
+
+def install(with_model: bool = True) -> None:
+    install_system_packages()
+    install_python()
+    build()
+    if with_model:
+        post_install = ROOT / "companion" / "llm" / "embedded.py"
+        if post_install.exists():
+            # Joins and hash-checks the default embedded model once, so the first task does not wait for it.
+            run([str(VENV_PY), "-m", "companion", "llm", "fetch"], cwd=ROOT)
+
+
+# ---------------------------------------------------------------------------- build
+
+
+def write_schema() -> Path:
+    """The JSON Schema of the wire protocol, generated from companion/protocol.py (the one source of truth)."""
+    py = str(VENV_PY) if VENV_PY.exists() else sys.executable
+    out = SCHEMA_DIR / "protocol.schema.json"
+    code = "import json,sys; from companion.protocol import json_schema; sys.stdout.write(json.dumps(json_schema(), indent=1, sort_keys=True)+'\\n')"
+    text = subprocess.run([py, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    SCHEMA_DIR.mkdir(exist_ok=True)
+    out.write_text(text)
+    return out
+
+
+def check_js(paths: list[Path]) -> None:
+    node = shutil.which("node") or shutil.which("nodejs")
+    if not node:
+        log("node not found: skipping the JavaScript syntax check")
+        return
+    for path in paths:
+        subprocess.run([node, "--check", str(path)], check=True)
+
+
+def build() -> None:
+    schema = write_schema()
+    if not EXTENSION_SRC.joinpath("manifest.json").exists():
+        log("extension/manifest.json missing: nothing to build")
+        return
+    if EXTENSION_OUT.exists():
+        shutil.rmtree(EXTENSION_OUT)
+    shutil.copytree(EXTENSION_SRC, EXTENSION_OUT)
+    # The extension validates messages against the same schema the companion generates.
+    shutil.copy2(schema, EXTENSION_OUT / "protocol.schema.json")
+    check_js(sorted(EXTENSION_OUT.rglob("*.js")))
+    manifest = json.loads((EXTENSION_OUT / "manifest.json").read_text())
+    zip_path = DIST / f"webchallenger-extension-{manifest['version']}.zip"
+    with zipfile.ZipFile(zip_path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for path in sorted(EXTENSION_OUT.rglob("*")):
+            if path.is_file():
+                zf.write(path, path.relative_to(EXTENSION_OUT))
+    log(f"extension built: {EXTENSION_OUT} and {zip_path.name}")
+
+
+def test(pytest_args: list[str]) -> int:
+    install(with_model=False)
+    return subprocess.run([str(VENV_PY), "-m", "pytest", *pytest_args], cwd=ROOT).returncode
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("command", nargs="?", default="build", choices=["build", "install", "test", "schema"])
+    parser.add_argument("pytest_args", nargs=argparse.REMAINDER, help="with test: passed to pytest")
+    args = parser.parse_args()
+    if args.command == "build":
+        build()
+    elif args.command == "schema":
+        print(write_schema())
+    elif args.command == "install":
+        install()
+    elif args.command == "test":
+        return test(args.pytest_args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

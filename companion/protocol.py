@@ -1,0 +1,312 @@
+"""The wire protocol between the extension and the companion: the one definition.
+
+Every message is a JSON object with a `type` and an `id`. Replies echo the `id`
+of the request they answer. `build.py` writes the JSON Schema of `Message` into
+`shared_schema/protocol.schema.json`; the extension validates against that file,
+and a test fails when the committed copy is stale.
+
+Elements are addressed as (frame, id): `frame` is Chrome's frame id (0 for the
+top frame), `id` is a per-document counter assigned by the content script and
+stable across snapshots of the same document, so a diff is a set operation.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+PROTOCOL_VERSION = 1
+
+
+class WireModel(BaseModel):
+    # Unknown fields are an error: a typo in a message must not pass silently.
+    model_config = ConfigDict(extra="forbid")
+
+
+# --------------------------------------------------------------------------- snapshot
+
+
+class Box(WireModel):
+    """Bounding box in CSS pixels, in top-level viewport coordinates (iframe offsets applied)."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+class ElementRef(WireModel):
+    frame: int = Field(0, description="Chrome frame id; 0 is the top frame")
+    id: int = Field(description="element id, stable within one document")
+
+
+class SnapshotElement(WireModel):
+    """One DOM element. Text nodes are folded into their parent's `text`.
+
+    Fields that are empty, false or null are omitted on the wire to keep it compact.
+    """
+
+    id: int
+    parent: int | None = Field(None, description="id of the parent element in the same frame (shadow hosts are parents of their shadow content)")
+    tag: str = Field(description="lower-case tag name")
+    attrs: dict[str, str] = Field(default_factory=dict, description="only the attributes that matter for roles, names and selectors")
+    text: str = Field("", description="the element's own direct text, whitespace-collapsed")
+    value: str | None = Field(None, description="current value of inputs, textareas and selects; never for password fields")
+    checked: bool | None = None
+    selected: bool | None = Field(None, description="for <option>: currently selected")
+    box: Box | None = None
+    visible: bool = False
+    interactive: bool = False
+    in_shadow: bool = Field(False, description="inside an open or closed shadow root")
+    child_frame: int | None = Field(None, description="for iframe/frame elements: the frame id of the document they hold")
+
+
+class Viewport(WireModel):
+    width: float
+    height: float
+
+
+class Scroll(WireModel):
+    x: float = 0
+    y: float = 0
+    width: float = Field(0, description="document scroll width")
+    height: float = Field(0, description="document scroll height")
+
+
+class FrameSnapshot(WireModel):
+    frame: int
+    parent_frame: int | None = None
+    url: str
+    elements: list[SnapshotElement]
+
+
+class Snapshot(WireModel):
+    url: str
+    title: str
+    viewport: Viewport
+    scroll: Scroll
+    frames: list[FrameSnapshot] = Field(description="top frame first, then descendants in document order")
+    timing_ms: float | None = Field(None, description="in-page serialization time, summed over frames")
+
+
+# --------------------------------------------------------------------------- actions
+
+
+class Click(WireModel):
+    kind: Literal["click"] = "click"
+    target: ElementRef
+
+
+class TypeText(WireModel):
+    kind: Literal["type"] = "type"
+    target: ElementRef
+    text: str
+    mode: Literal["replace", "append"] = "replace"
+
+
+class Clear(WireModel):
+    kind: Literal["clear"] = "clear"
+    target: ElementRef
+
+
+class SelectOption(WireModel):
+    kind: Literal["select"] = "select"
+    target: ElementRef
+    value: str | None = None
+    label: str | None = None
+
+
+class SetChecked(WireModel):
+    kind: Literal["check"] = "check"
+    target: ElementRef
+    checked: bool = True
+
+
+class PressKey(WireModel):
+    kind: Literal["press"] = "press"
+    key: Literal["Enter", "Escape", "Tab", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Backspace", "Space"]
+    target: ElementRef | None = Field(None, description="element to focus first; the focused element otherwise")
+
+
+class Hover(WireModel):
+    kind: Literal["hover"] = "hover"
+    target: ElementRef
+
+
+class ScrollBy(WireModel):
+    kind: Literal["scroll"] = "scroll"
+    target: ElementRef | None = Field(None, description="scroll this element; the page otherwise")
+    dx: float = 0
+    dy: float = 0
+
+
+class Focus(WireModel):
+    kind: Literal["focus"] = "focus"
+    target: ElementRef
+
+
+class Navigate(WireModel):
+    kind: Literal["navigate"] = "navigate"
+    url: str
+
+
+class Back(WireModel):
+    kind: Literal["back"] = "back"
+
+
+class Forward(WireModel):
+    kind: Literal["forward"] = "forward"
+
+
+class Reload(WireModel):
+    kind: Literal["reload"] = "reload"
+
+
+class UploadFile(WireModel):
+    kind: Literal["upload"] = "upload"
+    target: ElementRef
+    name: str
+    mime: str = "application/octet-stream"
+    content_b64: str = Field(description="file content, base64")
+
+
+Action = Annotated[
+    Union[Click, TypeText, Clear, SelectOption, SetChecked, PressKey, Hover, ScrollBy, Focus, Navigate, Back, Forward, Reload, UploadFile],
+    Field(discriminator="kind"),
+]
+
+
+# --------------------------------------------------------------------------- messages
+
+
+class Hello(WireModel):
+    """Extension -> companion, first message after the socket opens."""
+
+    type: Literal["hello"] = "hello"
+    id: str
+    protocol_version: int
+    extension_version: str
+    boot_id: str = Field(description="random per service-worker start; a new value means the worker restarted")
+    user_agent: str = ""
+
+
+class HelloAck(WireModel):
+    type: Literal["hello_ack"] = "hello_ack"
+    id: str
+    protocol_version: int
+    session_id: str
+
+
+class Heartbeat(WireModel):
+    """Either direction, every 20 s; application messages keep the MV3 worker alive."""
+
+    type: Literal["heartbeat"] = "heartbeat"
+    id: str
+    sent_at: float
+
+
+class SnapshotRequest(WireModel):
+    type: Literal["snapshot"] = "snapshot"
+    id: str
+    tab_id: int | None = Field(None, description="None: the active tab of the last focused window")
+
+
+class SnapshotResult(WireModel):
+    type: Literal["snapshot_result"] = "snapshot_result"
+    id: str
+    tab_id: int
+    snapshot: Snapshot
+
+
+class ActionCommand(WireModel):
+    type: Literal["action"] = "action"
+    id: str
+    tab_id: int | None = None
+    action: Action
+
+
+class ActionResult(WireModel):
+    type: Literal["action_result"] = "action_result"
+    id: str
+    tab_id: int
+    ok: bool
+    error: str | None = Field(None, description="human-readable, e.g. 'element 812 is no longer on the page'")
+    url_before: str = ""
+    url_after: str = ""
+    url_changed: bool = False
+
+
+class TabInfo(WireModel):
+    tab_id: int
+    url: str
+    title: str = ""
+    active: bool = False
+
+
+class ListTabs(WireModel):
+    type: Literal["list_tabs"] = "list_tabs"
+    id: str
+
+
+class TabsResult(WireModel):
+    type: Literal["tabs_result"] = "tabs_result"
+    id: str
+    tabs: list[TabInfo]
+
+
+class OpenTab(WireModel):
+    type: Literal["open_tab"] = "open_tab"
+    id: str
+    url: str
+    active: bool = True
+
+
+class OpenTabResult(WireModel):
+    type: Literal["open_tab_result"] = "open_tab_result"
+    id: str
+    tab: TabInfo
+
+
+class TabEvent(WireModel):
+    """Extension -> companion, unsolicited. `id` is a fresh id."""
+
+    type: Literal["tab_event"] = "tab_event"
+    id: str
+    tab_id: int
+    event: Literal["created", "navigated", "loaded", "activated", "closed"]
+    url: str = ""
+
+
+class ErrorMessage(WireModel):
+    """Either direction. Answers a malformed or unknown request (echoing its id when it had one)."""
+
+    type: Literal["error"] = "error"
+    id: str = ""
+    code: Literal["malformed", "unknown_type", "unsupported_version", "no_tab", "timeout", "internal"]
+    message: str
+
+
+Message = Annotated[
+    Union[
+        Hello, HelloAck, Heartbeat, SnapshotRequest, SnapshotResult, ActionCommand, ActionResult,
+        ListTabs, TabsResult, OpenTab, OpenTabResult, TabEvent, ErrorMessage,
+    ],
+    Field(discriminator="type"),
+]
+
+MESSAGE_ADAPTER: TypeAdapter[Message] = TypeAdapter(Message)
+
+
+def parse_message(raw: str | bytes) -> Message:
+    """Parse and validate one wire message; raises pydantic.ValidationError."""
+    return MESSAGE_ADAPTER.validate_json(raw)
+
+
+def dump_message(message: WireModel) -> str:
+    """Serialize compactly: null fields are omitted, as the extension does."""
+    return message.model_dump_json(exclude_none=True)
+
+
+def json_schema() -> dict:
+    return MESSAGE_ADAPTER.json_schema()
