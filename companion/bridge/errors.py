@@ -1,0 +1,25 @@
+"""Errors raised by the bridge's Python API. All derive from BridgeError so callers can catch one type."""
+
+from __future__ import annotations
+
+
+class BridgeError(RuntimeError):
+    """Something went wrong between the companion and the browser."""
+
+
+class BridgeTimeout(BridgeError, TimeoutError):
+    """No reply arrived in time. The message names the request, so a log line says what hung."""
+
+
+class BridgeDisconnected(BridgeError):
+    """The browser's connection closed while a request was waiting (or before it was sent)."""
+
+
+class RemoteError(BridgeError):
+    """The extension answered with an ErrorMessage (for example no tab, or a malformed command)."""
+
+    def __init__(self, code: str, message: str, request_id: str = ""):
+        super().__init__(f"{code}: {message}" + (f" (request {request_id})" if request_id else ""))
+        self.code = code
+        self.remote_message = message
+        self.request_id = request_id

@@ -1,0 +1,230 @@
+"""The companion's WebSocket endpoint: a FastAPI app served by uvicorn on 127.0.0.1 only.
+
+Handshake: refused with HTTP 403 (before accept) unless the Origin is an allowed extension
+origin, the Host is loopback (defeats DNS rebinding) and the "auth.<token>" subprotocol
+carries the pairing token; accepted with subprotocol "webchallenger.v1". Then the extension
+sends Hello, the companion answers HelloAck and registers a BrowserSession in the hub.
+A malformed message is answered with an ErrorMessage and logged; the connection lives on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+import uuid
+from pathlib import Path
+
+import pydantic
+from fastapi import FastAPI, WebSocket
+from pydantic import BaseModel, Field, field_validator
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from companion.bridge.auth import DEFAULT_ALLOWED_ORIGINS, SUBPROTOCOL, handshake_refusal
+from companion.bridge.hub import BridgeHub
+from companion.bridge.recorder import Recorder
+from companion.bridge.session import BrowserSession
+from companion.protocol import (
+    PROTOCOL_VERSION, ErrorMessage, Hello, HelloAck, Message, MESSAGE_ADAPTER, WireModel, dump_message,
+)
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PORT = 47611
+LOOPBACK_HOST = "127.0.0.1"
+# Snapshots of huge pages run to tens of MB; uvicorn's default limit is 16 MiB.
+WS_MAX_SIZE = 256 * 1024 * 1024
+_LOOPBACK_NAMES = {"127.0.0.1", "localhost", "[::1]"}
+_KNOWN_TYPES = {name for name in MESSAGE_ADAPTER.json_schema()["discriminator"]["mapping"]}
+# Messages only the companion sends; the extension sending one is a protocol error.
+_COMPANION_ONLY = {"hello_ack", "snapshot", "action", "list_tabs", "open_tab"}
+
+
+class BridgeSettings(BaseModel):
+    token: str = Field(repr=False)  # never in a repr, so never in a log line by accident
+    host: str = LOOPBACK_HOST
+    port: int = DEFAULT_PORT
+    allowed_origins: tuple[str, ...] = DEFAULT_ALLOWED_ORIGINS
+    ws_max_size: int = WS_MAX_SIZE
+    hello_timeout: float = 10.0
+    record: Path | None = None
+
+    @field_validator("host")
+    @classmethod
+    def _loopback_only(cls, host: str) -> str:
+        # The companion drives the user's logged-in browser: it must never be reachable from the network.
+        if host != LOOPBACK_HOST:
+            raise ValueError(f"the companion listens on {LOOPBACK_HOST} only, not {host!r}")
+        return host
+
+
+class MessageProblem(ValueError):
+    """An incoming message is not acceptable; `reply` is the ErrorMessage that says why."""
+
+    def __init__(self, reply: ErrorMessage):
+        super().__init__(reply.message)
+        self.reply = reply
+
+
+def classify(raw: str) -> Message:
+    """Parse one incoming message; raise MessageProblem carrying the ErrorMessage to send back."""
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise MessageProblem(ErrorMessage(code="malformed", message=f"not JSON: {exc}")) from None
+    if not isinstance(data, dict):
+        raise MessageProblem(ErrorMessage(code="malformed", message=f"a message is a JSON object, got {type(data).__name__}"))
+    msg_id = data.get("id") if isinstance(data.get("id"), str) else ""
+    msg_type = data.get("type")
+    if msg_type not in _KNOWN_TYPES:
+        raise MessageProblem(ErrorMessage(id=msg_id, code="unknown_type", message=f"unknown message type {msg_type!r}"))
+    try:
+        return MESSAGE_ADAPTER.validate_python(data)
+    except pydantic.ValidationError as exc:
+        raise MessageProblem(ErrorMessage(id=msg_id, code="malformed", message=f"invalid {msg_type}: {_describe(exc)}")) from None
+
+
+def _describe(exc: pydantic.ValidationError, limit: int = 5) -> str:
+    # Never echo input values: they could be page content the log has no business holding.
+    errors = exc.errors(include_input=False, include_url=False)
+    parts = [f"{'.'.join(str(p) for p in e['loc']) or '(message)'}: {e['msg']}" for e in errors[:limit]]
+    more = f" (+{len(errors) - limit} more)" if len(errors) > limit else ""
+    return "; ".join(parts) + more
+
+
+def _host_name(host_header: str) -> str:
+    host = host_header.strip().lower()
+    if host.startswith("["):
+        return host[: host.find("]") + 1]
+    return host.rsplit(":", 1)[0] if ":" in host else host
+
+
+class _Connection:
+    """One accepted socket: serialized sends, both directions recorded."""
+
+    def __init__(self, websocket: WebSocket, session_id: str, recorder: Recorder | None):
+        self.websocket = websocket
+        self.session_id = session_id
+        self.recorder = recorder
+        self._send_lock = asyncio.Lock()
+
+    async def send(self, raw: str, record_as: str | None = None) -> None:
+        async with self._send_lock:
+            await self.websocket.send_text(raw)
+        if self.recorder:
+            self.recorder.record("out", raw if record_as is None else record_as, self.session_id)
+
+    async def send_message(self, message: WireModel) -> None:
+        await self.send(dump_message(message))
+
+    async def receive(self) -> tuple[str, float]:
+        """Next text message and its perf_counter arrival time. Binary frames are decoded as UTF-8."""
+        event = await self.websocket.receive()
+        if event["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(event.get("code", 1000), event.get("reason"))
+        received = time.perf_counter()
+        raw = event.get("text")
+        if raw is None:
+            raw = (event.get("bytes") or b"").decode("utf-8", errors="replace")
+        if self.recorder:
+            self.recorder.record("in", raw, self.session_id)
+        return raw, received
+
+
+def create_app(settings: BridgeSettings, hub: BridgeHub, recorder: Recorder | None = None) -> FastAPI:
+    app = FastAPI(title="webchallenger companion", docs_url=None, redoc_url=None, openapi_url=None)
+
+    @app.get("/")
+    @app.get("/health")
+    async def health() -> dict:
+        # Deliberately minimal: no token location, no paths, no session details.
+        return {"service": "webchallenger", "status": "ok", "protocol_version": PROTOCOL_VERSION}
+
+    @app.websocket("/ws")
+    async def ws_endpoint(websocket: WebSocket) -> None:
+        origin = websocket.headers.get("origin")
+        reason = handshake_refusal(origin, list(websocket.scope.get("subprotocols", [])), settings.token, settings.allowed_origins)
+        if reason is None and _host_name(websocket.headers.get("host", "")) not in _LOOPBACK_NAMES:
+            reason = "Host header is not loopback"
+        if reason is not None:
+            hub.note_refusal(origin, reason)
+            client = websocket.client.host if websocket.client else "?"
+            log.warning("refused WebSocket handshake from %s (origin %r): %s", client, origin, reason)
+            await websocket.close(code=1008)  # before accept: uvicorn answers HTTP 403
+            return
+        await websocket.accept(subprotocol=SUBPROTOCOL)
+        await _serve_connection(websocket, settings, hub, recorder)
+
+    return app
+
+
+async def _serve_connection(websocket: WebSocket, settings: BridgeSettings, hub: BridgeHub, recorder: Recorder | None) -> None:
+    session_id = uuid.uuid4().hex
+    conn = _Connection(websocket, session_id, recorder)
+    session: BrowserSession | None = None
+    try:
+        hello = await _await_hello(conn, settings.hello_timeout)
+        if hello is None:
+            return
+        session = BrowserSession(session_id, hello, conn.send, asyncio.get_running_loop())
+        await conn.send_message(HelloAck(id=hello.id, protocol_version=PROTOCOL_VERSION, session_id=session_id))
+        hub.add(session)
+        while True:
+            raw, received = await conn.receive()
+            try:
+                message = classify(raw)
+            except MessageProblem as problem:
+                log.warning("session %s: %s message (%d bytes): %s", session_id[:8], problem.reply.code, len(raw), problem.reply.message)
+                await conn.send_message(problem.reply)
+                continue
+            if message.type in _COMPANION_ONLY or isinstance(message, Hello):
+                await conn.send_message(ErrorMessage(id=message.id, code="unknown_type",
+                                                     message=f"{message.type} is not a message the extension sends"))
+                continue
+            reply = session.deliver(message, received, len(raw))
+            if reply is not None:
+                await conn.send_message(reply)
+    except WebSocketDisconnect as exc:
+        _close(session, f"socket closed (code {exc.code})")
+    except Exception as exc:  # keep the server up whatever one connection does
+        log.exception("session %s failed", session_id[:8])
+        _close(session, f"internal error: {exc}")
+        if websocket.application_state == WebSocketState.CONNECTED:
+            await websocket.close(code=1011)
+    finally:
+        _close(session, "connection ended")
+        if session is not None:
+            hub.remove(session)
+
+
+def _close(session: BrowserSession | None, reason: str) -> None:
+    if session is not None:
+        session.close(reason)
+
+
+async def _await_hello(conn: _Connection, timeout: float) -> Hello | None:
+    """The first message must be a Hello with our protocol version; anything else ends the connection."""
+    try:
+        raw, _ = await asyncio.wait_for(conn.receive(), timeout)
+    except asyncio.TimeoutError:
+        await conn.send_message(ErrorMessage(code="timeout", message=f"no hello within {timeout:g} s"))
+        await conn.websocket.close(code=1008)
+        return None
+    try:
+        message = classify(raw)
+    except MessageProblem as problem:
+        message, error = None, problem.reply
+    if not isinstance(message, Hello):
+        if message is not None:
+            error = ErrorMessage(id=message.id, code="malformed", message=f"the first message must be hello, got {message.type}")
+        log.warning("connection refused after handshake: %s", error.message)
+        await conn.send_message(error)
+        await conn.websocket.close(code=1008)
+        return None
+    if message.protocol_version != PROTOCOL_VERSION:
+        await conn.send_message(ErrorMessage(id=message.id, code="unsupported_version",
+                                             message=f"companion speaks protocol {PROTOCOL_VERSION}, extension {message.protocol_version}"))
+        await conn.websocket.close(code=1008)
+        return None
+    return message

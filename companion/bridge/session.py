@@ -1,0 +1,336 @@
+"""One connected browser, seen from Python: `await session.snapshot()`, `await session.click(ref)`, ...
+
+Every request gets a fresh uuid; the extension's reply echoes it and resolves the waiting
+future. A missing reply raises BridgeTimeout naming the request; an ErrorMessage reply
+raises RemoteError. Action failures the extension reports (stale element, no such option)
+are not exceptions: they come back as an ActionResult with ok=False and a clear `error`.
+
+A session belongs to the event loop of the server connection that created it. Its request
+methods may be awaited from any other loop as well: they hop onto the session's loop, so
+pytest-asyncio tests and the CLI can share one companion running in a background thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import functools
+import logging
+import mimetypes
+import time
+import uuid
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Awaitable, Callable, Iterable
+
+from companion.bridge.errors import BridgeDisconnected, BridgeTimeout, RemoteError, BridgeError
+from companion.bridge.notify import ChangeNotifier
+from companion.protocol import (
+    Action, ActionCommand, ActionResult, Back, Clear, Click, ElementRef, ErrorMessage, Focus, Forward,
+    Heartbeat, Hello, Hover, ListTabs, Navigate, OpenTab, OpenTabResult, PressKey, Reload, ScrollBy,
+    SelectOption, SetChecked, Snapshot, SnapshotRequest, SnapshotResult, TabEvent, TabInfo, TabsResult,
+    TypeText, UploadFile, WireModel, dump_message,
+)
+
+log = logging.getLogger(__name__)
+
+SNAPSHOT_TIMEOUT = 30.0
+ACTION_TIMEOUT = 20.0
+TABS_TIMEOUT = 10.0
+REDACTED = "[redacted]"
+EVENT_HISTORY = 500
+
+RefLike = ElementRef | tuple[int, int]
+# send(raw_text, text_for_the_recording) — the second differs only when a secret is redacted.
+SendFn = Callable[[str, str], Awaitable[None]]
+
+
+def as_ref(ref: RefLike) -> ElementRef:
+    if isinstance(ref, ElementRef):
+        return ref
+    frame, element = ref
+    return ElementRef(frame=frame, id=element)
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex
+
+
+def _on_session_loop(method):
+    """Run the coroutine on the session's own loop when awaited from another one."""
+
+    @functools.wraps(method)
+    async def wrapper(self: "BrowserSession", *args, **kwargs):
+        if asyncio.get_running_loop() is self.loop:
+            return await method(self, *args, **kwargs)
+        future = asyncio.run_coroutine_threadsafe(method(self, *args, **kwargs), self.loop)
+        return await asyncio.wrap_future(future)
+
+    return wrapper
+
+
+@dataclass
+class RequestTiming:
+    """perf_counter() stamps of the last reply of one kind: for benchmarks and logs."""
+
+    request_id: str
+    sent: float
+    received: float  # raw text in hand
+    parsed: float  # typed message in hand
+    raw_bytes: int
+
+    @property
+    def total_ms(self) -> float:
+        return (self.parsed - self.sent) * 1000
+
+    @property
+    def parse_ms(self) -> float:
+        return (self.parsed - self.received) * 1000
+
+
+@dataclass
+class _Pending:
+    request_id: str
+    kind: str
+    future: asyncio.Future
+    sent: float = 0.0
+
+
+@dataclass
+class ReceivedEvent:
+    at: float  # time.monotonic()
+    event: TabEvent
+
+
+class BrowserSession:
+    """A connected extension. Created by the server after a valid Hello; closed when the socket closes."""
+
+    def __init__(self, session_id: str, hello: Hello, send: SendFn, loop: asyncio.AbstractEventLoop):
+        self.session_id = session_id
+        self.hello = hello
+        self.loop = loop
+        self._send = send
+        self._pending: dict[str, _Pending] = {}
+        self.connected_at = time.monotonic()
+        self.closed = False
+        self.close_reason = ""
+        self.worker_restarted: bool | None = None  # set by the hub: None = first session it has seen
+        self.heartbeats_received = 0
+        self.last_message_at = time.monotonic()
+        self.last_snapshot_timing: RequestTiming | None = None
+        self.last_tab_id: int | None = None
+        self._events: deque[ReceivedEvent] = deque(maxlen=EVENT_HISTORY)
+        self._event_callbacks: list[Callable[[TabEvent], None]] = []
+        self._changed = ChangeNotifier()
+        # (tab, frame, element) of password inputs seen in snapshots: text typed into them is
+        # redacted in the recording. None tab = unknown tab (the active one).
+        self._password_refs: set[tuple[int | None, int, int]] = set()
+
+    @property
+    def boot_id(self) -> str:
+        return self.hello.boot_id
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else "open"
+        return f"<BrowserSession {self.session_id[:8]} boot={self.boot_id[:8]} {state}>"
+
+    # ------------------------------------------------------------------ incoming (server side)
+
+    def deliver(self, message: WireModel, received: float, raw_bytes: int) -> WireModel | None:
+        """Route one parsed incoming message. Returns a message to send back, if any."""
+        self.last_message_at = time.monotonic()
+        if isinstance(message, Heartbeat):
+            self.heartbeats_received += 1
+            self._changed.notify()
+            return Heartbeat(id=message.id, sent_at=time.time())
+        if isinstance(message, TabEvent):
+            self._events.append(ReceivedEvent(time.monotonic(), message))
+            for callback in list(self._event_callbacks):
+                try:
+                    callback(message)
+                except Exception:  # a subscriber's bug must not break the connection
+                    log.exception("tab event subscriber failed")
+            self._changed.notify()
+            return None
+        pending = self._pending.get(getattr(message, "id", ""))
+        if pending is None:
+            if isinstance(message, ErrorMessage):
+                log.warning("extension reported %s: %s", message.code, message.message)
+                return None
+            log.warning("session %s: unsolicited %s message (id %s) ignored", self.session_id[:8], message.type, getattr(message, "id", ""))
+            return ErrorMessage(id=getattr(message, "id", ""), code="unknown_type",
+                                message=f"{message.type} is not expected here (no request with this id is waiting)")
+        if isinstance(message, SnapshotResult):
+            self.last_snapshot_timing = RequestTiming(pending.request_id, pending.sent, received, time.perf_counter(), raw_bytes)
+        if not pending.future.done():
+            pending.future.set_result(message)
+        return None
+
+    def close(self, reason: str) -> None:
+        """The socket closed: fail every waiting request so no caller hangs until its timeout."""
+        if self.closed:
+            return
+        self.closed = True
+        self.close_reason = reason
+        for pending in list(self._pending.values()):
+            if not pending.future.done():
+                pending.future.set_exception(BridgeDisconnected(f"{pending.kind} request {pending.request_id} lost: {reason}"))
+        self._changed.notify()
+
+    # ------------------------------------------------------------------ requests
+
+    @_on_session_loop
+    async def request(self, message: WireModel, expect: type[WireModel], timeout: float, record_as: WireModel | None = None) -> WireModel:
+        """Send `message` and wait for the reply with its id; the building block of every method below."""
+        if self.closed:
+            raise BridgeDisconnected(f"session {self.session_id[:8]} is closed ({self.close_reason}); {message.type} not sent")
+        request_id = message.id
+        kind = message.type if not isinstance(message, ActionCommand) else f"action {message.action.kind}"
+        pending = _Pending(request_id, kind, self.loop.create_future())
+        self._pending[request_id] = pending
+        try:
+            raw = dump_message(message)
+            pending.sent = time.perf_counter()
+            await self._send(raw, dump_message(record_as) if record_as is not None else raw)
+            try:
+                reply = await asyncio.wait_for(pending.future, timeout)
+            except asyncio.TimeoutError:
+                raise BridgeTimeout(f"{kind} request {request_id} got no reply within {timeout:g} s") from None
+        finally:
+            self._pending.pop(request_id, None)
+        if isinstance(reply, ErrorMessage):
+            raise RemoteError(reply.code, reply.message, request_id)
+        if not isinstance(reply, expect):
+            raise BridgeError(f"{kind} request {request_id}: expected {expect.__name__}, got {reply.type}")
+        return reply
+
+    async def snapshot_result(self, tab: int | None = None, timeout: float = SNAPSHOT_TIMEOUT) -> SnapshotResult:
+        result = await self.request(SnapshotRequest(id=new_id(), tab_id=tab), SnapshotResult, timeout)
+        self.last_tab_id = result.tab_id
+        self._remember_password_fields(result)
+        return result
+
+    async def snapshot(self, tab: int | None = None, timeout: float = SNAPSHOT_TIMEOUT) -> Snapshot:
+        """The page in `tab` (the active tab when None), every frame, as a typed Snapshot."""
+        return (await self.snapshot_result(tab, timeout)).snapshot
+
+    async def act(self, action: Action, tab: int | None = None, timeout: float = ACTION_TIMEOUT, *, secret: bool = False) -> ActionResult:
+        command = ActionCommand(id=new_id(), tab_id=tab, action=action)
+        record_as = None
+        if isinstance(action, TypeText) and (secret or self._is_password_field(tab, action.target)):
+            record_as = command.model_copy(update={"action": action.model_copy(update={"text": REDACTED})})
+        return await self.request(command, ActionResult, timeout, record_as=record_as)
+
+    async def click(self, ref: RefLike, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
+        return await self.act(Click(target=as_ref(ref)), tab, timeout)
+
+    async def type(self, ref: RefLike, text: str, mode: str = "replace", *, secret: bool = False,
+                   tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
+        """Type `text` into an input. `secret=True` (automatic for known password fields) keeps it out of the recording."""
+        return await self.act(TypeText(target=as_ref(ref), text=text, mode=mode), tab, timeout, secret=secret)
+
+    async def clear(self, ref: RefLike, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
+        return await self.act(Clear(target=as_ref(ref)), tab, timeout)
+
+    async def select(self, ref: RefLike, value: str | None = None, label: str | None = None, *,
+                     tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
+        if (value is None) == (label is None):
+            raise ValueError("select() needs exactly one of value= or label=")
+        return await self.act(SelectOption(target=as_ref(ref), value=value, label=label), tab, timeout)
+
+    async def check(self, ref: RefLike, checked: bool = True, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
+        return await self.act(SetChecked(target=as_ref(ref), checked=checked), tab, timeout)
+
+    async def press(self, key: str, ref: RefLike | None = None, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
+        return await self.act(PressKey(key=key, target=as_ref(ref) if ref is not None else None), tab, timeout)
+
+    async def hover(self, ref: RefLike, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
+        return await self.act(Hover(target=as_ref(ref)), tab, timeout)
+
+    async def scroll(self, dx: float = 0, dy: float = 0, ref: RefLike | None = None, *, tab: int | None = None,
+                     timeout: float = ACTION_TIMEOUT) -> ActionResult:
+        return await self.act(ScrollBy(target=as_ref(ref) if ref is not None else None, dx=dx, dy=dy), tab, timeout)
+
+    async def focus(self, ref: RefLike, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
+        return await self.act(Focus(target=as_ref(ref)), tab, timeout)
+
+    async def navigate(self, url: str, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
+        return await self.act(Navigate(url=url), tab, timeout)
+
+    async def back(self, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
+        return await self.act(Back(), tab, timeout)
+
+    async def forward(self, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
+        return await self.act(Forward(), tab, timeout)
+
+    async def reload(self, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
+        return await self.act(Reload(), tab, timeout)
+
+    async def upload(self, ref: RefLike, path: str | Path, *, mime: str | None = None, tab: int | None = None,
+                     timeout: float = ACTION_TIMEOUT) -> ActionResult:
+        """Put a local file into an <input type=file>; the content travels base64 in the command."""
+        path = Path(path)
+        content = base64.b64encode(path.read_bytes()).decode("ascii")
+        mime = mime or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        return await self.act(UploadFile(target=as_ref(ref), name=path.name, mime=mime, content_b64=content), tab, timeout)
+
+    async def list_tabs(self, timeout: float = TABS_TIMEOUT) -> list[TabInfo]:
+        return (await self.request(ListTabs(id=new_id()), TabsResult, timeout)).tabs
+
+    async def open_tab(self, url: str, active: bool = True, timeout: float = TABS_TIMEOUT) -> TabInfo:
+        return (await self.request(OpenTab(id=new_id(), url=url, active=active), OpenTabResult, timeout)).tab
+
+    # ------------------------------------------------------------------ events and waiting
+
+    def subscribe(self, callback: Callable[[TabEvent], None]) -> Callable[[], None]:
+        """Call `callback(event)` for every tab event (on the session's loop). Returns an unsubscribe function."""
+        self._event_callbacks.append(callback)
+        return lambda: self._event_callbacks.remove(callback) if callback in self._event_callbacks else None
+
+    def events(self, since: float = 0.0) -> list[TabEvent]:
+        """Tab events received at or after `since` (a time.monotonic() value), oldest first."""
+        return [e.event for e in list(self._events) if e.at >= since]
+
+    async def wait_for_event(self, predicate: Callable[[TabEvent], bool], timeout: float = ACTION_TIMEOUT,
+                             since: float | None = None) -> TabEvent:
+        """The first tab event matching `predicate` received at or after `since` (default: now)."""
+        start = time.monotonic() if since is None else since
+
+        def found() -> TabEvent | None:
+            if self.closed:
+                raise BridgeDisconnected(f"session {self.session_id[:8]} closed while waiting for a tab event")
+            return next((e for e in self.events(start) if predicate(e)), None)
+
+        try:
+            return await self._changed.wait_for(found, timeout, "a matching tab event")
+        except TimeoutError as exc:
+            raise BridgeTimeout(str(exc)) from None
+
+    async def wait_for_heartbeats(self, count: int, timeout: float) -> int:
+        """Wait until at least `count` heartbeats arrived on this session (proof the worker is alive)."""
+        try:
+            return await self._changed.wait_for(lambda: self.heartbeats_received if self.heartbeats_received >= count else None,
+                                                timeout, f"{count} heartbeats")
+        except TimeoutError as exc:
+            raise BridgeTimeout(str(exc)) from None
+
+    # ------------------------------------------------------------------ password bookkeeping
+
+    def _remember_password_fields(self, result: SnapshotResult) -> None:
+        for frame in result.snapshot.frames:
+            for element in frame.elements:
+                if element.tag == "input" and element.attrs.get("type", "").lower() == "password":
+                    self._password_refs.add((result.tab_id, frame.frame, element.id))
+                    self._password_refs.add((None, frame.frame, element.id))
+
+    def _is_password_field(self, tab: int | None, ref: ElementRef) -> bool:
+        return (tab, ref.frame, ref.id) in self._password_refs
+
+
+def password_refs_of(snapshot: Snapshot) -> Iterable[tuple[int, int]]:
+    """(frame, id) of every password input in a snapshot: for tests and the recorder's checks."""
+    for frame in snapshot.frames:
+        for element in frame.elements:
+            if element.tag == "input" and element.attrs.get("type", "").lower() == "password":
+                yield frame.frame, element.id
