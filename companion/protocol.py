@@ -278,6 +278,27 @@ class TabEvent(WireModel):
     url: str = ""
 
 
+class BenchRequest(WireModel):
+    """Companion -> extension, benchmarks only: time the in-page serializer of the top frame against
+    a bare walk of the same DOM that only counts elements (the floor), `runs` times each."""
+
+    type: Literal["bench"] = "bench"
+    id: str
+    tab_id: int | None = None
+    runs: int = Field(5, ge=1, le=50)
+
+
+class BenchResult(WireModel):
+    type: Literal["bench_result"] = "bench_result"
+    id: str
+    tab_id: int
+    runs: int
+    count: int = Field(description="elements serialized in the top frame")
+    json_chars: int = Field(description="length of the top frame's serialized element list")
+    snapshot_ms: list[float] = Field(description="in-page serialization time of each run")
+    walk_ms: list[float] = Field(description="in-page count-only walk time of each run (the floor)")
+
+
 class ErrorMessage(WireModel):
     """Either direction. Answers a malformed or unknown request (echoing its id when it had one)."""
 
@@ -290,7 +311,7 @@ class ErrorMessage(WireModel):
 Message = Annotated[
     Union[
         Hello, HelloAck, Heartbeat, SnapshotRequest, SnapshotResult, ActionCommand, ActionResult,
-        ListTabs, TabsResult, OpenTab, OpenTabResult, TabEvent, ErrorMessage,
+        ListTabs, TabsResult, OpenTab, OpenTabResult, TabEvent, ErrorMessage, BenchRequest, BenchResult,
     ],
     Field(discriminator="type"),
 ]

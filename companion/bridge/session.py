@@ -27,7 +27,7 @@ from typing import Awaitable, Callable, Iterable
 from companion.bridge.errors import BridgeDisconnected, BridgeTimeout, RemoteError, BridgeError
 from companion.bridge.notify import ChangeNotifier
 from companion.protocol import (
-    Action, ActionCommand, ActionResult, Back, Clear, Click, ElementRef, ErrorMessage, Focus, Forward,
+    Action, ActionCommand, ActionResult, Back, BenchRequest, BenchResult, Clear, Click, ElementRef, ErrorMessage, Focus, Forward,
     Heartbeat, Hello, Hover, ListTabs, Navigate, OpenTab, OpenTabResult, PressKey, Reload, ScrollBy,
     SelectOption, SetChecked, Snapshot, SnapshotRequest, SnapshotResult, TabEvent, TabInfo, TabsResult,
     TypeText, UploadFile, WireModel, dump_message,
@@ -280,6 +280,10 @@ class BrowserSession:
 
     async def open_tab(self, url: str, active: bool = True, timeout: float = TABS_TIMEOUT) -> TabInfo:
         return (await self.request(OpenTab(id=new_id(), url=url, active=active), OpenTabResult, timeout)).tab
+
+    async def bench(self, tab: int | None = None, runs: int = 5, timeout: float = 120.0) -> BenchResult:
+        """In-page serializer timings against the bare counting walk (the floor), for `webchallenger bench snapshot`."""
+        return await self.request(BenchRequest(id=new_id(), tab_id=tab, runs=runs), BenchResult, timeout)
 
     # ------------------------------------------------------------------ events and waiting
 
