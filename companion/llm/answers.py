@@ -1,0 +1,90 @@
+"""Answer models of the prompts whose answer is not a plain numbered choice.
+
+Numbered choices use `client.choose` / `client.choose_many` (schemas built per call with an `enum` of the
+valid indices). Every free-text field has a max_length: the constrained decoder stops there, which bounds
+generation time, and our validation rejects longer text from servers that do not constrain.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from companion.llm.structured import REASON_MAX, StrictAnswer
+
+
+class SectionSummary(StrictAnswer):
+    """prompts/section_summary.j2: what the section is for, and what it currently shows/offers."""
+
+    purpose: str = Field(max_length=80)
+    summary: str = Field(max_length=300)
+
+
+class PageSummary(StrictAnswer):
+    """prompts/page_summary.j2: one sentence about the whole page."""
+
+    summary: str = Field(max_length=300)
+
+
+class Extraction(StrictAnswer):
+    """prompts/detail_extraction.j2: task-relevant details of one section ("" when nothing is relevant)."""
+
+    details: str = Field(max_length=1200)
+
+
+class EarlyStop(StrictAnswer):
+    """prompts/list_early_stop.j2: stop scanning a long list now?"""
+
+    reason: str = Field(max_length=REASON_MAX)
+    stop: bool
+
+
+class TaskSummary(StrictAnswer):
+    """prompts/page_task_summary.j2: one paragraph, the observation passed to action selection."""
+
+    summary: str = Field(max_length=900)
+
+
+class TextValue(StrictAnswer):
+    """prompts/field_value.j2 and prompts/input_value.j2: the text to type."""
+
+    value: str = Field(max_length=500)
+
+
+class NewFile(StrictAnswer):
+    """prompts/new_file_content.j2: a text file the agent writes before uploading it."""
+
+    filename: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
+    content: str = Field(max_length=4000)
+
+
+class Verification(StrictAnswer):
+    """prompts/end_task_verification.j2: is the task really complete?"""
+
+    reason: str = Field(max_length=REASON_MAX)
+    complete: bool
+
+
+class FinalAnswer(StrictAnswer):
+    """prompts/final_answer.j2: the answer reported to the user ("" for pure action tasks)."""
+
+    answer: str = Field(max_length=1000)
+
+
+class ChangeDescription(StrictAnswer):
+    """prompts/change_description.j2: what changed on the page after an action."""
+
+    description: str = Field(max_length=400)
+
+
+__all__ = [
+    "SectionSummary",
+    "PageSummary",
+    "Extraction",
+    "EarlyStop",
+    "TaskSummary",
+    "TextValue",
+    "NewFile",
+    "Verification",
+    "FinalAnswer",
+    "ChangeDescription",
+]

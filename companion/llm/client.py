@@ -1,0 +1,306 @@
+"""The one function every LLM call goes through: render a prompt file, get a constrained answer, validate it.
+
+    reply = await client.ask("action_selection", variables, Answer, max_tokens=120)
+    reply.answer   # a validated Answer instance
+    reply.usage    # tokens, latency, structured-output mode, prompt name and version
+
+Structured output is negotiated per server and remembered per (base_url, model): a strict `json_schema`
+response_format first; if the server rejects it (4xx/5xx), `json_object` with a `schema` field (the llama.cpp
+family); if that is rejected too, plain text with the schema in the prompt and tolerant JSON extraction.
+We validate every answer ourselves (some servers ignore response_format silently); invalid output is retried
+with the error shown to the model, at most twice, then a clear error naming the prompt is raised.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import TypeVar
+
+import httpx
+import openai
+from pydantic import BaseModel
+
+from companion.llm.config import LLMSettings, load_settings
+from companion.llm.prompts import render
+from companion.llm.recording import Completion, Recorder, Replayer, ReplayMiss, request_key
+from companion.llm.structured import choice_model, json_schema_for, parse_answer, schema_name, subset_model
+from companion.llm.usage import CallUsage, Mode, Reply, UsageTally, record_usage
+
+T = TypeVar("T", bound=BaseModel)
+
+MAX_RETRIES = 2  # after the first attempt: invalid output is shown to the model at most twice
+MODES: list[Mode] = ["json_schema", "json_object_schema", "text"]
+# Statuses that mean "I do not support this request shape" rather than "I am down" or "you may not".
+_FORMAT_REJECTIONS = {400, 404, 415, 422, 500, 501}
+
+# Remembered per server and model for the process lifetime: the first successful mode.
+_negotiated: dict[tuple[str, str], Mode] = {}
+
+
+class LLMError(RuntimeError):
+    """Base of every error the LLM layer raises."""
+
+
+class LLMConnectionError(LLMError):
+    pass
+
+
+class LLMTimeoutError(LLMError):
+    pass
+
+
+class LLMServerError(LLMError):
+    pass
+
+
+class LLMOutputError(LLMError):
+    """The model kept answering something that is not the requested JSON."""
+
+
+class _LoopState:
+    """Per event loop: the semaphore and HTTP client (both are bound to the loop that first uses them)."""
+
+    def __init__(self, settings: LLMSettings, base_url: str):
+        self.semaphore = asyncio.Semaphore(settings.concurrency)
+        self.openai = openai.AsyncOpenAI(
+            base_url=base_url,
+            api_key=settings.api_key or "not-needed",
+            timeout=httpx.Timeout(settings.timeout_s, connect=min(5.0, settings.timeout_s)),
+            max_retries=0,  # our own retry policy; hidden retries would multiply the timeout
+        )
+
+
+class LLMClient:
+    def __init__(self, settings: LLMSettings | None = None, *, spec: str | None = None, **overrides):
+        self.settings = settings or load_settings(spec, **overrides)
+        self.total = UsageTally()
+        self.base_url = self.settings.base_url
+        self.model = self.settings.model if self.settings.kind == "server" else ""
+        self._replayer = Replayer(self.settings.replay_path) if self.settings.kind == "replay" else None
+        self._recorder = Recorder(self.settings.record_path) if self.settings.record_path else None
+        self._states: dict[int, _LoopState] = {}
+        self._ready_lock: asyncio.Lock | None = None
+
+    # ------------------------------------------------------------------ public API
+
+    async def ask(self, prompt: str, variables: dict, answer: type[T], *, max_tokens: int, temperature: float = 0.0) -> Reply[T]:
+        """Render `prompts/<prompt>.j2` with `variables`, ask for an `answer`-shaped JSON, return it validated.
+
+        max_tokens bounds the generated answer: fit it to the answer (generation dominates CPU time).
+        """
+        rendered = render(prompt, variables)  # a missing variable fails here, before any network
+        schema = json_schema_for(answer)
+        messages = list(rendered.messages)
+        started = time.monotonic()
+        totals = {"prompt_tokens": 0, "completion_tokens": 0, "cached_tokens": 0}
+        error = ""
+        for attempt in range(1 + MAX_RETRIES):
+            completion, mode = await self._complete(prompt, rendered.version, messages, schema, answer, max_tokens, temperature)
+            for k in totals:
+                totals[k] += getattr(completion, k)
+            try:
+                value = parse_answer(completion.text, answer)
+            except ValueError as exc:
+                error = str(exc)
+                if completion.finish_reason == "length":
+                    error += f" (the reply was cut at max_tokens={max_tokens}: answer more briefly)"
+                messages = messages + [
+                    {"role": "assistant", "content": completion.text[:2000]},
+                    {"role": "user", "content": f"That reply is invalid: {error}. Answer again with the JSON object only."},
+                ]
+                continue
+            usage = CallUsage(
+                prompt=prompt,
+                prompt_version=rendered.version,
+                mode=mode,
+                model=self.model or self.settings.spec,
+                latency_s=time.monotonic() - started,
+                attempts=attempt + 1,
+                **totals,
+            )
+            self.total.add(usage)
+            record_usage(usage)
+            return Reply[answer](answer=value, usage=usage, raw=completion.text)
+        raise LLMOutputError(
+            f"prompt {prompt!r}: no valid answer after {1 + MAX_RETRIES} attempts; last problem: {error}; "
+            f"last reply: {completion.text[:200]!r}"
+        )
+
+    async def choose(self, prompt: str, variables: dict, n: int, *, reason: bool = True, allow_none: bool = False,
+                     max_tokens: int | None = None) -> Reply:
+        """A numbered choice among n options shown as [0]..[n-1]: answer.index (and answer.reason).
+
+        With allow_none, -1 means "none of these". The schema's enum makes an out-of-range index impossible
+        on constrained servers, and our validation rejects it everywhere else.
+        """
+        model = choice_model(n, reason=reason, allow_none=allow_none)
+        return await self.ask(prompt, variables, model, max_tokens=max_tokens or (110 if reason else 16))
+
+    async def choose_many(self, prompt: str, variables: dict, n: int, *, max_items: int | None = None,
+                          reason: bool = False, max_tokens: int | None = None) -> Reply:
+        """A subset of the numbered options [0]..[n-1]: answer.indices (distinct order kept, may be empty)."""
+        model = subset_model(n, max_items=max_items, reason=reason)
+        limit = min(max_items or n, n)
+        reply = await self.ask(prompt, variables, model, max_tokens=max_tokens or (16 + 5 * limit + (100 if reason else 0)))
+        seen: list[int] = []
+        for i in reply.answer.indices:
+            if i not in seen:
+                seen.append(i)
+        reply.answer.indices = seen
+        return reply
+
+    async def probe(self) -> dict:
+        """What the backend is: model, negotiated mode, context size, for `webchallenger llm check`."""
+        await self._ready()
+        info: dict = {"backend": self.settings.kind, "spec": self.settings.spec, "base_url": self.base_url, "model": self.model}
+        info["n_ctx"] = await self._context_size()
+        return info
+
+    def negotiated_mode(self) -> Mode | None:
+        return _negotiated.get((self.base_url, self.model))
+
+    async def aclose(self) -> None:
+        states, self._states = self._states, {}
+        for state in states.values():
+            try:
+                await state.openai.close()
+            except RuntimeError:  # its loop is already closed: nothing left to release
+                pass
+
+    # ------------------------------------------------------------------ internals
+
+    async def _ready(self) -> None:
+        """Start the embedded server and find the model name, once."""
+        if self._replayer or (self.base_url and self.model):
+            return
+        if self._ready_lock is None:
+            self._ready_lock = asyncio.Lock()
+        async with self._ready_lock:
+            if self.settings.kind == "embedded" and not self.base_url:
+                from companion.llm.embedded import get_server
+
+                server = await asyncio.to_thread(get_server, self.settings)
+                self.base_url, self.model = server.base_url, server.model_name
+            if not self.model:
+                self.model = await self._first_model()
+
+    async def _first_model(self) -> str:
+        try:
+            page = await self._state().openai.models.list()
+        except openai.APIError as exc:
+            raise self._translate(exc, "listing models") from exc
+        models = [m.id for m in page.data]
+        if not models:
+            raise LLMServerError(f"LLM server {self.base_url} lists no models; give one as ...#model")
+        return models[0]
+
+    def _state(self) -> _LoopState:
+        loop = asyncio.get_running_loop()
+        state = self._states.get(id(loop))
+        if state is None:
+            state = self._states[id(loop)] = _LoopState(self.settings, self.base_url)
+        return state
+
+    async def _complete(self, prompt: str, version: str, messages: list[dict], schema: dict, answer: type[BaseModel],
+                        max_tokens: int, temperature: float) -> tuple[Completion, Mode]:
+        key = request_key(prompt, messages, schema, max_tokens)
+        if self._replayer:
+            try:
+                return self._replayer.answer(key, prompt), "replay"
+            except ReplayMiss as exc:
+                raise LLMError(str(exc)) from exc
+        await self._ready()
+        state = self._state()
+        remembered = _negotiated.get((self.base_url, self.model))
+        modes = MODES[MODES.index(remembered):] if remembered else MODES
+        async with state.semaphore:
+            for i, mode in enumerate(modes):
+                started = time.monotonic()
+                try:
+                    completion = await self._request(state, mode, prompt, messages, schema, answer, max_tokens, temperature)
+                except openai.APIStatusError as exc:
+                    if exc.status_code in _FORMAT_REJECTIONS and i + 1 < len(modes):
+                        continue  # this server does not take this response_format: try the next one
+                    raise self._translate(exc, f"prompt {prompt!r}") from exc
+                except (openai.APIError, asyncio.TimeoutError) as exc:
+                    raise self._translate(exc, f"prompt {prompt!r}") from exc
+                _negotiated.setdefault((self.base_url, self.model), mode)
+                if self._recorder:
+                    params = {"max_tokens": max_tokens, "temperature": temperature, "schema": schema}
+                    self._recorder.append(key, prompt, version, messages, params, completion, mode, time.monotonic() - started)
+                return completion, mode
+        raise AssertionError("unreachable: the last mode either returns or raises")
+
+    async def _request(self, state: _LoopState, mode: Mode, prompt: str, messages: list[dict], schema: dict, answer: type[BaseModel],
+                       max_tokens: int, temperature: float) -> Completion:
+        kwargs: dict = {}
+        if mode == "json_schema":
+            kwargs["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": schema_name(answer), "strict": True, "schema": schema},
+            }
+        elif mode == "json_object_schema":
+            kwargs["response_format"] = {"type": "json_object", "schema": schema}
+        else:
+            hint = "\n\nAnswer with one JSON object only, matching this JSON schema:\n" + json.dumps(schema, separators=(",", ":"))
+            messages = messages[:-1] + [{**messages[-1], "content": messages[-1]["content"] + hint}]
+        # The openai client's own timeout covers connect and read; wait_for is the belt to its braces.
+        response = await asyncio.wait_for(
+            state.openai.chat.completions.create(
+                model=self.model, messages=messages, max_tokens=max_tokens, temperature=temperature,
+                # Names the prompt for logs and for the scripted test server's rules; servers ignore it.
+                extra_headers={"X-WebChallenger-Prompt": prompt},
+                **kwargs,
+            ),
+            timeout=self.settings.timeout_s + 5,
+        )
+        if not response.choices:
+            raise LLMServerError(f"LLM server {self.base_url} returned no choices")
+        choice = response.choices[0]
+        usage = response.usage
+        cached = 0
+        if usage is not None and getattr(usage, "prompt_tokens_details", None) is not None:
+            cached = usage.prompt_tokens_details.cached_tokens or 0
+        return Completion(
+            text=choice.message.content or "",
+            prompt_tokens=usage.prompt_tokens if usage else 0,
+            completion_tokens=usage.completion_tokens if usage else 0,
+            cached_tokens=cached,
+            finish_reason=choice.finish_reason or "",
+        )
+
+    def _translate(self, exc: BaseException, what: str) -> LLMError:
+        where = self.base_url
+        if isinstance(exc, (openai.APITimeoutError, asyncio.TimeoutError)):
+            return LLMTimeoutError(f"LLM server {where} did not answer within {self.settings.timeout_s:g}s ({what})")
+        if isinstance(exc, openai.APIConnectionError):
+            return LLMConnectionError(f"cannot connect to the LLM server at {where} ({what}): is it running? {exc}")
+        if isinstance(exc, openai.APIStatusError):
+            body = exc.response.text[:300] if exc.response is not None else ""
+            return LLMServerError(f"LLM server {where} answered HTTP {exc.status_code} ({what}): {body}")
+        return LLMError(f"LLM request failed ({what}): {exc}")
+
+    async def _context_size(self) -> int | None:
+        root = self.base_url.removesuffix("/v1")
+        try:
+            async with httpx.AsyncClient(timeout=5) as http:
+                props = await http.get(f"{root}/props")
+                if props.status_code == 200:
+                    n = props.json().get("default_generation_settings", {}).get("n_ctx")
+                    if n:
+                        return int(n)
+                models = await http.get(f"{self.base_url}/models")
+                if models.status_code == 200:
+                    for entry in models.json().get("data", []):
+                        meta = entry.get("meta") or {}
+                        n = meta.get("n_ctx") or entry.get("context_length") or entry.get("max_model_len")
+                        if n:
+                            return int(n)
+        except (httpx.HTTPError, ValueError):
+            return None
+        return None
+
+
+__all__ = ["LLMClient", "LLMError", "LLMConnectionError", "LLMTimeoutError", "LLMServerError", "LLMOutputError"]

@@ -1,0 +1,95 @@
+"""Prompts are files: prompts/<name>.j2, rendered with Jinja2 where an undefined variable is an error.
+
+Each file starts with a comment header `{# version: N` followed by the documentation of its variables.
+Every call is sent as two messages: the shared system message (prompts/_system.j2, identical for all calls)
+and the rendered prompt. Templates put the task and history first and the call-specific part last, so the
+server's prompt cache reuses the common prefix across the calls of one step.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+from pydantic import BaseModel
+
+PROMPTS_DIR = Path(__file__).resolve().parents[2] / "prompts"
+SYSTEM_PROMPT = "_system"
+_VERSION_RE = re.compile(r"^\{#-?\s*version:\s*([\w.\-]+)")
+
+
+class PromptError(ValueError):
+    """A prompt that does not exist or cannot be rendered with the given variables."""
+
+
+class RenderedPrompt(BaseModel):
+    name: str
+    version: str
+    messages: list[dict[str, str]]
+
+
+def prompts_dir() -> Path:
+    return Path(os.environ.get("WEBCHALLENGER_PROMPTS_DIR") or PROMPTS_DIR)
+
+
+def numbered(items, start: int = 0) -> str:
+    """`[0] first\n[1] second`: the numbered-choice layout every choice prompt uses."""
+    return "\n".join(f"[{i}] {item}" for i, item in enumerate(items, start))
+
+
+@lru_cache(maxsize=8)
+def _environment(directory: str) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(directory),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+        autoescape=False,  # prompts are plain text, not HTML
+    )
+    env.filters["numbered"] = numbered
+    return env
+
+
+def available_prompts() -> list[str]:
+    return sorted(p.stem for p in prompts_dir().glob("*.j2") if not p.stem.startswith("_"))
+
+
+def prompt_version(name: str) -> str:
+    path = prompts_dir() / f"{name}.j2"
+    if not path.exists():
+        raise PromptError(f"no prompt named {name!r} in {prompts_dir()}")
+    match = _VERSION_RE.match(path.read_text())
+    if not match:
+        raise PromptError(f"prompt {name!r} has no `{{# version: N` header")
+    return match.group(1)
+
+
+def render_text(name: str, variables: dict) -> str:
+    env = _environment(str(prompts_dir()))
+    try:
+        template = env.get_template(f"{name}.j2")
+    except jinja2.TemplateNotFound as exc:
+        raise PromptError(f"no prompt named {name!r} in {prompts_dir()}") from exc
+    except jinja2.TemplateSyntaxError as exc:
+        raise PromptError(f"prompt {name!r} line {exc.lineno}: {exc.message}") from exc
+    try:
+        text = template.render(**variables)
+    except jinja2.UndefinedError as exc:
+        raise PromptError(f"prompt {name!r}: {exc.message} (variables given: {sorted(variables)})") from exc
+    # Collapse runs of blank lines left by optional blocks: fewer tokens, same meaning.
+    return re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+def render(name: str, variables: dict) -> RenderedPrompt:
+    version = prompt_version(name)
+    system = render_text(SYSTEM_PROMPT, {})
+    user = render_text(name, variables)
+    return RenderedPrompt(
+        name=name,
+        version=version,
+        messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
+    )

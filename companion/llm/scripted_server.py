@@ -1,0 +1,219 @@
+"""A scripted OpenAI-compatible server for tests: the real openai client and HTTP path run, the answers are ours.
+
+    with ScriptedLLMServer(script=['{"index": 1}']) as server:
+        client = LLMClient(spec=server.spec)
+        ...
+        server.requests        # every request received: body, prompt name, start/end timestamps
+
+Answers come from, in this order: the first matching rule (by prompt name and/or regex over the last user
+message; a rule's responses are used in order, the last one repeats), else the next entry of the script.
+An exhausted script answers HTTP 500 with a message saying so, so a test never hangs on a missing answer.
+Options: reject_json_schema (HTTP 400 to response_format json_schema, like older llama.cpp builds),
+reject_response_format (HTTP 400 to any response_format), delay_s (every answer waits), garbage (every
+answer is non-JSON text). It lives in companion/ (not tests/) because every test folder uses it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import socket
+import threading
+import time
+from typing import Any
+
+import uvicorn
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+PROMPT_HEADER = "x-webchallenger-prompt"
+
+
+class ScriptedReply(BaseModel):
+    content: str = ""
+    status: int = 200  # non-200: an error body is returned instead of a completion
+    delay_s: float = 0.0
+    prompt_tokens: int | None = None  # None: a rough count from the request
+    completion_tokens: int | None = None
+    finish_reason: str = "stop"
+
+
+class Rule(BaseModel):
+    prompt: str | None = None  # the prompt name the client sends in X-WebChallenger-Prompt
+    pattern: str | None = None  # regex searched in the last user message
+    responses: list[ScriptedReply] = Field(default_factory=list)
+    used: int = 0
+
+    def matches(self, prompt: str, last_user: str) -> bool:
+        if self.prompt is not None and self.prompt != prompt:
+            return False
+        return self.pattern is None or re.search(self.pattern, last_user, re.S) is not None
+
+    def next(self) -> ScriptedReply:
+        reply = self.responses[min(self.used, len(self.responses) - 1)]
+        self.used += 1
+        return reply
+
+
+class RecordedRequest(BaseModel):
+    path: str
+    prompt: str
+    body: dict[str, Any]
+    started: float  # time.monotonic() on arrival
+    finished: float = 0.0  # time.monotonic() when the answer was sent
+    status: int = 200
+
+    @property
+    def last_user(self) -> str:
+        for message in reversed(self.body.get("messages", [])):
+            if message.get("role") == "user":
+                return message.get("content") or ""
+        return ""
+
+
+def _as_reply(value) -> ScriptedReply:
+    if isinstance(value, ScriptedReply):
+        return value
+    if isinstance(value, str):
+        return ScriptedReply(content=value)
+    return ScriptedReply.model_validate(value)
+
+
+class ScriptedLLMServer:
+    def __init__(self, script: list | None = None, rules: list[Rule | dict] | None = None, *, model: str = "scripted-model",
+                 reject_json_schema: bool = False, reject_response_format: bool = False, delay_s: float = 0.0,
+                 garbage: bool = False):
+        self.script: list[ScriptedReply] = [_as_reply(x) for x in (script or [])]
+        self.rules: list[Rule] = [r if isinstance(r, Rule) else Rule.model_validate(r) for r in (rules or [])]
+        self.model = model
+        self.reject_json_schema = reject_json_schema
+        self.reject_response_format = reject_response_format
+        self.delay_s = delay_s
+        self.garbage = garbage
+        self.requests: list[RecordedRequest] = []
+        self._lock = threading.Lock()
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+        self.port = 0
+        self.app = self._build_app()
+
+    # ------------------------------------------------------------------ scripting
+
+    def add_rule(self, prompt: str | None = None, pattern: str | None = None, responses: list | None = None) -> Rule:
+        rule = Rule(prompt=prompt, pattern=pattern, responses=[_as_reply(r) for r in (responses or [])])
+        with self._lock:
+            self.rules.append(rule)
+        return rule
+
+    def push(self, *replies) -> None:
+        with self._lock:
+            self.script.extend(_as_reply(r) for r in replies)
+
+    def max_concurrency(self) -> int:
+        """The most chat requests that were in flight at the same moment."""
+        events = []
+        for r in self.requests:
+            if r.path.endswith("chat/completions"):
+                events += [(r.started, 1), (r.finished or float("inf"), -1)]
+        level = peak = 0
+        for _, delta in sorted(events, key=lambda e: (e[0], e[1])):
+            level += delta
+            peak = max(peak, level)
+        return peak
+
+    def _next_reply(self, prompt: str, last_user: str) -> ScriptedReply:
+        with self._lock:
+            for rule in self.rules:
+                if rule.responses and rule.matches(prompt, last_user):
+                    return rule.next()
+            if self.script:
+                return self.script.pop(0)
+        return ScriptedReply(status=500, content=f"scripted server: script exhausted (prompt {prompt!r})")
+
+    # ------------------------------------------------------------------ the app
+
+    def _build_app(self) -> FastAPI:
+        app = FastAPI()
+
+        @app.get("/v1/models")
+        async def models():
+            return {"object": "list", "data": [{"id": self.model, "object": "model", "owned_by": "scripted"}]}
+
+        @app.post("/v1/chat/completions")
+        async def chat(request: Request):
+            body = await request.json()
+            prompt = request.headers.get(PROMPT_HEADER, "")
+            record = RecordedRequest(path=request.url.path, prompt=prompt, body=body, started=time.monotonic())
+            with self._lock:
+                self.requests.append(record)
+            try:
+                return await self._answer(record)
+            finally:
+                record.finished = time.monotonic()
+
+        return app
+
+    async def _answer(self, record: RecordedRequest):
+        fmt = (record.body.get("response_format") or {}).get("type")
+        if (self.reject_json_schema and fmt == "json_schema") or (self.reject_response_format and fmt):
+            record.status = 400
+            return JSONResponse({"error": {"message": f"response_format {fmt} is not supported", "type": "invalid_request_error"}}, status_code=400)
+        reply = self._next_reply(record.prompt, record.last_user)
+        delay = reply.delay_s or self.delay_s
+        if delay:
+            await asyncio.sleep(delay)
+        if reply.status != 200:
+            record.status = reply.status
+            return JSONResponse({"error": {"message": reply.content, "type": "scripted_error"}}, status_code=reply.status)
+        content = "Sure! Here is what I think: the answer is probably the second one." if self.garbage else reply.content
+        prompt_chars = sum(len(m.get("content") or "") for m in record.body.get("messages", []))
+        prompt_tokens = reply.prompt_tokens if reply.prompt_tokens is not None else max(1, prompt_chars // 4)
+        completion_tokens = reply.completion_tokens if reply.completion_tokens is not None else max(1, len(content) // 4)
+        return {
+            "id": f"chatcmpl-scripted-{len(self.requests)}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": record.body.get("model", self.model),
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": reply.finish_reason}],
+            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens, "total_tokens": prompt_tokens + completion_tokens},
+        }
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def spec(self) -> str:
+        return f"openai:{self.base_url}#{self.model}"
+
+    def start(self) -> "ScriptedLLMServer":
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        config = uvicorn.Config(self.app, log_level="warning", lifespan="off", loop="asyncio")
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [sock]}, daemon=True, name="scripted-llm")
+        self._thread.start()
+        deadline = time.monotonic() + 10
+        while not self._server.started:
+            if time.monotonic() > deadline or not self._thread.is_alive():
+                raise RuntimeError("scripted LLM server did not start")
+            time.sleep(0.01)
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._server = self._thread = None
+
+    def __enter__(self) -> "ScriptedLLMServer":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

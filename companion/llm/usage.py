@@ -1,0 +1,72 @@
+"""Accounting: tokens and latency per call, summed per task.
+
+A task opens `track_usage()`; every call made inside it (including concurrent sub-calls spawned with
+asyncio.gather, which inherit the context) adds to the same tally.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from typing import Generic, Literal, TypeVar
+
+from pydantic import BaseModel, Field
+
+T = TypeVar("T")
+
+Mode = Literal["json_schema", "json_object_schema", "text", "replay"]
+
+
+class CallUsage(BaseModel):
+    prompt: str
+    prompt_version: str
+    mode: Mode
+    model: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+    latency_s: float = 0.0
+    attempts: int = 1  # 1 + the retries after invalid output
+
+
+class Reply(BaseModel, Generic[T]):
+    answer: T
+    usage: CallUsage
+    raw: str = ""  # the model's text, as received
+
+
+class UsageTally(BaseModel):
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+    latency_s: float = 0.0
+    by_prompt: dict[str, int] = Field(default_factory=dict)  # calls per prompt name
+
+    def add(self, usage: CallUsage) -> None:
+        self.calls += 1
+        self.prompt_tokens += usage.prompt_tokens
+        self.completion_tokens += usage.completion_tokens
+        self.cached_tokens += usage.cached_tokens
+        self.latency_s += usage.latency_s
+        self.by_prompt[usage.prompt] = self.by_prompt.get(usage.prompt, 0) + 1
+
+
+_current: contextvars.ContextVar[UsageTally | None] = contextvars.ContextVar("webchallenger_llm_tally", default=None)
+
+
+@contextlib.contextmanager
+def track_usage():
+    """`with track_usage() as tally:` sums every LLM call made in this context (a task)."""
+    tally = UsageTally()
+    token = _current.set(tally)
+    try:
+        yield tally
+    finally:
+        _current.reset(token)
+
+
+def record_usage(usage: CallUsage) -> None:
+    tally = _current.get()
+    if tally is not None:
+        tally.add(usage)
