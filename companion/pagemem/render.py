@@ -1,0 +1,236 @@
+"""What the LLM reads: a section's details string and the one-line element form.
+
+The details string is an accessibility-style outline, one node per line, indented by structure:
+
+    - navigation "Main"
+      - [3] link "Home"
+    - heading "Running shoes" [level=2]
+    - text: Free delivery over $50
+    - [12] button "Add to cart"
+    - [13] textbox "Email" value="a@b.c" [required]
+
+Generic wrappers (div, span) print nothing and add no depth; their own text prints as `text:`. A link,
+button or heading "absorbs" its subtree: its name is the subtree text, and below it only nested
+interactive elements print. Password values are never rendered (snapshots do not carry them either).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from companion.pagemem.model import Element
+    from companion.pagemem.tree import Node, PageTree
+
+NAME_CHARS = 100
+VALUE_CHARS = 100
+MAX_OPTIONS = 12
+IMAGE_MIN_PX = 50.0  # images at least this big in both directions are described with their URL
+
+# Roles that print a line of their own (with their children indented below).
+STRUCTURAL_ROLES = {
+    "navigation", "main", "banner", "contentinfo", "complementary", "form", "search", "dialog", "alertdialog",
+    "table", "row", "cell", "columnheader", "rowheader", "list", "listitem", "group", "region", "menu",
+    "menubar", "tablist", "tabpanel", "toolbar", "tree", "grid", "alert", "status", "article", "figure",
+}
+TEXT_INPUT_ROLES = {"textbox", "searchbox", "combobox", "spinbutton", "slider"}
+
+
+def absorbs(node: "Node") -> bool:
+    """Does this node's line carry its subtree's text (so non-interactive descendants print nothing)?"""
+    return node.el.interactive or node.role == "heading"
+
+
+def _quote(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return '"' + text.replace('"', "'") + '"'
+
+
+def accessible_name(node: "Node", tree: "PageTree") -> str:
+    el = node.el
+    a = el.attrs
+    if a.get("aria-label"):
+        return a["aria-label"]
+    labelledby = a.get("aria-labelledby")
+    if labelledby:
+        parts = [tree.ids[(node.frame, i)].text for i in labelledby.split() if (node.frame, i) in tree.ids]
+        if any(parts):
+            return " ".join(p for p in parts if p)
+    if el.tag in ("input", "select", "textarea"):
+        if a.get("id") and (node.frame, a["id"]) in tree.labels:
+            return tree.labels[(node.frame, a["id"])]
+        p = node.parent
+        for _ in range(4):  # a wrapping <label>
+            if p is None:
+                break
+            if p.el.tag == "label":
+                return p.text
+            p = p.parent
+        if el.tag == "input" and a.get("type", "").lower() in ("submit", "button", "reset") and el.value:
+            return el.value
+    for attr in ("alt", "title", "placeholder"):
+        if a.get(attr):
+            return a[attr]
+    if el.tag == "select":
+        return ""
+    return node.text
+
+
+def _options(node: "Node") -> list[str]:
+    out: list[str] = []
+    for c in node.children:
+        if c.el.tag == "option":
+            out.append(c.el.text)
+        elif c.el.tag == "optgroup":
+            out.extend(g.el.text for g in c.children if g.el.tag == "option")
+    return out
+
+
+def _selected_option(node: "Node") -> str | None:
+    for c in node.children:
+        if c.el.tag == "option" and c.el.selected:
+            return c.el.text
+        if c.el.tag == "optgroup":
+            for g in c.children:
+                if g.el.tag == "option" and g.el.selected:
+                    return g.el.text
+    return None
+
+
+def _flag(attrs: dict[str, str], name: str) -> bool:
+    return attrs.get(name, "false").lower() == "true"
+
+
+def node_line(node: "Node", tree: "PageTree") -> str:
+    """The outline line for one node ('' when it prints nothing). Sets node.name for interactive nodes."""
+    el = node.el
+    role = node.role
+    if el.interactive:
+        node.name = accessible_name(node, tree)
+        return _element_line(node.index, role, node.name, el.tag, el.attrs,
+                             _value_of(node), el.checked, el.selected,
+                             [] if el.tag != "select" else _options(node))
+    if role == "heading":
+        level = el.tag[1] if len(el.tag) == 2 and el.tag[0] == "h" else el.attrs.get("aria-level", "")
+        suffix = f" [level={level}]" if level else ""
+        return f"heading {_quote(node.text, NAME_CHARS)}{suffix}"
+    if el.tag == "img":
+        alt = el.attrs.get("alt", "")
+        box = el.box
+        big = box is not None and box.w >= IMAGE_MIN_PX and box.h >= IMAGE_MIN_PX
+        if not alt and not big:
+            return ""
+        line = f"img {_quote(alt, NAME_CHARS)}" if alt else "img"
+        src = el.attrs.get("src", "")
+        if big and src and not src.startswith("data:"):
+            line += f" src={src[:120]}"
+        return line
+    if role in STRUCTURAL_ROLES:
+        line = role
+        if el.attrs.get("aria-label"):
+            line += " " + _quote(el.attrs["aria-label"], NAME_CHARS)
+        if el.text:
+            line += ": " + el.text
+        return line
+    if el.text:
+        return "text: " + el.text
+    return ""
+
+
+def _value_of(node: "Node") -> str | None:
+    el = node.el
+    if el.tag == "input" and el.attrs.get("type", "").lower() == "password":
+        return None
+    if el.tag == "select":
+        return _selected_option(node)
+    if el.tag == "input" and el.attrs.get("type", "").lower() in ("submit", "button", "reset", "checkbox", "radio", "image"):
+        return None
+    return el.value
+
+
+def _element_line(index: int, role: str, name: str, tag: str, attrs: dict[str, str], value: str | None,
+                  checked: bool | None, selected: bool | None, options: list[str]) -> str:
+    parts = [f"[{index}] {role}"]
+    if name:
+        parts.append(_quote(name, NAME_CHARS))
+    itype = attrs.get("type", "").lower()
+    if tag == "input" and role in ("textbox",) and itype not in ("", "text"):
+        parts.append(f"type={itype}")
+    if value and role in TEXT_INPUT_ROLES | {"listbox"} or (value and tag in ("input", "textarea", "select")):
+        if not (tag == "input" and itype == "password"):
+            parts.append("value=" + _quote(value, VALUE_CHARS))
+    states = []
+    if checked or _flag(attrs, "aria-checked"):
+        states.append("checked")
+    if selected or _flag(attrs, "aria-selected"):
+        states.append("selected")
+    if "disabled" in attrs or _flag(attrs, "aria-disabled"):
+        states.append("disabled")
+    expanded = attrs.get("aria-expanded")
+    if expanded == "true":
+        states.append("expanded")
+    elif expanded == "false":
+        states.append("collapsed")
+    if "required" in attrs or _flag(attrs, "aria-required"):
+        states.append("required")
+    if _flag(attrs, "aria-invalid"):
+        states.append("invalid")
+    parts.extend(f"[{s}]" for s in states)
+    if options:
+        shown = " | ".join(o[:40] for o in options[:MAX_OPTIONS])
+        more = f" …(+{len(options) - MAX_OPTIONS})" if len(options) > MAX_OPTIONS else ""
+        parts.append(f"options: {shown}{more}")
+    return " ".join(parts)
+
+
+def element_line(element: "Element") -> str:
+    """One line per element for candidate lists: `[12] button "Add to cart"`."""
+    return _element_line(element.index, element.role, element.name, element.tag, element.attrs,
+                         None if element.is_password else element.value, element.checked, element.selected,
+                         element.options)
+
+
+# --------------------------------------------------------------------------- details strings
+
+
+def render_nodes(roots: list["Node"], shallow: set[tuple[int, int]] | None = None,
+                 skip: set[tuple[int, int]] | None = None, depth: int = 0) -> list[str]:
+    """Outline lines for the given subtrees. `shallow` roots print only their own line; `skip` subtrees
+    print nothing (list items rendered separately)."""
+    out: list[str] = []
+    shallow = shallow or set()
+    skip = skip or set()
+    # Iterative walk: (node, depth, absorbed-by-ancestor).
+    stack = [(r, depth, False, r.key in shallow) for r in reversed(roots)]
+    while stack:
+        node, d, absorbed, only_self = stack.pop()
+        if not node.kept or node.key in skip:
+            continue
+        show = (not absorbed) or node.el.interactive
+        line = node.line if show else ""
+        if line:
+            out.append("  " * d + "- " + line)
+        if only_self:
+            continue
+        child_depth = d + 1 if line else d
+        child_absorbed = absorbed or absorbs(node)
+        for c in reversed(node.children):
+            if c.kept:
+                stack.append((c, child_depth, child_absorbed, False))
+    return out
+
+
+def details_string(lines: list[str]) -> str:
+    return "\n".join(lines)
+
+
+def list_details(header_lines: list[str], items: list[list[str]], label: str = "") -> str:
+    """A list section: its non-item content, then items as a numbered list."""
+    out = [f"list{(' ' + _quote(label, NAME_CHARS)) if label else ''} ({len(items)} items)"]
+    out.extend(header_lines)
+    for i, lines in enumerate(items, 1):
+        out.append(f"item {i}:")
+        out.extend("  " + line for line in lines)
+    return "\n".join(out)

@@ -1,0 +1,284 @@
+"""The snapshot's flat element lists turned into one annotated tree, the thing DividePage walks.
+
+A plain node class rather than an lxml tree: the walk needs per-node numbers (tokens, kept, box) more
+than XPath, and slotted objects keep a 20k-element page within a few milliseconds.
+
+Per node, computed once bottom-up:
+- kept: the node or a descendant renders and is at least MIN_SIZE px in both directions; a node kept
+  only through its children (display:contents, collapsed float wrappers) is still walked.
+- text: subtree text (own text, children, image alt), truncated: names of links and buttons come from it.
+- tokens: estimated rendered tokens of the subtree, so a region's size is known without rendering it.
+
+Iframe content hangs under its <iframe> element, so it lands in that element's section.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from companion.pagemem.tokens import count_tokens
+from companion.protocol import Box, Snapshot, SnapshotElement
+
+MIN_SIZE = 10.0          # px: narrower or shorter subtrees are dropped
+SUBTREE_TEXT_CHARS = 160  # enough for an accessible name; keeps the bottom-up text pass linear
+
+IMPLICIT_ROLES = {
+    "a": "link", "button": "button", "select": "combobox", "textarea": "textbox", "option": "option",
+    "summary": "button", "img": "img", "nav": "navigation", "main": "main", "header": "banner",
+    "footer": "contentinfo", "aside": "complementary", "form": "form", "dialog": "dialog",
+    "table": "table", "tr": "row", "td": "cell", "th": "columnheader", "ul": "list", "ol": "list",
+    "li": "listitem", "fieldset": "group", "h1": "heading", "h2": "heading", "h3": "heading",
+    "h4": "heading", "h5": "heading", "h6": "heading", "progress": "progressbar", "hr": "separator",
+    "details": "group", "label": "label", "video": "video", "audio": "audio", "iframe": "iframe",
+}
+INPUT_ROLES = {
+    "checkbox": "checkbox", "radio": "radio", "submit": "button", "button": "button", "reset": "button",
+    "image": "button", "range": "slider", "number": "spinbutton", "search": "searchbox", "file": "button",
+}
+
+
+class Node:
+    __slots__ = ("el", "frame", "parent", "children", "kept", "self_visible", "text", "tokens",
+                 "line_tokens", "atokens", "n_interactive", "bbox", "role", "index", "order", "name", "line")
+
+    def __init__(self, el: SnapshotElement, frame: int) -> None:
+        self.el = el
+        self.frame = frame
+        self.parent: Node | None = None
+        self.children: list[Node] = []
+        self.kept = False
+        self.self_visible = False
+        self.text = ""
+        self.tokens = 0
+        self.line_tokens = 0
+        self.atokens = 0  # tokens when rendered inside an absorbing ancestor (only interactive parts show)
+        self.n_interactive = 0
+        self.bbox: tuple[float, float, float, float] | None = None  # x0, y0, x1, y1
+        self.role = ""
+        self.index = 0   # element index for interactive nodes (set by the caller)
+        self.order = 0   # document order over the whole (multi-frame) tree
+        self.name = ""
+        self.line = ""   # cached outline line (render.node_line)
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return (self.frame, self.el.id)
+
+    @property
+    def tag(self) -> str:
+        return self.el.tag
+
+    @property
+    def interactive(self) -> bool:
+        return self.el.interactive
+
+    def kept_children(self) -> list["Node"]:
+        return [c for c in self.children if c.kept]
+
+    def box(self) -> Box | None:
+        if self.bbox is None:
+            return None
+        x0, y0, x1, y1 = self.bbox
+        return Box(x=round(x0, 1), y=round(y0, 1), w=round(x1 - x0, 1), h=round(y1 - y0, 1))
+
+    def area(self) -> float:
+        if self.bbox is None:
+            return 0.0
+        x0, y0, x1, y1 = self.bbox
+        return (x1 - x0) * (y1 - y0)
+
+    def iter(self):
+        """Kept nodes of the subtree in document order (iterative: pages nest deeper than the stack)."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed([c for c in node.children if c.kept]))
+
+    def __repr__(self) -> str:  # debugging aid
+        return f"<Node {self.frame}:{self.el.id} {self.tag}>"
+
+
+@dataclass
+class PageTree:
+    roots: list[Node]
+    nodes: dict[tuple[int, int], Node]
+    viewport_area: float
+    # label[for] text by (frame, id attribute): accessible names of inputs.
+    labels: dict[tuple[int, str], str] = field(default_factory=dict)
+    ids: dict[tuple[int, str], Node] = field(default_factory=dict)
+
+
+def role_of(el: SnapshotElement) -> str:
+    explicit = el.attrs.get("role")
+    if explicit:
+        return explicit.split()[0].lower()
+    if el.tag == "input":
+        return INPUT_ROLES.get(el.attrs.get("type", "text").lower(), "textbox")
+    if el.tag == "a" and "href" not in el.attrs:
+        return "generic"
+    if el.tag == "select" and "multiple" in el.attrs:
+        return "listbox"
+    return IMPLICIT_ROLES.get(el.tag, "generic")
+
+
+def build_tree(snapshot: Snapshot) -> PageTree:
+    """Link every frame's elements into one tree and annotate it (see module docstring)."""
+    nodes: dict[tuple[int, int], Node] = {}
+    frame_roots: dict[int, list[Node]] = {}
+    frame_hosts: dict[int, Node] = {}
+    labels: dict[tuple[int, str], str] = {}
+    ids: dict[tuple[int, str], Node] = {}
+    for fs in snapshot.frames:
+        f = fs.frame
+        roots = frame_roots.setdefault(f, [])
+        for el in fs.elements:
+            node = Node(el, f)
+            node.role = role_of(el)
+            nodes[(f, el.id)] = node
+            if el.child_frame is not None:
+                frame_hosts[el.child_frame] = node
+            id_attr = el.attrs.get("id")
+            if id_attr:
+                ids.setdefault((f, id_attr), node)
+        for el in fs.elements:
+            node = nodes[(f, el.id)]
+            parent = nodes.get((f, el.parent)) if el.parent is not None else None
+            if parent is None or parent is node:
+                roots.append(node)
+            else:
+                node.parent = parent
+                parent.children.append(node)
+    top = snapshot.frames[0].frame if snapshot.frames else 0
+    page_roots: list[Node] = list(frame_roots.get(top, []))
+    for f, roots in frame_roots.items():
+        if f == top:
+            continue
+        host = frame_hosts.get(f)
+        if host is not None and not _is_descendant_frame(host, f, frame_hosts):
+            for r in roots:
+                r.parent = host
+            host.children.extend(roots)
+        else:
+            # A frame whose <iframe> is not in the snapshot: keep its content rather than lose elements.
+            page_roots.extend(roots)
+    vp = snapshot.viewport
+    tree = PageTree(page_roots, nodes, max(vp.width * vp.height, 1.0), labels, ids)
+    _annotate(tree)
+    return tree
+
+
+def _is_descendant_frame(host: Node, frame: int, frame_hosts: dict[int, Node]) -> bool:
+    """Guards against a malformed snapshot where a frame would contain its own host (a cycle)."""
+    seen = set()
+    f = host.frame
+    while f not in seen:
+        if f == frame:
+            return True
+        seen.add(f)
+        h = frame_hosts.get(f)
+        if h is None:
+            return False
+        f = h.frame
+    return True
+
+
+def _postorder(roots: list[Node]) -> list[Node]:
+    out: list[Node] = []
+    stack = [(r, False) for r in reversed(roots)]
+    seen: set[int] = set()
+    while stack:
+        node, done = stack.pop()
+        if done:
+            out.append(node)
+            continue
+        if id(node) in seen:  # malformed parent links: never loop
+            continue
+        seen.add(id(node))
+        stack.append((node, True))
+        for c in reversed(node.children):
+            stack.append((c, False))
+    return out
+
+
+def _annotate(tree: PageTree) -> None:
+    from companion.pagemem.render import absorbs, node_line
+
+    order = _postorder(tree.roots)
+    # Labels first: an input's name may come from a <label for> anywhere in its frame.
+    for node in order:
+        el = node.el
+        node.self_visible = bool(el.visible and el.box is not None and el.box.w >= MIN_SIZE and el.box.h >= MIN_SIZE)
+        parts = [el.text] if el.text else []
+        n_inter = 0
+        x0 = y0 = float("inf")
+        x1 = y1 = float("-inf")
+        kept = node.self_visible
+        for c in node.children:
+            if not c.kept:
+                continue
+            kept = True
+            n_inter += c.n_interactive
+            if c.text and len(parts) < 12:
+                parts.append(c.text)
+            if c.bbox is not None:
+                cx0, cy0, cx1, cy1 = c.bbox
+                x0, y0, x1, y1 = min(x0, cx0), min(y0, cy0), max(x1, cx1), max(y1, cy1)
+        alt = el.attrs.get("alt") if el.tag == "img" else None
+        if alt:
+            parts.append(alt)
+        text = " ".join(parts)
+        node.text = text[:SUBTREE_TEXT_CHARS] if len(text) > SUBTREE_TEXT_CHARS else text
+        if el.tag == "label" and "for" in el.attrs:
+            tree.labels.setdefault((node.frame, el.attrs["for"]), node.text)
+        node.kept = kept and el.tag not in ("option", "optgroup")
+        if node.self_visible:
+            b = el.box
+            x0, y0, x1, y1 = min(x0, b.x), min(y0, b.y), max(x1, b.x + b.w), max(y1, b.y + b.h)
+        node.bbox = (x0, y0, x1, y1) if x0 != float("inf") else None
+        if node.kept and el.interactive:
+            n_inter += 1
+        node.n_interactive = n_inter
+    # Document order and element indices (1-based, interactive kept nodes only).
+    n = 0
+    k = 0
+    for root in tree.roots:
+        for node in root.iter():
+            n += 1
+            node.order = n
+            if node.el.interactive:
+                k += 1
+                node.index = k
+    # Second pass: names need labels; token sizes need names. Post-order again, so children are done.
+    # The sums mirror render.render_nodes: an absorbing node (link, button, heading) shows its subtree's
+    # text in its own line, so below it only interactive descendants are rendered.
+    for node in order:
+        if not node.kept:
+            continue
+        node.line = line = node_line(node, tree)
+        node.line_tokens = count_tokens(line) + 2 if line else 0  # +2: list marker and indentation
+        absorbed = 0
+        full = 0
+        for c in node.children:
+            if c.kept:
+                absorbed += c.atokens
+                full += c.tokens
+        node.tokens = node.line_tokens + (absorbed if absorbs(node) else full)
+        node.atokens = node.tokens if node.el.interactive else absorbed
+
+
+def reindex(tree: PageTree, index_of: dict[tuple[int, int], int], next_index: int) -> int:
+    """Give interactive nodes the indices an existing PageMem already uses (new ones get fresh numbers),
+    re-rendering their lines. Returns the next free index."""
+    from companion.pagemem.render import node_line
+
+    for root in tree.roots:
+        for node in root.iter():
+            if node.el.interactive:
+                idx = index_of.get(node.key)
+                if idx is None:
+                    idx = next_index
+                    next_index += 1
+                node.index = idx
+                node.line = node_line(node, tree)
+    return next_index

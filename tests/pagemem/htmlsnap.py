@@ -1,0 +1,72 @@
+"""Hand-built Snapshots for unit tests: HTML in, a protocol.Snapshot out, without a browser.
+
+Layout is a crude vertical stack (every text-bearing element is a 20 px line, containers span their
+children), visibility follows `hidden`/`style="display:none"`, and interactivity follows the content
+script's rules (links with href, buttons, inputs, widget roles, tabindex, onclick). Real-browser
+snapshots are tested separately (test_browser_fixtures.py); this keeps pure-logic tests fast.
+"""
+
+from __future__ import annotations
+
+import lxml.html
+
+from companion.protocol import Box, FrameSnapshot, Scroll, Snapshot, SnapshotElement, Viewport
+
+KEPT = ("id", "class", "name", "type", "role", "href", "src", "alt", "title", "placeholder", "for",
+        "tabindex", "contenteditable", "disabled")
+WIDGET_ROLES = {"button", "link", "checkbox", "radio", "tab", "menuitem", "option", "combobox", "textbox"}
+SKIP = {"script", "style", "head", "meta", "link", "noscript", "template"}
+
+
+def snapshot_from_html(html: str, url: str = "http://127.0.0.1/page", title: str = "page",
+                       width: float = 1280, ids: dict[str, int] | None = None) -> Snapshot:
+    """`ids` pins element ids by their id attribute (to model the same document changing)."""
+    doc = lxml.html.document_fromstring(html)
+    elements: list[SnapshotElement] = []
+    counter = [max(ids.values()) + 1 if ids else 1]
+
+    def walk(node, parent_id, depth, y, hidden) -> float:
+        tag = node.tag if isinstance(node.tag, str) else None
+        if tag is None or tag in SKIP:
+            return y
+        a = {k: v for k, v in node.attrib.items() if k in KEPT or k.startswith("aria-")}
+        if ids and a.get("id") in ids:
+            eid = ids[a["id"]]
+        else:
+            eid = counter[0]
+            counter[0] += 1
+        style = node.attrib.get("style", "").replace(" ", "")
+        hidden = hidden or "hidden" in node.attrib or "display:none" in style or tag == "option"
+        text = " ".join((node.text or "").split() + [t for c in node for t in (c.tail or "").split()])
+        interactive = (tag in ("button", "select", "textarea", "summary") or (tag == "input" and a.get("type") != "hidden")
+                       or (tag == "a" and "href" in a) or a.get("role") in WIDGET_ROLES
+                       or "onclick" in node.attrib or ("tabindex" in a and a["tabindex"].lstrip("-").isdigit() and int(a["tabindex"]) >= 0))
+        rec = SnapshotElement(id=eid, parent=parent_id, tag=tag, attrs=a, text=text[:300],
+                              interactive=interactive)
+        if tag in ("input", "textarea", "select") and a.get("type") != "password":
+            value = node.attrib.get("value") if tag == "input" else (node.text or "").strip() if tag == "textarea" else None
+            if tag == "select":
+                opts = node.findall(".//option")
+                chosen = [o for o in opts if "selected" in o.attrib] or opts[:1]
+                value = chosen[0].attrib.get("value", chosen[0].text_content().strip()) if chosen else None
+            rec.value = value or None
+            if a.get("type") in ("checkbox", "radio") and "checked" in node.attrib:
+                rec.checked = True
+        if tag == "option" and "selected" in node.attrib:
+            rec.selected = True
+        elements.append(rec)
+        top = y
+        if text or tag in ("input", "select", "textarea", "button", "img"):
+            y += 20
+        for child in node:
+            y = walk(child, eid, depth + 1, y, hidden)
+        h = y - top
+        if h > 0 and not hidden:
+            rec.box = Box(x=10 * depth, y=top, w=max(width - 20 * depth, 20), h=h)
+            rec.visible = True
+        return y if not hidden else top
+
+    body_height = walk(doc, None, 0, 0.0, False)
+    return Snapshot(url=url, title=title, viewport=Viewport(width=width, height=800),
+                    scroll=Scroll(width=width, height=body_height),
+                    frames=[FrameSnapshot(frame=0, url=url, elements=elements)])
