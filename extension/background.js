@@ -1,0 +1,39 @@
+// Service worker entry point. Every listener is registered synchronously at start-up, as MV3
+// requires for events to wake a stopped worker.
+import { ensureConnected, reconnectNow, onMessage, send, BOOT_ID } from "./bg/connection.js";
+import { dispatch } from "./bg/dispatch.js";
+import { forwardTabEvents } from "./bg/tabs.js";
+import { getStatus } from "./bg/settings.js";
+import { benchTab } from "./bg/snapshot.js";
+
+const KEEPALIVE_ALARM = "webchallenger-keepalive";
+
+onMessage((raw) => {
+  dispatch(raw).catch((e) => console.error("dispatch failed", e));
+});
+forwardTabEvents(send);
+
+// The alarm revives a worker Chromium stopped and redials a socket the companion closed.
+chrome.alarms.onAlarm.addListener((alarm) => {
+  if (alarm.name === KEEPALIVE_ALARM) ensureConnected();
+});
+chrome.alarms.get(KEEPALIVE_ALARM).then((existing) => {
+  if (!existing) chrome.alarms.create(KEEPALIVE_ALARM, { periodInMinutes: 0.5 });
+});
+
+// The options page asks for the status, for a reconnect after saving, and (benchmarks) for timings.
+chrome.runtime.onMessage.addListener((request, sender, reply) => {
+  if (sender.id !== chrome.runtime.id) return false;
+  const work = {
+    status: () => getStatus().then((s) => ({ ...s, boot_id: BOOT_ID })),
+    reconnect: () => reconnectNow().then(getStatus),
+    bench: () => benchTab(request.tab_id, request.runs || 5),
+  }[request && request.type];
+  if (!work) return false;
+  work().then(reply, (e) => reply({ error: e.message }));
+  return true; // the reply comes asynchronously
+});
+
+chrome.runtime.onStartup.addListener(ensureConnected);
+chrome.runtime.onInstalled.addListener(ensureConnected);
+ensureConnected();

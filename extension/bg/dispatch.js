@@ -1,0 +1,89 @@
+// Routes one incoming wire message to its handler and sends exactly one reply for every request.
+// Anything malformed or unknown gets an ErrorMessage (echoing the id when there is one), never silence.
+import { protocolValidator } from "./schema.js";
+import { send, markConnected } from "./connection.js";
+import { snapshotTab } from "./snapshot.js";
+import { runAction } from "./actions.js";
+import { listTabs, openTab, defaultTabId } from "./tabs.js";
+import { TabError } from "./inject.js";
+
+function errorReply(id, code, message) {
+  send({ type: "error", id: typeof id === "string" ? id : "", code, message });
+}
+
+async function resolveTab(tabId) {
+  if (tabId !== undefined && tabId !== null) {
+    try {
+      await chrome.tabs.get(tabId);
+      return tabId;
+    } catch (_) {
+      throw new TabError(`no tab with id ${tabId}`);
+    }
+  }
+  const id = await defaultTabId();
+  if (id === null) throw new TabError("no active tab");
+  return id;
+}
+
+const HANDLERS = {
+  async hello_ack() {
+    await markConnected();
+  },
+  // Both sides send their own heartbeat every 20 s; answering would only double the traffic.
+  async heartbeat() {},
+  async error(msg) {
+    console.warn("companion reported an error", msg.code, msg.message);
+  },
+  async snapshot(msg) {
+    const tabId = await resolveTab(msg.tab_id);
+    const snap = await snapshotTab(tabId);
+    send(`{"type":"snapshot_result","id":${JSON.stringify(msg.id)},"tab_id":${tabId},"snapshot":${snap.json}}`);
+  },
+  async action(msg) {
+    const tabId = await resolveTab(msg.tab_id);
+    const result = await runAction(tabId, msg.action);
+    send({ type: "action_result", id: msg.id, tab_id: tabId, ...result });
+  },
+  async list_tabs(msg) {
+    send({ type: "tabs_result", id: msg.id, tabs: await listTabs() });
+  },
+  async open_tab(msg) {
+    send({ type: "open_tab_result", id: msg.id, tab: await openTab(msg.url, msg.active !== false) });
+  },
+};
+
+export async function dispatch(raw) {
+  let msg;
+  try {
+    msg = JSON.parse(raw);
+  } catch (e) {
+    errorReply("", "malformed", `not JSON: ${e.message}`);
+    return;
+  }
+  const id = msg && typeof msg === "object" ? msg.id : undefined;
+  if (!msg || typeof msg !== "object" || Array.isArray(msg) || typeof msg.type !== "string") {
+    errorReply(id, "malformed", "a message is a JSON object with a string `type`");
+    return;
+  }
+  const validator = await protocolValidator();
+  if (!validator.discriminatorValues().includes(msg.type)) {
+    errorReply(id, "unknown_type", `unknown message type "${msg.type}"`);
+    return;
+  }
+  const problem = validator.validate(msg);
+  if (problem) {
+    errorReply(id, "malformed", problem);
+    return;
+  }
+  const handler = HANDLERS[msg.type];
+  if (!handler) {
+    errorReply(id, "unknown_type", `the extension does not handle "${msg.type}" messages`);
+    return;
+  }
+  try {
+    await handler(msg);
+  } catch (e) {
+    const code = e instanceof TabError ? "no_tab" : "internal";
+    errorReply(id, code, e && e.message ? e.message : String(e));
+  }
+}

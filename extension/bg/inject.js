@@ -1,0 +1,74 @@
+// Getting the content script into a tab's frames and calling it.
+// Injection happens on demand, so tabs opened before the extension was installed work too,
+// and the content script's own guard makes a second injection a no-op.
+
+export const CONTENT_FILES = ["content/walk.js", "content/snapshot.js", "content/actions.js"];
+
+export class TabError extends Error {}
+
+// Injects into every frame the extension may access; frames it may not (chrome://, other
+// extensions, sandboxed about:blank) are skipped by Chrome rather than failing the call.
+export async function injectAllFrames(tabId) {
+  try {
+    await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, files: CONTENT_FILES });
+  } catch (e) {
+    throw new TabError(`cannot access tab ${tabId}: ${e.message}`);
+  }
+}
+
+export async function injectFrame(tabId, frameId) {
+  await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: CONTENT_FILES });
+}
+
+// Runs in the page (serialized by executeScript, so it may use only its arguments).
+// Null: the content script is not in this document. An exception comes back as {__error},
+// because executeScript would otherwise turn it into a bare null.
+async function callContent(path, args) {
+  const wc = globalThis.__webchallenger;
+  const [part, fn] = path.split(".");
+  if (!wc || !wc[part]) return null;
+  try {
+    return await wc[part][fn](...args);
+  } catch (e) {
+    return { __error: String(e && e.stack ? e.stack : e).slice(0, 2000) };
+  }
+}
+
+// Calls `path` ("snapshot.snapshotFrame", "actions.act", ...) of the content script in one frame.
+export async function callInFrame(tabId, frameId, path, args = []) {
+  const [res] = await chrome.scripting.executeScript({
+    target: { tabId, frameIds: [frameId] },
+    world: "ISOLATED",
+    func: callContent,
+    args: [path, args],
+  });
+  if (!res) throw new TabError(`frame ${frameId} of tab ${tabId} gave no result`);
+  const out = res.result === undefined ? null : res.result;
+  if (out && typeof out === "object" && typeof out.__error === "string") {
+    throw new TabError(`frame ${frameId}: ${out.__error}`);
+  }
+  return out;
+}
+
+// Runs in a child frame: tells the parent's content script which frame id this window has.
+function announceFrame(frameId) {
+  if (window.parent !== window) window.parent.postMessage({ __webchallengerFrame: frameId }, "*");
+}
+
+// Every child frame announces itself to its parent (see content/walk.js); returns the frame tree
+// as a map parent frame id -> child frame ids.
+export async function announceFrames(tabId) {
+  const frames = (await chrome.webNavigation.getAllFrames({ tabId })) || [];
+  const children = new Map();
+  for (const f of frames) {
+    if (f.frameId === 0) continue;
+    if (!children.has(f.parentFrameId)) children.set(f.parentFrameId, []);
+    children.get(f.parentFrameId).push(f.frameId);
+  }
+  await Promise.allSettled(
+    frames
+      .filter((f) => f.frameId !== 0)
+      .map((f) => chrome.scripting.executeScript({ target: { tabId, frameIds: [f.frameId] }, func: announceFrame, args: [f.frameId] })),
+  );
+  return children;
+}

@@ -1,0 +1,20 @@
+// Pairing settings (chrome.storage.local, entered on the options page) and the connection status
+// (chrome.storage.session: survives a worker restart, gone when the browser closes).
+
+export const DEFAULT_PORT = 47611;
+
+export async function loadSettings() {
+  const { port, token } = await chrome.storage.local.get(["port", "token"]);
+  const p = Number.parseInt(port, 10);
+  return { port: Number.isInteger(p) && p > 0 && p < 65536 ? p : DEFAULT_PORT, token: token || "" };
+}
+
+// status: "connected" | "connecting" | "error" | "unpaired"; detail: the text the options page shows.
+export async function setStatus(status, detail) {
+  await chrome.storage.session.set({ connection: { status, detail, at: Date.now() } });
+}
+
+export async function getStatus() {
+  const { connection } = await chrome.storage.session.get("connection");
+  return connection || { status: "connecting", detail: "connecting…", at: 0 };
+}

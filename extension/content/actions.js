@@ -1,0 +1,329 @@
+// Performs one action (companion/protocol.py Action) on an element of this frame, as a user would.
+// Returns {ok: true} or {ok: false, error: "<readable reason>"}; never throws to the worker.
+(() => {
+  const wc = (globalThis.__webchallenger ??= {});
+  if (wc.actions) return;
+  const walk = wc.walk;
+
+  class ActionError extends Error {}
+
+  function resolve(ref) {
+    const id = ref.id;
+    const el = walk.findById(id);
+    if (el && el.isConnected) return el;
+    if (id >= 1 && id <= walk.lastId()) throw new ActionError(`element ${id} is no longer on the page`);
+    throw new ActionError(`element ${id} is unknown in this frame (take a new snapshot)`);
+  }
+
+  function center(el) {
+    const r = el.getBoundingClientRect();
+    return { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
+  }
+
+  function pointerInit(el, extra = {}) {
+    return { bubbles: true, cancelable: true, composed: true, view: window, ...center(el), ...extra };
+  }
+
+  function firePointer(el, type, extra) {
+    const init = pointerInit(el, { pointerId: 1, pointerType: "mouse", isPrimary: true, ...extra });
+    return el.dispatchEvent(new PointerEvent(type, init));
+  }
+
+  function fireMouse(el, type, extra) {
+    return el.dispatchEvent(new MouseEvent(type, pointerInit(el, extra)));
+  }
+
+  function fire(el, type) {
+    el.dispatchEvent(new Event(type, { bubbles: true }));
+  }
+
+  function isTextField(el) {
+    if (el.localName === "textarea") return true;
+    if (el.localName !== "input") return false;
+    return !["checkbox", "radio", "button", "submit", "reset", "image", "file", "range", "color", "hidden"].includes(el.type);
+  }
+
+  // What a mouse moving onto the element makes the page see (CSS :hover cannot be triggered from script).
+  function hoverSequence(el) {
+    firePointer(el, "pointerover");
+    firePointer(el, "pointerenter", { bubbles: false });
+    fireMouse(el, "mouseover");
+    fireMouse(el, "mouseenter", { bubbles: false });
+    firePointer(el, "pointermove");
+    fireMouse(el, "mousemove");
+  }
+
+  function click(el) {
+    if (el.disabled) throw new ActionError(`element is disabled`);
+    el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+    hoverSequence(el);
+    const down = firePointer(el, "pointerdown", { buttons: 1 });
+    if (down) fireMouse(el, "mousedown", { buttons: 1, detail: 1 });
+    // A real press moves focus before the click lands.
+    if (typeof el.focus === "function" && document.activeElement !== el) el.focus({ preventScroll: true });
+    firePointer(el, "pointerup");
+    fireMouse(el, "mouseup", { detail: 1 });
+    // el.click() fires the click event AND the default action (follow link, toggle, submit).
+    if (typeof el.click === "function") el.click();
+    else fireMouse(el, "click", { detail: 1 });
+  }
+
+  function selectAllIn(el) {
+    if (isTextField(el)) {
+      el.select();
+    } else {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const sel = window.getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+    }
+  }
+
+  function caretToEnd(el) {
+    if (isTextField(el)) {
+      const n = el.value.length;
+      try {
+        el.setSelectionRange(n, n);
+      } catch (_) {
+        // email/number inputs do not support selection ranges; the caret is at the end anyway.
+      }
+    } else {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      range.collapse(false);
+      const sel = window.getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+    }
+  }
+
+  // The page's framework may have replaced the value setter; the prototype's one updates the field
+  // the way typing does, so React-style trackers see a change.
+  function setNativeValue(el, value) {
+    const proto = el.localName === "textarea" ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+    Object.getOwnPropertyDescriptor(proto, "value").set.call(el, value);
+    el.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertText", data: value }));
+  }
+
+  function currentText(el) {
+    return isTextField(el) ? el.value : el.textContent;
+  }
+
+  function type(el, text, mode) {
+    const editable = isTextField(el) || el.isContentEditable;
+    if (!editable) throw new ActionError(`element <${el.localName}> does not accept text`);
+    if (el.disabled || el.readOnly) throw new ActionError(`element is ${el.disabled ? "disabled" : "read-only"}`);
+    el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+    el.focus({ preventScroll: true });
+    const before = currentText(el);
+    const expected = mode === "append" ? before + text : text;
+    if (mode === "append") caretToEnd(el);
+    else selectAllIn(el);
+    // execCommand goes through the editor: the page receives beforeinput/input like real typing.
+    let done = false;
+    try {
+      done = text === "" ? document.execCommand("delete") : document.execCommand("insertText", false, text);
+    } catch (_) {
+      done = false;
+    }
+    if (!done || currentText(el) !== expected) {
+      if (isTextField(el)) setNativeValue(el, expected);
+      else if (!done) el.textContent = expected;
+    }
+    if (isTextField(el)) fire(el, "change");
+  }
+
+  function selectOption(el, value, label) {
+    if (el.localName !== "select") throw new ActionError(`element <${el.localName}> is not a <select>`);
+    if (el.disabled) throw new ActionError(`element is disabled`);
+    const options = Array.from(el.options);
+    let opt = null;
+    if (value !== undefined && value !== null) opt = options.find((o) => o.value === value);
+    if (!opt && label !== undefined && label !== null) {
+      const want = label.trim().replace(/\s+/g, " ");
+      opt = options.find((o) => o.label.trim().replace(/\s+/g, " ") === want) ||
+        options.find((o) => o.text.trim().replace(/\s+/g, " ").toLowerCase() === want.toLowerCase());
+    }
+    if (!opt) {
+      const asked = value !== undefined && value !== null ? `value "${value}"` : `label "${label}"`;
+      throw new ActionError(`no option with ${asked} in this <select>`);
+    }
+    if (opt.disabled) throw new ActionError(`option "${opt.label}" is disabled`);
+    el.focus({ preventScroll: true });
+    opt.selected = true;
+    fire(el, "input");
+    fire(el, "change");
+  }
+
+  function setChecked(el, checked) {
+    if (el.localName !== "input" || (el.type !== "checkbox" && el.type !== "radio")) {
+      // ARIA checkboxes (role=checkbox/switch) toggle by clicking, like the native ones.
+      const role = el.getAttribute("role");
+      if (role !== "checkbox" && role !== "switch" && role !== "radio" && role !== "menuitemcheckbox") {
+        throw new ActionError(`element <${el.localName}> is not a checkbox or radio button`);
+      }
+      if ((el.getAttribute("aria-checked") === "true") !== checked) click(el);
+      return;
+    }
+    if (el.checked === checked) return;
+    if (el.type === "radio" && !checked) throw new ActionError("a radio button cannot be unchecked; choose another option of its group");
+    click(el);
+  }
+
+  // ----------------------------------------------------------------------------- keys
+
+  const KEYS = {
+    Enter: { key: "Enter", code: "Enter", keyCode: 13 },
+    Escape: { key: "Escape", code: "Escape", keyCode: 27 },
+    Tab: { key: "Tab", code: "Tab", keyCode: 9 },
+    ArrowUp: { key: "ArrowUp", code: "ArrowUp", keyCode: 38 },
+    ArrowDown: { key: "ArrowDown", code: "ArrowDown", keyCode: 40 },
+    ArrowLeft: { key: "ArrowLeft", code: "ArrowLeft", keyCode: 37 },
+    ArrowRight: { key: "ArrowRight", code: "ArrowRight", keyCode: 39 },
+    Backspace: { key: "Backspace", code: "Backspace", keyCode: 8 },
+    Space: { key: " ", code: "Space", keyCode: 32 },
+  };
+
+  function keyEvent(el, type, k) {
+    return el.dispatchEvent(new KeyboardEvent(type, {
+      key: k.key, code: k.code, keyCode: k.keyCode, which: k.keyCode,
+      bubbles: true, cancelable: true, composed: true, view: window,
+    }));
+  }
+
+  function tabbables() {
+    const sel = "a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex], [contenteditable]:not([contenteditable=false])";
+    return Array.from(document.querySelectorAll(sel)).filter(
+      (e) => !e.disabled && e.tabIndex >= 0 && e.checkVisibility({ visibilityProperty: true }),
+    );
+  }
+
+  function implicitSubmit(el) {
+    const form = el.form;
+    if (!form) return;
+    // As a browser does: the first submit button is the submitter; without one the form still submits.
+    const submitter = form.querySelector("button:not([type]), button[type=submit], input[type=submit], input[type=image]");
+    if (submitter && submitter.disabled) return;
+    form.requestSubmit(submitter || undefined);
+  }
+
+  // Default actions a browser performs for a key the page did not cancel.
+  function keyDefault(el, name) {
+    const text = isTextField(el) || el.isContentEditable;
+    switch (name) {
+      case "Enter":
+        if (el.localName === "textarea" || (el.isContentEditable && !isTextField(el))) {
+          document.execCommand("insertLineBreak");
+        } else if (el.localName === "input" && !["button", "submit", "reset", "checkbox", "radio", "file"].includes(el.type)) {
+          implicitSubmit(el);
+        } else if (el.localName === "a" || el.localName === "button" || el.localName === "summary" || (el.localName === "input" && el.type !== "file")) {
+          el.click();
+        }
+        return;
+      case "Space":
+        if (text) document.execCommand("insertText", false, " ");
+        else if (el.localName === "button" || el.localName === "summary" || (el.localName === "input" && ["checkbox", "radio", "button", "submit", "reset"].includes(el.type))) el.click();
+        else window.scrollBy(0, window.innerHeight * 0.8);
+        return;
+      case "Backspace":
+        if (text) document.execCommand("delete");
+        return;
+      case "Tab": {
+        const list = tabbables();
+        const at = list.indexOf(el);
+        const next = list[(at + 1) % Math.max(list.length, 1)];
+        if (next) next.focus();
+        return;
+      }
+      case "ArrowUp":
+      case "ArrowDown":
+        if (el.localName === "select" && el.options.length) {
+          const step = name === "ArrowDown" ? 1 : -1;
+          const to = Math.min(el.options.length - 1, Math.max(0, el.selectedIndex + step));
+          if (to !== el.selectedIndex) {
+            el.selectedIndex = to;
+            fire(el, "input");
+            fire(el, "change");
+          }
+        } else if (!text) {
+          window.scrollBy(0, name === "ArrowDown" ? 40 : -40);
+        }
+        return;
+      case "ArrowLeft":
+      case "ArrowRight":
+        if (!text) window.scrollBy(name === "ArrowRight" ? 40 : -40, 0);
+        return;
+      default:
+        return; // Escape: the page's own handlers are the whole effect.
+    }
+  }
+
+  function press(el, name) {
+    const k = KEYS[name];
+    if (!k) throw new ActionError(`unsupported key "${name}"`);
+    let proceed = keyEvent(el, "keydown", k);
+    // keypress exists only for keys that produce a character (Enter counts).
+    if (proceed && (name === "Enter" || name === "Space")) proceed = keyEvent(el, "keypress", k);
+    if (proceed) keyDefault(el, name);
+    // Focus may have moved (Tab): keyup goes to whatever is focused now, as in a browser.
+    keyEvent(document.activeElement || el, "keyup", k);
+  }
+
+  // ----------------------------------------------------------------------------- misc
+
+  function scroll(el, dx, dy) {
+    if (el) el.scrollBy({ left: dx, top: dy, behavior: "instant" });
+    else window.scrollBy({ left: dx, top: dy, behavior: "instant" });
+  }
+
+  function upload(el, name, mime, b64) {
+    if (el.localName !== "input" || el.type !== "file") throw new ActionError(`element <${el.localName}> is not a file input`);
+    let bytes;
+    try {
+      const bin = atob(b64);
+      bytes = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    } catch (_) {
+      throw new ActionError("content_b64 is not valid base64");
+    }
+    const dt = new DataTransfer();
+    dt.items.add(new File([bytes], name, { type: mime }));
+    el.files = dt.files;
+    fire(el, "input");
+    fire(el, "change");
+  }
+
+  function act(action) {
+    try {
+      const el = action.target ? resolve(action.target) : null;
+      switch (action.kind) {
+        case "click": click(el); break;
+        case "type": type(el, action.text, action.mode || "replace"); break;
+        case "clear": type(el, "", "replace"); break;
+        case "select": selectOption(el, action.value, action.label); break;
+        case "check": setChecked(el, action.checked !== false); break;
+        case "press": {
+          if (el) el.focus({ preventScroll: false });
+          press(el || document.activeElement || document.body, action.key);
+          break;
+        }
+        case "hover":
+          el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+          hoverSequence(el);
+          break;
+        case "scroll": scroll(el, action.dx || 0, action.dy || 0); break;
+        case "focus": el.focus(); break;
+        case "upload": upload(el, action.name, action.mime || "application/octet-stream", action.content_b64); break;
+        default:
+          throw new ActionError(`action "${action.kind}" is not done inside the page`);
+      }
+      return { ok: true };
+    } catch (e) {
+      if (e instanceof ActionError) return { ok: false, error: e.message };
+      return { ok: false, error: `${action.kind} failed: ${e && e.message ? e.message : String(e)}` };
+    }
+  }
+
+  wc.actions = { act };
+})();

@@ -1,0 +1,184 @@
+// Serializes one frame's DOM into the wire format's element list (companion/protocol.py SnapshotElement).
+// Returns the list as a JSON STRING: handing a large object back through executeScript costs seconds.
+(() => {
+  const wc = (globalThis.__webchallenger ??= {});
+  if (wc.snapshot) return;
+  const walk = wc.walk;
+
+  const KEPT_ATTRS = new Set([
+    "id", "class", "name", "type", "role", "href", "src", "alt", "title",
+    "placeholder", "for", "tabindex", "contenteditable", "disabled",
+  ]);
+  const HANDLER_ATTRS = new Set([
+    "onclick", "ondblclick", "onmousedown", "onmouseup", "onpointerdown", "onpointerup",
+    "ontouchstart", "onkeydown", "onkeyup", "onkeypress", "onchange", "oninput",
+  ]);
+  const INTERACTIVE_TAGS = new Set(["button", "select", "textarea", "summary", "input"]);
+  const WIDGET_ROLES = new Set([
+    "button", "link", "checkbox", "radio", "switch", "tab", "menuitem", "menuitemcheckbox",
+    "menuitemradio", "option", "combobox", "textbox", "searchbox", "slider", "spinbutton",
+    "listbox", "treeitem", "gridcell", "scrollbar",
+  ]);
+  const VALUE_TAGS = new Set(["input", "textarea", "select"]);
+  const MAX_TEXT = 300;
+  const MAX_ATTR = 200;
+  const MAX_VALUE = 2000;
+
+  const round = (n) => Math.round(n * 10) / 10;
+
+  function cap(s, max) {
+    return s.length > max ? s.slice(0, max) : s;
+  }
+
+  // data: URLs can be megabytes; their head says all a selector needs.
+  function attrValue(name, value) {
+    if ((name === "src" || name === "href") && value.startsWith("data:")) return cap(value, 64);
+    return cap(value, MAX_ATTR);
+  }
+
+  // Returns {elements: JSON string, frames: [{frame, x, y}], count, timing_ms, ...page metadata}.
+  // offset: where this frame's viewport sits in the top-level viewport (accumulated over nesting).
+  // expectFrames: child frame ids whose announcement must arrive first, so they can be labelled.
+  async function snapshotFrame(offset = { x: 0, y: 0 }, expectFrames = []) {
+    const waited = await walk.waitForFrames(expectFrames, 500);
+    const t0 = performance.now();
+    const ox = offset.x || 0;
+    const oy = offset.y || 0;
+    const out = [];
+    const childFrames = [];
+    const cursorChecks = { n: 0 };
+
+    // pointerCtx: an ancestor is already interactive or shows a pointer cursor, so this element
+    // inherits its cursor and is not a separate target: no need for getComputedStyle here.
+    const visit = (el, parentId, inShadow, pointerCtx, depth) => {
+      if (walk.skipped(el) || depth > walk.MAX_DEPTH) return;
+      const tag = el.localName;
+      const id = walk.idOf(el);
+      const rec = { id };
+      if (parentId) rec.parent = parentId;
+      rec.tag = tag;
+
+      let interactive = INTERACTIVE_TAGS.has(tag) && !(tag === "input" && el.type === "hidden");
+      if (el.hasAttributes()) {
+        let attrs = null;
+        for (const attr of el.attributes) {
+          const name = attr.name;
+          if (KEPT_ATTRS.has(name) || name.startsWith("aria-")) {
+            (attrs ??= {})[name] = attrValue(name, attr.value);
+          } else if (HANDLER_ATTRS.has(name)) {
+            interactive = true;
+          }
+        }
+        if (attrs) {
+          rec.attrs = attrs;
+          if (!interactive) {
+            if (tag === "a" && attrs.href !== undefined) interactive = true;
+            else if (attrs.role && WIDGET_ROLES.has(attrs.role)) interactive = true;
+            else if (attrs.tabindex !== undefined && parseInt(attrs.tabindex, 10) >= 0) interactive = true;
+            else if (attrs.contenteditable !== undefined && attrs.contenteditable !== "false") interactive = true;
+          }
+        }
+      }
+      if ((tag === "audio" || tag === "video") && el.controls) interactive = true;
+
+      out.push(rec);
+
+      const r = el.getBoundingClientRect();
+      let visible = false;
+      if (r.width > 0 || r.height > 0) {
+        rec.box = { x: round(r.left + ox), y: round(r.top + oy), w: round(r.width), h: round(r.height) };
+        // A box can exist for visibility:hidden / opacity:0 content; checkVisibility says if it renders.
+        visible = el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+      }
+
+      // cursor:pointer only decides elements nothing else decided, that render, and that do not
+      // merely inherit a pointer from an ancestor: this keeps getComputedStyle off most nodes.
+      let childPointerCtx = pointerCtx || interactive;
+      if (!interactive && visible && !pointerCtx) {
+        cursorChecks.n++;
+        if (getComputedStyle(el).cursor === "pointer") {
+          interactive = true;
+          childPointerCtx = true;
+        }
+      }
+      if (visible) rec.visible = true;
+      if (interactive) rec.interactive = true;
+      if (inShadow) rec.in_shadow = true;
+
+      if (VALUE_TAGS.has(tag)) {
+        // A password never leaves the page, not even its length.
+        if (!(tag === "input" && el.type === "password")) {
+          const value = el.value;
+          if (value) rec.value = cap(value, MAX_VALUE);
+        }
+        if (tag === "input" && (el.type === "checkbox" || el.type === "radio") && el.checked) rec.checked = true;
+      } else if (tag === "option" && el.selected) {
+        rec.selected = true;
+      } else if (tag === "iframe" || tag === "frame") {
+        const frameId = walk.frameIdOf(el);
+        if (frameId !== undefined) {
+          rec.child_frame = frameId;
+          // Child content is laid out inside the border and padding: its origin is the content box.
+          const cs = getComputedStyle(el);
+          childFrames.push({
+            frame: frameId,
+            x: r.left + ox + el.clientLeft + parseFloat(cs.paddingLeft || "0"),
+            y: r.top + oy + el.clientTop + parseFloat(cs.paddingTop || "0"),
+          });
+        }
+      }
+
+      if (walk.isLeaf(el)) return;
+      // One pass over all child nodes: elements recurse, text nodes make up this element's own text.
+      // Shadow content comes first (it is what renders); the host's light children follow.
+      let text = "";
+      const root = walk.shadowRootOf(el);
+      if (root) {
+        for (let c = root.firstChild; c; c = c.nextSibling) {
+          const type = c.nodeType;
+          if (type === 1) visit(c, id, true, childPointerCtx, depth + 1);
+          else if (type === 3 && text.length < MAX_TEXT * 2) text += c.nodeValue;
+        }
+      }
+      for (let c = el.firstChild; c; c = c.nextSibling) {
+        const type = c.nodeType;
+        if (type === 1) visit(c, id, inShadow, childPointerCtx, depth + 1);
+        else if (type === 3 && text.length < MAX_TEXT * 2) text += c.nodeValue;
+      }
+      if (text) {
+        text = text.replace(/\s+/g, " ").trim();
+        if (text) rec.text = cap(text, MAX_TEXT);
+      }
+    };
+
+    if (document.documentElement) visit(document.documentElement, 0, false, false, 0);
+    const elements = JSON.stringify(out);
+    const de = document.documentElement;
+    return {
+      elements,
+      frames: childFrames,
+      count: out.length,
+      cursor_checks: cursorChecks.n,
+      url: location.href,
+      title: document.title,
+      viewport: { width: window.innerWidth, height: window.innerHeight },
+      scroll: {
+        x: window.scrollX,
+        y: window.scrollY,
+        width: de ? de.scrollWidth : 0,
+        height: de ? de.scrollHeight : 0,
+      },
+      timing_ms: round(performance.now() - t0),
+      frames_announced: waited,
+    };
+  }
+
+  // The benchmark floor: the same traversal doing nothing but counting elements.
+  function countOnly() {
+    const t0 = performance.now();
+    const count = walk.countElements();
+    return { count, timing_ms: round(performance.now() - t0) };
+  }
+
+  wc.snapshot = { snapshotFrame, countOnly };
+})();

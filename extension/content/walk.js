@@ -1,0 +1,133 @@
+// Element ids and the DOM traversal shared by the snapshot and the actions.
+// Injected into every frame's ISOLATED world, possibly many times per document: the guard keeps the
+// first copy, so the id counter and the node->id map survive re-injection and ids stay stable.
+(() => {
+  const wc = (globalThis.__webchallenger ??= {});
+  if (wc.walk) return;
+
+  // Content of these is never shown to a user, and svg internals are drawing detail, not page structure.
+  const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "meta", "link", "head"]);
+  const LEAF_TAGS = new Set(["svg", "math"]);
+  // A pathological page can nest deeper than the JS stack; what lies below this is not worth a crash.
+  const MAX_DEPTH = 1000;
+
+  // WeakMap: removed nodes are collected, and a node keeps its id for the life of the document.
+  const ids = new WeakMap();
+  let nextId = 1;
+
+  function idOf(el) {
+    let id = ids.get(el);
+    if (id === undefined) {
+      id = nextId++;
+      ids.set(el, id);
+    }
+    return id;
+  }
+
+  // Closed roots are only reachable through chrome.dom, and only custom elements (a '-' in the tag)
+  // can host one besides a few built-ins, so the cheaper el.shadowRoot covers the rest (open roots).
+  function shadowRootOf(el) {
+    const open = el.shadowRoot;
+    if (open) return open;
+    if (el.localName.includes("-") && chrome.dom && chrome.dom.openOrClosedShadowRoot) {
+      return chrome.dom.openOrClosedShadowRoot(el) || null;
+    }
+    return null;
+  }
+
+  function skipped(el) {
+    return SKIP_TAGS.has(el.localName);
+  }
+
+  function isLeaf(el) {
+    return LEAF_TAGS.has(el.localName);
+  }
+
+  // Finds the element with a given id by walking the same tree the snapshot walks.
+  // No id->node map is kept: it would pin removed nodes in memory, and a walk costs a few ms.
+  function findById(wanted) {
+    let found = null;
+    const visit = (el, depth) => {
+      if (found || skipped(el) || depth > MAX_DEPTH) return;
+      if (ids.get(el) === wanted) {
+        found = el;
+        return;
+      }
+      if (isLeaf(el)) return;
+      const root = shadowRootOf(el);
+      if (root) for (let c = root.firstElementChild; c; c = c.nextElementSibling) visit(c, depth + 1);
+      for (let c = el.firstElementChild; c; c = c.nextElementSibling) visit(c, depth + 1);
+    };
+    if (document.documentElement) visit(document.documentElement, 0);
+    return found;
+  }
+
+  // The floor for the benchmark: the same traversal, doing nothing but counting.
+  function countElements() {
+    let count = 0;
+    const visit = (el, depth) => {
+      if (skipped(el) || depth > MAX_DEPTH) return;
+      count++;
+      if (isLeaf(el)) return;
+      const root = shadowRootOf(el);
+      if (root) for (let c = root.firstElementChild; c; c = c.nextElementSibling) visit(c, depth + 1);
+      for (let c = el.firstElementChild; c; c = c.nextElementSibling) visit(c, depth + 1);
+    };
+    if (document.documentElement) visit(document.documentElement, 0);
+    return count;
+  }
+
+  // Chrome gives a content script no way to ask which frame id an <iframe> element holds, so
+  // the worker has every child frame announce its id to its parent with postMessage; the parent
+  // keys it by the child's WindowProxy, which equals iframeElement.contentWindow (cross-origin too).
+  const frameIds = new WeakMap();
+  const announced = new Set();
+  let frameWaiters = [];
+  window.addEventListener("message", (e) => {
+    const data = e.data;
+    if (!data || typeof data !== "object" || typeof data.__webchallengerFrame !== "number" || !e.source) return;
+    frameIds.set(e.source, data.__webchallengerFrame);
+    announced.add(data.__webchallengerFrame);
+    const waiters = frameWaiters;
+    frameWaiters = [];
+    for (const w of waiters) w();
+  });
+
+  function frameIdOf(frameElement) {
+    const win = frameElement.contentWindow;
+    return win ? frameIds.get(win) : undefined;
+  }
+
+  // Resolves once the announcements of the expected child frames arrived (or after `ms`): they
+  // travel through the browser process and may land after the worker's next call.
+  function waitForFrames(expected, ms) {
+    const known = () => expected.every((id) => announced.has(id));
+    if (!expected.length || known()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      const check = () => {
+        if (known()) {
+          clearTimeout(timer);
+          resolve(true);
+        } else {
+          frameWaiters.push(check);
+        }
+      };
+      frameWaiters.push(check);
+    });
+  }
+
+  wc.walk = {
+    frameIdOf,
+    waitForFrames,
+    idOf,
+    shadowRootOf,
+    skipped,
+    isLeaf,
+    findById,
+    countElements,
+    MAX_DEPTH,
+    // Ids up to this were handed out in this document: a missing one was removed, not invented.
+    lastId: () => nextId - 1,
+  };
+})();
