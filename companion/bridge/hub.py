@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from companion.bridge.errors import BridgeTimeout
 from companion.bridge.notify import ChangeNotifier
+from companion.bridge.recorder import Recorder
 from companion.bridge.session import BrowserSession
 
 log = logging.getLogger(__name__)
@@ -29,7 +30,11 @@ class RefusedHandshake:
 
 
 class BridgeHub:
-    def __init__(self) -> None:
+    """Also holds the Recorder (None: not recording): connections look it up per message, so recording
+    can be switched on and off while browsers stay connected."""
+
+    def __init__(self, recorder: Recorder | None = None) -> None:
+        self.recorder = recorder
         self._lock = threading.Lock()
         self._sessions: list[BrowserSession] = []  # open sessions, oldest first
         self._all: list[BrowserSession] = []  # every session ever registered, oldest first

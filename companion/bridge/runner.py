@@ -17,7 +17,6 @@ from typing import Any, Coroutine, TypeVar
 import uvicorn
 
 from companion.bridge.hub import BridgeHub
-from companion.bridge.recorder import Recorder
 from companion.bridge.server import BridgeSettings, create_app
 
 log = logging.getLogger(__name__)
@@ -38,9 +37,9 @@ def bind_loopback(port: int) -> socket.socket:
     return sock
 
 
-def uvicorn_server(settings: BridgeSettings, hub: BridgeHub, recorder: Recorder | None, log_level: str = "warning") -> uvicorn.Server:
+def uvicorn_server(settings: BridgeSettings, hub: BridgeHub, log_level: str = "warning") -> uvicorn.Server:
     config = uvicorn.Config(
-        create_app(settings, hub, recorder),
+        create_app(settings, hub),
         host=settings.host,
         port=settings.port,
         ws_max_size=settings.ws_max_size,
@@ -62,11 +61,9 @@ class CompanionServer:
         snap = companion.call(session.snapshot())
     """
 
-    def __init__(self, settings: BridgeSettings, hub: BridgeHub | None = None, recorder: Recorder | None = None,
-                 log_level: str = "warning"):
+    def __init__(self, settings: BridgeSettings, hub: BridgeHub | None = None, log_level: str = "warning"):
         self.settings = settings
         self.hub = hub or BridgeHub()
-        self.recorder = recorder
         self.log_level = log_level
         self.loop: asyncio.AbstractEventLoop | None = None
         self._server: uvicorn.Server | None = None
@@ -83,7 +80,7 @@ class CompanionServer:
     def start(self, timeout: float = 15.0) -> "CompanionServer":
         sock = bind_loopback(self.settings.port)
         self.settings = self.settings.model_copy(update={"port": sock.getsockname()[1]})
-        self._server = uvicorn_server(self.settings, self.hub, self.recorder, self.log_level)
+        self._server = uvicorn_server(self.settings, self.hub, self.log_level)
         ready = threading.Event()
         failure: list[BaseException] = []
 

@@ -23,7 +23,6 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from companion.bridge.auth import DEFAULT_ALLOWED_ORIGINS, SUBPROTOCOL, handshake_refusal
 from companion.bridge.hub import BridgeHub
-from companion.bridge.recorder import Recorder
 from companion.bridge.session import BrowserSession
 from companion.protocol import (
     PROTOCOL_VERSION, ErrorMessage, Hello, HelloAck, Message, MESSAGE_ADAPTER, WireModel, dump_message,
@@ -103,17 +102,18 @@ def _host_name(host_header: str) -> str:
 class _Connection:
     """One accepted socket: serialized sends, both directions recorded."""
 
-    def __init__(self, websocket: WebSocket, session_id: str, recorder: Recorder | None):
+    def __init__(self, websocket: WebSocket, session_id: str, hub: BridgeHub):
         self.websocket = websocket
         self.session_id = session_id
-        self.recorder = recorder
+        self.hub = hub
         self._send_lock = asyncio.Lock()
 
     async def send(self, raw: str, record_as: str | None = None) -> None:
         async with self._send_lock:
             await self.websocket.send_text(raw)
-        if self.recorder:
-            self.recorder.record("out", raw if record_as is None else record_as, self.session_id)
+        recorder = self.hub.recorder
+        if recorder is not None:
+            recorder.record("out", raw if record_as is None else record_as, self.session_id)
 
     async def send_message(self, message: WireModel) -> None:
         await self.send(dump_message(message))
@@ -127,12 +127,13 @@ class _Connection:
         raw = event.get("text")
         if raw is None:
             raw = (event.get("bytes") or b"").decode("utf-8", errors="replace")
-        if self.recorder:
-            self.recorder.record("in", raw, self.session_id)
+        recorder = self.hub.recorder
+        if recorder is not None:
+            recorder.record("in", raw, self.session_id)
         return raw, received
 
 
-def create_app(settings: BridgeSettings, hub: BridgeHub, recorder: Recorder | None = None) -> FastAPI:
+def create_app(settings: BridgeSettings, hub: BridgeHub) -> FastAPI:
     app = FastAPI(title="webchallenger companion", docs_url=None, redoc_url=None, openapi_url=None)
 
     @app.get("/")
@@ -154,14 +155,14 @@ def create_app(settings: BridgeSettings, hub: BridgeHub, recorder: Recorder | No
             await websocket.close(code=1008)  # before accept: uvicorn answers HTTP 403
             return
         await websocket.accept(subprotocol=SUBPROTOCOL)
-        await _serve_connection(websocket, settings, hub, recorder)
+        await _serve_connection(websocket, settings, hub)
 
     return app
 
 
-async def _serve_connection(websocket: WebSocket, settings: BridgeSettings, hub: BridgeHub, recorder: Recorder | None) -> None:
+async def _serve_connection(websocket: WebSocket, settings: BridgeSettings, hub: BridgeHub) -> None:
     session_id = uuid.uuid4().hex
-    conn = _Connection(websocket, session_id, recorder)
+    conn = _Connection(websocket, session_id, hub)
     session: BrowserSession | None = None
     try:
         hello = await _await_hello(conn, settings.hello_timeout)

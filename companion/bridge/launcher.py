@@ -1,0 +1,206 @@
+"""Start Debian's Chromium with the built extension, an in-process companion, and pair them as a user would.
+
+    with launch_browser() as browser:
+        browser.open("http://127.0.0.1:8000/page.html")
+        snap = browser.run(browser.session.snapshot())
+
+Pairing goes through the extension's real options page (type port and token, click Save, wait
+for "connected"), so every launch also exercises the user's pairing path. The companion gets a
+fresh temporary config dir (its own token) unless one is given; Chromium a fresh profile.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Coroutine, TypeVar
+
+from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from companion.bridge.auth import EXTENSION_ID, load_or_create_token
+from companion.bridge.hub import BridgeHub
+from companion.bridge.recorder import Recorder
+from companion.bridge.runner import CompanionServer
+from companion.bridge.server import BridgeSettings
+from companion.bridge.session import BrowserSession
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+REPO_ROOT = Path(__file__).resolve().parents[2]
+OPTIONS_URL = f"chrome-extension://{EXTENSION_ID}/options.html"
+HEADLESS_FLAGS = [
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+# Corpus pages reference the whole web; resolve nothing but the local page servers so a page
+# load never waits on the network (localhost stays reachable for cross-site iframes).
+OFFLINE_RESOLVER_RULES = "MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , EXCLUDE localhost"
+
+
+class LaunchError(RuntimeError):
+    pass
+
+
+def extension_dir() -> Path:
+    """The built unpacked extension: $WEBCHALLENGER_EXTENSION_DIR, else dist/extension in the source tree."""
+    override = os.environ.get("WEBCHALLENGER_EXTENSION_DIR")
+    return Path(override) if override else REPO_ROOT / "dist" / "extension"
+
+
+@dataclass
+class LaunchOptions:
+    extension: Path = field(default_factory=extension_dir)
+    offline: bool = True  # --host-resolver-rules: only 127.0.0.1 and localhost resolve
+    window_size: tuple[int, int] = (1280, 900)
+    companion_port: int = 0  # 0: a free port
+    config_dir: Path | None = None  # None: a temporary directory (its own token)
+    record: Path | None = None
+    pair_timeout: float = 30.0
+    page_load_timeout: float = 30.0
+    companion_log_level: str = "warning"
+
+
+def chrome_options(opts: LaunchOptions, user_data_dir: Path) -> webdriver.ChromeOptions:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in HEADLESS_FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={user_data_dir}")
+    options.add_argument(f"--window-size={opts.window_size[0]},{opts.window_size[1]}")
+    options.add_argument(f"--load-extension={opts.extension}")
+    options.add_argument(f"--disable-extensions-except={opts.extension}")
+    if opts.offline:
+        options.add_argument(f"--host-resolver-rules={OFFLINE_RESOLVER_RULES}")
+    # Selenium adds --disable-extensions unless told otherwise, which would unload ours.
+    options.add_experimental_option("excludeSwitches", ["disable-extensions", "enable-automation"])
+    return options
+
+
+class LaunchedBrowser:
+    """A headless Chromium with the extension, paired with a companion running in a background thread.
+
+    Attributes: `driver` (Selenium WebDriver), `companion` (CompanionServer: `.hub`, `.port`, `.loop`,
+    `.restart()`), `token`, `config_dir`. `session` is the current BrowserSession (it changes when the
+    extension reconnects). `run(coro)` runs a coroutine on the companion's loop from sync code.
+    """
+
+    def __init__(self, opts: LaunchOptions | None = None):
+        self.opts = opts or LaunchOptions()
+        self._temp = Path(tempfile.mkdtemp(prefix="webchallenger-launch-"))
+        self.config_dir = self.opts.config_dir or self._temp / "config"
+        self.user_data_dir = self._temp / "chromium-profile"
+        self.token = load_or_create_token(self.config_dir)
+        self.recorder = Recorder(self.opts.record) if self.opts.record else None
+        self.companion = CompanionServer(BridgeSettings(token=self.token, port=self.opts.companion_port),
+                                         BridgeHub(self.recorder), self.opts.companion_log_level)
+        self.driver: webdriver.Chrome | None = None
+        self.timings: dict[str, float] = {}
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> "LaunchedBrowser":
+        manifest = self.opts.extension / "manifest.json"
+        if not manifest.exists():
+            raise LaunchError(f"no built extension at {self.opts.extension}: run `python3 build.py` first")
+        for binary in (CHROMIUM, CHROMEDRIVER):
+            if not Path(binary).exists():
+                raise LaunchError(f"{binary} is missing: install Debian's chromium and chromium-driver (python3 build.py install)")
+        try:
+            t0 = time.perf_counter()
+            self.companion.start()
+            t1 = time.perf_counter()
+            self.driver = webdriver.Chrome(options=chrome_options(self.opts, self.user_data_dir), service=Service(CHROMEDRIVER))
+            self.driver.set_page_load_timeout(self.opts.page_load_timeout)
+            t2 = time.perf_counter()
+            self.pair()
+            t3 = time.perf_counter()
+            self.timings = {"companion_s": t1 - t0, "chromium_s": t2 - t1, "pairing_s": t3 - t2}
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def pair(self) -> BrowserSession:
+        """Enter port and token on the options page like a user, then wait for the session."""
+        driver = self.driver
+        driver.get(OPTIONS_URL)
+        wait = WebDriverWait(driver, self.opts.pair_timeout)
+        port_input = wait.until(lambda d: d.find_element(By.ID, "port"))
+        port_input.clear()
+        port_input.send_keys(str(self.companion.port))
+        token_input = driver.find_element(By.ID, "token")
+        token_input.clear()
+        token_input.send_keys(self.token)
+        driver.find_element(By.ID, "save").click()
+        try:
+            wait.until(lambda d: d.find_element(By.ID, "status").text.strip().lower() == "connected")
+        except WebDriverException as exc:
+            status = driver.find_element(By.ID, "status").text
+            raise LaunchError(f"pairing failed: the options page says {status!r}") from exc
+        return self.run(self.companion.hub.wait_for_session(self.opts.pair_timeout), self.opts.pair_timeout + 5)
+
+    def close(self) -> None:
+        if self.driver is not None:
+            try:
+                self.driver.quit()
+            except Exception:  # the browser may already be gone; nothing else to clean
+                log.debug("driver.quit failed", exc_info=True)
+            self.driver = None
+        self.companion.stop()
+        if self.recorder:
+            self.recorder.close()
+        shutil.rmtree(self._temp, ignore_errors=True)
+
+    def __enter__(self) -> "LaunchedBrowser":
+        return self.start() if self.driver is None else self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ use
+
+    @property
+    def hub(self) -> BridgeHub:
+        return self.companion.hub
+
+    @property
+    def session(self) -> BrowserSession:
+        session = self.hub.latest
+        if session is None:
+            raise LaunchError("no browser session is connected right now (use wait_for_session after a restart)")
+        return session
+
+    def run(self, coro: Coroutine[Any, Any, T], timeout: float | None = 120.0) -> T:
+        return self.companion.call(coro, timeout)
+
+    def wait_for_session(self, timeout: float = 30.0, newer_than: BrowserSession | None = None) -> BrowserSession:
+        return self.run(self.hub.wait_for_session(timeout, newer_than=newer_than), timeout + 5)
+
+    def open(self, url: str) -> None:
+        """Load `url` in the controlled tab (the active one) and return once its load event fired."""
+        self.driver.get(url)
+
+    def snapshot(self, url: str | None = None, timeout: float = 60.0):
+        """Convenience for sync callers: optionally open `url`, then return the Snapshot of the active tab."""
+        if url is not None:
+            self.open(url)
+        return self.run(self.session.snapshot(timeout=timeout), timeout + 5)
+
+
+def launch_browser(opts: LaunchOptions | None = None, **kwargs) -> LaunchedBrowser:
+    """A started LaunchedBrowser; use it as a context manager so Chromium and the companion stop."""
+    if opts is None:
+        opts = LaunchOptions(**kwargs)
+    return LaunchedBrowser(opts).start()

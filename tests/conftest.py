@@ -1,0 +1,151 @@
+"""Shared fixtures for the whole suite: one headless Chromium with the real extension, paired with an
+in-process companion, and two static servers over tests/fixtures/pages/ — started once per test session.
+
+Fixtures
+--------
+``pages`` (session)
+    A ``PagePair`` serving ``tests/fixtures/pages/`` on two loopback ports. ``pages.url("form.html")`` is
+    ``http://127.0.0.1:A/form.html``; ``pages.other_url("child.html")`` the same file from the second
+    server (a different origin: use it for cross-origin iframes); ``pages.other_url(p, host="localhost")``
+    makes it cross-site too. ``pages.base`` / ``pages.other_base`` are the origins.
+
+``browser`` (session)
+    A ``LaunchedBrowser`` (companion/bridge/launcher.py): Chromium already paired through the options
+    page. Useful members:
+      - ``browser.driver``: the Selenium WebDriver; read the page with it to verify what actions did.
+      - ``browser.session``: the current ``BrowserSession`` (waits up to 20 s if the extension is
+        reconnecting). Its methods are coroutines: ``snapshot()``, ``click(ref)``, ``type(ref, text)``, ...
+      - ``browser.run(coro, timeout=120)``: run such a coroutine from a sync test and return its result.
+        Async tests (asyncio_mode=auto) may simply ``await browser.session.snapshot()``: session calls
+        hop onto the companion's own loop, whatever loop the test runs on.
+      - ``browser.open(url)``: load a URL in the controlled (active) tab; returns after the load event.
+      - ``browser.companion``: the server (``.port``, ``.hub``, ``.restart()``); ``browser.token``.
+    Leave the browser as you found it: one tab, the companion running, a session connected.
+
+``open_page`` (function)
+    ``open_page("frames.html", other=True)`` loads a fixture page in the controlled tab (``other=True``
+    appends ``?other=<second origin>`` for pages that embed a cross-origin frame) and returns its URL.
+
+``find`` (function)
+    ``find(snapshot, id="name")`` / ``find(snapshot, text="Press me")`` / ``find(snapshot, tag="select")``:
+    the first (frame id, element) whose attributes/text/tag match, as ``(ElementRef, SnapshotElement)``.
+
+Every test also gets WEBCHALLENGER_CONFIG_DIR / DATA_DIR / CACHE_DIR pointing at temporary
+directories (session-wide), so no test touches the user's real files.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES_DIR = ROOT / "tests" / "fixtures" / "pages"
+DIST_EXTENSION = ROOT / "dist" / "extension"
+
+# Set before any test module imports code that reads them at import time.
+_ISOLATED = Path(tempfile.mkdtemp(prefix="webchallenger-tests-"))
+for _name in ("CONFIG", "DATA", "CACHE"):
+    os.environ.setdefault(f"WEBCHALLENGER_{_name}_DIR", str(_ISOLATED / _name.lower()))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: takes tens of seconds by nature (idle-connection checks); still part of the suite")
+
+
+def _extension_is_stale() -> bool:
+    """dist/extension is missing or older than a source file or the protocol it validates against."""
+    marker = DIST_EXTENSION / "manifest.json"
+    if not marker.exists():
+        return True
+    built = marker.stat().st_mtime
+    sources = [p for p in (ROOT / "extension").rglob("*") if p.is_file()]
+    sources += [ROOT / "companion" / "protocol.py"]
+    return any(p.stat().st_mtime > built for p in sources)
+
+
+def ensure_extension_built() -> None:
+    if _extension_is_stale():
+        subprocess.run([sys.executable, str(ROOT / "build.py")], cwd=ROOT, check=True)
+
+
+@pytest.fixture(scope="session")
+def pages():
+    """Two static servers over tests/fixtures/pages (see the module docstring)."""
+    from companion.bridge.pageserver import PagePair
+
+    with PagePair(PAGES_DIR) as pair:
+        yield pair
+
+
+class _Harness:
+    """Wraps LaunchedBrowser so `session` tolerates a reconnect in progress."""
+
+    def __init__(self, launched):
+        self._launched = launched
+
+    def __getattr__(self, name):
+        return getattr(self._launched, name)
+
+    @property
+    def session(self):
+        latest = self._launched.hub.latest
+        return latest if latest is not None and not latest.closed else self._launched.wait_for_session(20)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Chromium + the built extension + a paired in-process companion (see the module docstring)."""
+    from companion.bridge.launcher import LaunchOptions, LaunchedBrowser
+
+    ensure_extension_built()
+    launched = LaunchedBrowser(LaunchOptions(extension=DIST_EXTENSION, config_dir=_ISOLATED / "browser-config"))
+    launched.start()
+    try:
+        yield _Harness(launched)
+    finally:
+        launched.close()
+
+
+@pytest.fixture
+def open_page(browser, pages):
+    """Load a fixture page in the controlled tab and return its URL (see the module docstring)."""
+
+    def _open(name: str, other: bool = False, query: str = "") -> str:
+        url = pages.url(name)
+        params = [f"other={pages.other_base}"] if other else []
+        if query:
+            params.append(query)
+        if params:
+            url += "?" + "&".join(params)
+        browser.open(url)
+        return url
+
+    return _open
+
+
+@pytest.fixture
+def find():
+    """Look an element up in a Snapshot by attribute, text or tag (see the module docstring)."""
+    from companion.protocol import ElementRef
+
+    def _find(snapshot, *, tag: str | None = None, text: str | None = None, frame: int | None = None, **attrs):
+        for fr in snapshot.frames:
+            if frame is not None and fr.frame != frame:
+                continue
+            for el in fr.elements:
+                if tag is not None and el.tag != tag:
+                    continue
+                if text is not None and text not in el.text:
+                    continue
+                if any(el.attrs.get(k) != v for k, v in attrs.items()):
+                    continue
+                return ElementRef(frame=fr.frame, id=el.id), el
+        raise LookupError(f"no element with tag={tag!r} text={text!r} attrs={attrs!r} in the snapshot of {snapshot.url}")
+
+    return _find
