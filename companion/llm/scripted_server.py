@@ -25,7 +25,7 @@ from typing import Any
 import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 PROMPT_HEADER = "x-webchallenger-prompt"
 
@@ -44,6 +44,11 @@ class Rule(BaseModel):
     pattern: str | None = None  # regex searched in the last user message
     responses: list[ScriptedReply] = Field(default_factory=list)
     used: int = 0
+
+    @field_validator("responses", mode="before")
+    @classmethod
+    def _strings_are_contents(cls, value):
+        return [{"content": v} if isinstance(v, str) else v for v in value]
 
     def matches(self, prompt: str, last_user: str) -> bool:
         if self.prompt is not None and self.prompt != prompt:

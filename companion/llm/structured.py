@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+from functools import lru_cache
 from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
@@ -31,6 +32,7 @@ def _index_type(n: int, allow_none: bool):
     return Literal[values]  # type: ignore[valid-type]
 
 
+@lru_cache(maxsize=256)  # one class per shape: equal answers compare equal, Reply[...] is built once
 def choice_model(n: int, *, reason: bool = True, allow_none: bool = False, reason_max: int = REASON_MAX) -> type[StrictAnswer]:
     """Answer model {"reason"?: str, "index": int in 0..n-1 (or -1 when allow_none)}.
 
@@ -43,6 +45,7 @@ def choice_model(n: int, *, reason: bool = True, allow_none: bool = False, reaso
     return create_model(f"Choice{n}{'N' if allow_none else ''}", __base__=StrictAnswer, **fields)
 
 
+@lru_cache(maxsize=256)
 def subset_model(n: int, *, max_items: int | None = None, reason: bool = False, reason_max: int = REASON_MAX) -> type[StrictAnswer]:
     """Answer model {"reason"?: str, "indices": [distinct ints in 0..n-1]} (may be empty)."""
     fields: dict = {}
