@@ -4,7 +4,6 @@ import { ensureConnected, reconnectNow, onMessage, send, BOOT_ID } from "./bg/co
 import { dispatch } from "./bg/dispatch.js";
 import { forwardTabEvents } from "./bg/tabs.js";
 import { getStatus } from "./bg/settings.js";
-import { benchTab } from "./bg/snapshot.js";
 
 const KEEPALIVE_ALARM = "webchallenger-keepalive";
 
@@ -21,13 +20,12 @@ chrome.alarms.get(KEEPALIVE_ALARM).then((existing) => {
   if (!existing) chrome.alarms.create(KEEPALIVE_ALARM, { periodInMinutes: 0.5 });
 });
 
-// The options page asks for the status, for a reconnect after saving, and (benchmarks) for timings.
+// The options page asks for the status, and for a reconnect after saving new settings.
 chrome.runtime.onMessage.addListener((request, sender, reply) => {
   if (sender.id !== chrome.runtime.id) return false;
   const work = {
     status: () => getStatus().then((s) => ({ ...s, boot_id: BOOT_ID })),
     reconnect: () => reconnectNow().then(getStatus),
-    bench: () => benchTab(request.tab_id, request.runs || 5),
   }[request && request.type];
   if (!work) return false;
   work().then(reply, (e) => reply({ error: e.message }));

@@ -9,10 +9,14 @@ function show(connection) {
   $("status").textContent = connection.status === "connected" ? "connected" : connection.detail || connection.status;
 }
 
+// Fields the user already typed into are not overwritten by the stored values arriving late.
+const edited = new Set();
+for (const id of ["port", "token"]) $(id).addEventListener("input", () => edited.add(id));
+
 async function load() {
   const { port, token } = await chrome.storage.local.get(["port", "token"]);
-  $("port").value = port || DEFAULT_PORT;
-  $("token").value = token || "";
+  if (!edited.has("port")) $("port").value = port || DEFAULT_PORT;
+  if (!edited.has("token")) $("token").value = token || "";
   // Asking the worker also wakes it if Chromium had stopped it.
   show(await chrome.runtime.sendMessage({ type: "status" }).catch(() => null));
 }
@@ -35,6 +39,3 @@ chrome.storage.onChanged.addListener((changes, area) => {
 $("save").addEventListener("click", save);
 load();
 
-// Benchmark hook (webchallenger bench / tests/bench): in-page snapshot vs bare-walk timings of a tab,
-// callable from Selenium on this page as `await webchallengerBench(tabId, runs)`.
-globalThis.webchallengerBench = (tabId, runs = 5) => chrome.runtime.sendMessage({ type: "bench", tab_id: tabId, runs });

@@ -2,7 +2,7 @@
 // Anything malformed or unknown gets an ErrorMessage (echoing the id when there is one), never silence.
 import { protocolValidator } from "./schema.js";
 import { send, markConnected } from "./connection.js";
-import { snapshotTab } from "./snapshot.js";
+import { snapshotTab, benchTab } from "./snapshot.js";
 import { runAction } from "./actions.js";
 import { listTabs, openTab, defaultTabId } from "./tabs.js";
 import { TabError } from "./inject.js";
@@ -43,6 +43,12 @@ const HANDLERS = {
     const tabId = await resolveTab(msg.tab_id);
     const result = await runAction(tabId, msg.action);
     send({ type: "action_result", id: msg.id, tab_id: tabId, ...result });
+  },
+  // Benchmarks only: the top frame's in-page serializer timed against the bare counting walk.
+  async bench(msg) {
+    const tabId = await resolveTab(msg.tab_id);
+    const result = await benchTab(tabId, msg.runs ?? 5);
+    send({ type: "bench_result", id: msg.id, tab_id: tabId, ...result });
   },
   async list_tabs(msg) {
     send({ type: "tabs_result", id: msg.id, tabs: await listTabs() });

@@ -50,7 +50,8 @@
 
     // pointerCtx: an ancestor is already interactive or shows a pointer cursor, so this element
     // inherits its cursor and is not a separate target: no need for getComputedStyle here.
-    const visit = (el, parentId, inShadow, pointerCtx, depth) => {
+    // rendered=false: an ancestor has no box (display:none), so nothing below can have one.
+    const visit = (el, parentId, inShadow, pointerCtx, depth, rendered) => {
       if (walk.skipped(el) || depth > walk.MAX_DEPTH) return;
       const tag = el.localName;
       const id = walk.idOf(el);
@@ -61,10 +62,10 @@
       let interactive = INTERACTIVE_TAGS.has(tag) && !(tag === "input" && el.type === "hidden");
       if (el.hasAttributes()) {
         let attrs = null;
-        for (const attr of el.attributes) {
-          const name = attr.name;
+        // getAttributeNames() is several times cheaper than iterating el.attributes (no Attr objects).
+        for (const name of el.getAttributeNames()) {
           if (KEPT_ATTRS.has(name) || name.startsWith("aria-")) {
-            (attrs ??= {})[name] = attrValue(name, attr.value);
+            (attrs ??= {})[name] = attrValue(name, el.getAttribute(name));
           } else if (HANDLER_ATTRS.has(name)) {
             interactive = true;
           }
@@ -83,12 +84,17 @@
 
       out.push(rec);
 
-      const r = el.getBoundingClientRect();
+      // Layout reads are the bulk of the cost: skipped for whole subtrees that cannot render.
+      const r = rendered ? el.getBoundingClientRect() : null;
       let visible = false;
-      if (r.width > 0 || r.height > 0) {
+      let childRendered = rendered;
+      if (r && (r.width > 0 || r.height > 0)) {
         rec.box = { x: round(r.left + ox), y: round(r.top + oy), w: round(r.width), h: round(r.height) };
         // A box can exist for visibility:hidden / opacity:0 content; checkVisibility says if it renders.
         visible = el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+      } else if (r && !el.checkVisibility()) {
+        // No box at all: display:none hides the subtree; display:contents only hides itself.
+        childRendered = getComputedStyle(el).display === "contents";
       }
 
       // cursor:pointer only decides elements nothing else decided, that render, and that do not
@@ -136,13 +142,13 @@
       if (root) {
         for (let c = root.firstChild; c; c = c.nextSibling) {
           const type = c.nodeType;
-          if (type === 1) visit(c, id, true, childPointerCtx, depth + 1);
+          if (type === 1) visit(c, id, true, childPointerCtx, depth + 1, childRendered);
           else if (type === 3 && text.length < MAX_TEXT * 2) text += c.nodeValue;
         }
       }
       for (let c = el.firstChild; c; c = c.nextSibling) {
         const type = c.nodeType;
-        if (type === 1) visit(c, id, inShadow, childPointerCtx, depth + 1);
+        if (type === 1) visit(c, id, inShadow, childPointerCtx, depth + 1, childRendered);
         else if (type === 3 && text.length < MAX_TEXT * 2) text += c.nodeValue;
       }
       if (text) {
@@ -151,7 +157,7 @@
       }
     };
 
-    if (document.documentElement) visit(document.documentElement, 0, false, false, 0);
+    if (document.documentElement) visit(document.documentElement, 0, false, false, 0, true);
     const elements = JSON.stringify(out);
     const de = document.documentElement;
     return {
