@@ -23,7 +23,7 @@ from companion.pagemem.model import Element, PageMem, PageSection, hash_text
 from companion.pagemem.render import details_string, list_details, render_nodes
 from companion.pagemem.template import normalize_classes, page_template_id, structural_signature
 from companion.pagemem.tokens import count_tokens
-from companion.pagemem.tree import Node, PageTree, build_tree
+from companion.pagemem.tree import Node, PageTree, build_tree, is_modal
 from companion.protocol import Box, ElementRef, Snapshot
 
 GROUPING_TAGS = frozenset({
@@ -34,6 +34,12 @@ GROUPING_ROLES = frozenset({
     "form", "search", "navigation", "list", "table", "grid", "menu", "menubar", "tablist", "toolbar",
     "region", "complementary", "banner", "contentinfo", "listbox", "tree", "radiogroup", "group",
 })
+PROSE_TAGS = frozenset({
+    "p", "br", "span", "em", "strong", "b", "i", "u", "small", "sup", "sub", "code", "pre", "blockquote", "h1",
+    "h2", "h3", "h4", "h5", "h6", "hr", "img", "picture", "svg", "path", "g", "font", "label", "wbr", "source",
+    "script", "style", "meta", "link", "br",
+})
+ITEM_TAGS = frozenset({"li", "tr", "article", "dt", "option", "figure"})
 ELEMENT_ATTRS = ("id", "class", "name", "type", "role", "href", "src", "alt", "title", "placeholder",
                  "aria-label", "aria-haspopup", "aria-expanded", "aria-controls", "aria-invalid", "aria-required",
                  "contenteditable", "disabled", "for", "tabindex")
@@ -95,7 +101,8 @@ def _class_key(node: Node) -> tuple[str, str]:
 
 
 def _runs(kids: list[Node], min_run: int) -> list[tuple[int, int]]:
-    """(start, end) of every run of >= min_run consecutive kids sharing tag and class, with content."""
+    """(start, end) of every run of >= min_run consecutive kids sharing tag and class that looks like a
+    list of items: paragraphs of an article repeat too, but they are prose, not items."""
     out = []
     i = 0
     n = len(kids)
@@ -104,19 +111,20 @@ def _runs(kids: list[Node], min_run: int) -> list[tuple[int, int]]:
         j = i + 1
         while j < n and _class_key(kids[j]) == key:
             j += 1
-        if j - i >= min_run and any(k.tokens or k.n_interactive for k in kids[i:j]):
+        if j - i >= min_run and _item_like(kids[i:j]):
             out.append((i, j))
         i = j
     return out
 
 
-def is_modal(node: Node) -> bool:
-    el = node.el
-    if el.attrs.get("aria-modal", "").lower() == "true":
-        return True
-    if node.role in ("dialog", "alertdialog"):
-        return True
-    return el.tag == "dialog" and el.visible
+def _item_like(run: list[Node]) -> bool:
+    tag = run[0].el.tag
+    if tag in PROSE_TAGS:
+        return False
+    if tag in ITEM_TAGS:
+        return any(k.tokens or k.n_interactive for k in run)
+    # Generic blocks: items are things you act on (a card's link), not bare text blocks.
+    return 2 * sum(1 for k in run if k.n_interactive) >= len(run)
 
 
 def _is_form(node: Node) -> bool:
@@ -162,6 +170,8 @@ class _Divider:
         if _is_form(node):
             form = node
         kind = "form" if form is not None else "normal"
+        if node.modal_below:
+            return self._split(node, form, kind)
         if _is_grouping(node):
             found = self._dominant_list(node, depth=3)
             if found is not None:
@@ -285,6 +295,7 @@ class _Divider:
         el = root.el
         return PageSection(
             id="", kind=region.kind, roots=[_ref(r) for r in region.roots],
+            shallow_roots=[_ref(r) for r in region.roots if r.key in region.shallow],
             form=_ref(region.form) if region.form is not None else None,
             tag=el.tag, classes=el.attrs.get("class", ""), attrs=_selector_attrs(el.attrs),
             box=_union_box(region.roots),

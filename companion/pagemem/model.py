@@ -100,6 +100,7 @@ class PageSection(PageMemModel):
     id: str = Field(description="'s3' for top-level sections, 's3.2' for the 2nd item of list section s3")
     kind: SectionKind
     roots: list[ElementRef] = Field(description="the sibling subtree roots this section covers, in order")
+    shallow_roots: list[ElementRef] = Field(default_factory=list, description="roots covered without their subtree (a split node's own line)")
     container: ElementRef | None = Field(None, description="for list sections: the parent of the repeated items")
     form: ElementRef | None = Field(None, description="the enclosing <form> (or form-like root) when the section is part of one")
     tag: str

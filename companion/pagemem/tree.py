@@ -39,7 +39,7 @@ INPUT_ROLES = {
 
 class Node:
     __slots__ = ("el", "frame", "parent", "children", "kept", "self_visible", "text", "tokens",
-                 "line_tokens", "atokens", "n_interactive", "bbox", "role", "index", "order", "name", "line")
+                 "line_tokens", "atokens", "n_interactive", "bbox", "role", "index", "order", "name", "line", "modal_below")
 
     def __init__(self, el: SnapshotElement, frame: int) -> None:
         self.el = el
@@ -59,6 +59,7 @@ class Node:
         self.order = 0   # document order over the whole (multi-frame) tree
         self.name = ""
         self.line = ""   # cached outline line (render.node_line)
+        self.modal_below = False  # a kept descendant is a modal: this node must split to free it
 
     @property
     def key(self) -> tuple[int, int]:
@@ -120,6 +121,16 @@ def role_of(el: SnapshotElement) -> str:
     if el.tag == "select" and "multiple" in el.attrs:
         return "listbox"
     return IMPLICIT_ROLES.get(el.tag, "generic")
+
+
+def is_modal(node: Node) -> bool:
+    """CheckModal's DOM heuristics: role=dialog/alertdialog, aria-modal=true, or a rendered <dialog>."""
+    el = node.el
+    if el.attrs.get("aria-modal", "").lower() == "true":
+        return True
+    if node.role in ("dialog", "alertdialog"):
+        return True
+    return el.tag == "dialog" and el.visible
 
 
 def build_tree(snapshot: Snapshot) -> PageTree:
@@ -239,6 +250,7 @@ def _annotate(tree: PageTree) -> None:
         if node.kept and el.interactive:
             n_inter += 1
         node.n_interactive = n_inter
+        node.modal_below = any(c.kept and (c.modal_below or is_modal(c)) for c in node.children)
     # Document order and element indices (1-based, interactive kept nodes only).
     n = 0
     k = 0

@@ -20,18 +20,23 @@ SKIP = {"script", "style", "head", "meta", "link", "noscript", "template"}
 
 def snapshot_from_html(html: str, url: str = "http://127.0.0.1/page", title: str = "page",
                        width: float = 1280, ids: dict[str, int] | None = None) -> Snapshot:
-    """`ids` pins element ids by their id attribute (to model the same document changing)."""
+    """`ids` pins element ids by id attribute or tree path (to model the same document changing): pass
+    the `ids_of(snapshot)` of an earlier snapshot."""
     doc = lxml.html.document_fromstring(html)
     elements: list[SnapshotElement] = []
     counter = [max(ids.values()) + 1 if ids else 1]
+    paths: dict[int, str] = {}
 
     def walk(node, parent_id, depth, y, hidden) -> float:
         tag = node.tag if isinstance(node.tag, str) else None
         if tag is None or tag in SKIP:
             return y
         a = {k: v for k, v in node.attrib.items() if k in KEPT or k.startswith("aria-")}
+        path = doc.getroottree().getpath(node)
         if ids and a.get("id") in ids:
             eid = ids[a["id"]]
+        elif ids and path in ids:
+            eid = ids[path]
         else:
             eid = counter[0]
             counter[0] += 1
@@ -41,6 +46,7 @@ def snapshot_from_html(html: str, url: str = "http://127.0.0.1/page", title: str
         interactive = (tag in ("button", "select", "textarea", "summary") or (tag == "input" and a.get("type") != "hidden")
                        or (tag == "a" and "href" in a) or a.get("role") in WIDGET_ROLES
                        or "onclick" in node.attrib or ("tabindex" in a and a["tabindex"].lstrip("-").isdigit() and int(a["tabindex"]) >= 0))
+        paths[eid] = path
         rec = SnapshotElement(id=eid, parent=parent_id, tag=tag, attrs=a, text=text[:300],
                               interactive=interactive)
         if tag in ("input", "textarea", "select") and a.get("type") != "password":
@@ -67,6 +73,20 @@ def snapshot_from_html(html: str, url: str = "http://127.0.0.1/page", title: str
         return y if not hidden else top
 
     body_height = walk(doc, None, 0, 0.0, False)
-    return Snapshot(url=url, title=title, viewport=Viewport(width=width, height=800),
+    snap = Snapshot(url=url, title=title, viewport=Viewport(width=width, height=800),
                     scroll=Scroll(width=width, height=body_height),
                     frames=[FrameSnapshot(frame=0, url=url, elements=elements)])
+    _PATHS[id(snap)] = paths
+    return snap
+
+
+_PATHS: dict[int, dict[int, str]] = {}
+
+
+def ids_of(snapshot: Snapshot) -> dict[str, int]:
+    """Element ids by id attribute and by tree path, to build a later snapshot of the same document."""
+    out = {p: i for i, p in _PATHS[id(snapshot)].items()}
+    for el in snapshot.frames[0].elements:
+        if "id" in el.attrs:
+            out[el.attrs["id"]] = el.id
+    return out

@@ -1,0 +1,277 @@
+"""WebsiteMem persisted per site in TinyDB (one file per site under <data dir>/memory/).
+
+Tables: meta (schema version, site), pages (PageMem by normalized URL), templates, explored (element
+keys, the paper's E_w), bookmarks, summaries (by content hash) and purposes (by content hash and by
+section signature, so pages of one template share them). A revisit whose sections render the same
+content costs no LLM call: apply_cached() fills summaries and purposes back in.
+
+Never persisted: typed values (text inputs, textareas, contenteditable), password fields' values, and
+per-task extractions. Writes go through AtomicJSONStorage, so a crash cannot corrupt the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+from typing import Iterable
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from pydantic import ValidationError
+from tinydb import Query, TinyDB
+
+from companion import paths
+from companion.memory.storage import AtomicJSONStorage, MemoryFileError, sweep_temp_files
+from companion.pagemem.model import Bookmark, Element, PageMem, PageSection, Template, WebsiteMem
+from companion.pagemem.template import matches_template
+
+SCHEMA_VERSION = 1
+_SAFE = re.compile(r"[^a-z0-9._-]+")
+
+
+def memory_dir() -> Path:
+    d = paths.data_dir() / "memory"
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def site_key(url_or_site: str) -> str:
+    """'https://Shop.Example.com:8443/x' -> 'shop.example.com_8443'; a bare site key is returned as is."""
+    if "://" not in url_or_site:
+        return _SAFE.sub("_", url_or_site.lower()).strip("_") or "unknown"
+    parts = urlsplit(url_or_site)
+    host = (parts.hostname or "").lower()
+    port = parts.port
+    default = {"http": 80, "https": 443}.get(parts.scheme)
+    key = host if port in (None, default) else f"{host}_{port}"
+    return _SAFE.sub("_", key).strip("_") or "unknown"
+
+
+def normalize_url(url: str) -> str:
+    """Scheme and host lower-cased, default port, fragment and trailing slash dropped, query sorted."""
+    p = urlsplit(url)
+    scheme = p.scheme.lower()
+    host = (p.hostname or "").lower()
+    port = p.port
+    if port is not None and port != {"http": 80, "https": 443}.get(scheme):
+        host = f"{host}:{port}"
+    path = p.path or "/"
+    if len(path) > 1 and path.endswith("/"):
+        path = path.rstrip("/")
+    query = urlencode(sorted(parse_qsl(p.query, keep_blank_values=True)))
+    return urlunsplit((scheme, host, path, query, ""))
+
+
+def element_site_key(element: Element) -> str:
+    """An element's identity across pages of a site (for the explored set): what it is and where it goes."""
+    a = element.attrs
+    target = a.get("href", "") or a.get("id", "") or a.get("name", "")
+    raw = "\x1f".join((element.tag, element.role, element.name.strip().lower(), target))
+    return hashlib.sha1(raw.encode()).hexdigest()[:20]
+
+
+def scrub(pagemem: PageMem) -> PageMem:
+    """A copy safe to persist: no typed values, no password values, no task extractions. A section whose
+    details string rendered a typed value loses its details (recomputed on the next visit)."""
+    copy = pagemem.model_copy(deep=True)
+    sections = list(_all_sections(copy))
+    typed = [any((e.is_typed_field or e.is_password) and e.value for e in s.all_elements()) for s in sections]
+    for section, has_typed in zip(sections, typed):
+        section.extractions = {}
+        if has_typed:
+            section.details = ""
+        for el in section.elements:
+            if el.is_typed_field or el.is_password:
+                el.value = None
+    return copy
+
+
+def _all_sections(pm: PageMem) -> Iterable[PageSection]:
+    for s in pm.sections:
+        yield s
+        yield from s.items
+
+
+class WebsiteMemStore:
+    """One site's memory file. Open, use, close (or use as a context manager)."""
+
+    def __init__(self, site: str, directory: Path | None = None) -> None:
+        self.site = site_key(site)
+        self.directory = Path(directory) if directory is not None else memory_dir()
+        self.directory.mkdir(parents=True, exist_ok=True)
+        sweep_temp_files(self.directory)
+        self.path = self.directory / f"{self.site}.json"
+        self.db = TinyDB(self.path, storage=AtomicJSONStorage)
+        self._check_schema()
+
+    def __enter__(self) -> "WebsiteMemStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _check_schema(self) -> None:
+        meta = self.db.table("meta")
+        docs = meta.all()
+        if not docs:
+            meta.insert({"schema_version": SCHEMA_VERSION, "site": self.site})
+            return
+        version = docs[0].get("schema_version")
+        if not isinstance(version, int):
+            raise MemoryFileError(self.path, "no schema version", None)
+        if version > SCHEMA_VERSION:
+            raise MemoryFileError(self.path, f"schema version {version} is newer than this program's {SCHEMA_VERSION}", None)
+
+    # ------------------------------------------------------------------ pages
+
+    def save_page(self, pagemem: PageMem) -> None:
+        url = normalize_url(pagemem.url)
+        self.db.table("pages").upsert({"url": url, "pagemem": scrub(pagemem).model_dump(mode="json")}, Query().url == url)
+
+    def load_page(self, url: str) -> PageMem | None:
+        doc = self.db.table("pages").get(Query().url == normalize_url(url))
+        if doc is None:
+            return None
+        try:
+            return PageMem.model_validate(doc["pagemem"])
+        except (ValidationError, KeyError, TypeError) as e:
+            raise MemoryFileError(self.path, f"page {url} does not match the PageMem model: {e}", None) from None
+
+    def page_urls(self) -> list[str]:
+        return [d["url"] for d in self.db.table("pages").all()]
+
+    def remove_page(self, url: str) -> None:
+        self.db.table("pages").remove(Query().url == normalize_url(url))
+
+    # ------------------------------------------------------------------ templates
+
+    def templates(self) -> list[Template]:
+        return [Template.model_validate(d) for d in self.db.table("templates").all()]
+
+    def find_template(self, pagemem: PageMem) -> Template | None:
+        for t in self.templates():
+            if matches_template(pagemem, t.signatures):
+                return t
+        return None
+
+    def add_template(self, pagemem: PageMem) -> Template:
+        existing = self.find_template(pagemem)
+        if existing is not None:
+            return existing
+        t = Template(id=pagemem.template_id, signatures=[s.signature for s in pagemem.sections], example_url=pagemem.url)
+        self.db.table("templates").insert(t.model_dump(mode="json"))
+        return t
+
+    # ------------------------------------------------------------------ explored elements and bookmarks
+
+    def mark_explored(self, keys: Iterable[str]) -> None:
+        table = self.db.table("explored")
+        known = {d["key"] for d in table.all()}
+        new = [{"key": k} for k in dict.fromkeys(keys) if k not in known]
+        if new:
+            table.insert_multiple(new)
+
+    def explored(self) -> set[str]:
+        return {d["key"] for d in self.db.table("explored").all()}
+
+    def add_bookmark(self, bookmark: Bookmark) -> None:
+        self.db.table("bookmarks").upsert(bookmark.model_dump(mode="json"), Query().url == bookmark.url)
+
+    def bookmarks(self) -> list[Bookmark]:
+        return [Bookmark.model_validate(d) for d in self.db.table("bookmarks").all()]
+
+    # ------------------------------------------------------------------ summary and purpose caches
+
+    def cached_summary(self, content_hash: str) -> tuple[str, str | None] | None:
+        """(summary, state_summary) recorded for this exact rendered content."""
+        doc = self.db.table("summaries").get(Query().hash == content_hash)
+        return (doc["summary"], doc.get("state_summary")) if doc else None
+
+    def store_summary(self, content_hash: str, summary: str, state_summary: str | None = None) -> None:
+        self.db.table("summaries").upsert({"hash": content_hash, "summary": summary, "state_summary": state_summary},
+                                          Query().hash == content_hash)
+
+    def cached_purpose(self, content_hash: str | None = None, signature: str | None = None) -> str | None:
+        """A purpose recorded for this content, else for any section of the same structure."""
+        table = self.db.table("purposes")
+        if content_hash:
+            doc = table.get((Query().kind == "hash") & (Query().key == content_hash))
+            if doc:
+                return doc["purpose"]
+        if signature:
+            doc = table.get((Query().kind == "signature") & (Query().key == signature))
+            if doc:
+                return doc["purpose"]
+        return None
+
+    def store_purpose(self, purpose: str, content_hash: str | None = None, signature: str | None = None) -> None:
+        table = self.db.table("purposes")
+        for kind, key in (("hash", content_hash), ("signature", signature)):
+            if key:
+                table.upsert({"kind": kind, "key": key, "purpose": purpose}, (Query().kind == kind) & (Query().key == key))
+
+    def apply_cached(self, pagemem: PageMem) -> int:
+        """Fill summaries and purposes from the caches; returns how many sections need no LLM call now."""
+        served = 0
+        for section in _all_sections(pagemem):
+            if section.summary is None and section.content_hash:
+                hit = self.cached_summary(section.content_hash)
+                if hit is not None:
+                    section.summary, section.state_summary = hit
+                    section.needs_summary = False
+            if section.purpose is None:
+                section.purpose = self.cached_purpose(section.content_hash, section.signature)
+            if section.summary is not None and not section.needs_summary:
+                served += 1
+        return served
+
+    def remember(self, pagemem: PageMem) -> None:
+        """Record every section's summary and purpose in the caches, then the page itself."""
+        for section in _all_sections(pagemem):
+            if section.summary is not None and section.content_hash:
+                self.store_summary(section.content_hash, section.summary, section.state_summary)
+            if section.purpose:
+                self.store_purpose(section.purpose, section.content_hash, section.signature)
+        self.save_page(pagemem)
+
+    # ------------------------------------------------------------------ whole WebsiteMem
+
+    def load(self) -> WebsiteMem:
+        pages = {}
+        for url in self.page_urls():
+            pm = self.load_page(url)
+            if pm is not None:
+                pages[url] = pm
+        return WebsiteMem(site=self.site, pages=pages, templates=self.templates(), explored=self.explored(),
+                          bookmarks=self.bookmarks())
+
+    def save(self, memory: WebsiteMem) -> None:
+        for pm in memory.pages.values():
+            self.save_page(pm)
+        known = {t.id for t in self.templates()}
+        for t in memory.templates:
+            if t.id not in known:
+                self.db.table("templates").insert(t.model_dump(mode="json"))
+        self.mark_explored(sorted(memory.explored))
+        for b in memory.bookmarks:
+            self.add_bookmark(b)
+
+    def stats(self) -> dict[str, int]:
+        return {name: len(self.db.table(name)) for name in ("pages", "templates", "explored", "bookmarks", "summaries", "purposes")}
+
+
+def list_sites(directory: Path | None = None) -> list[tuple[str, Path]]:
+    d = Path(directory) if directory is not None else memory_dir()
+    return sorted((p.stem, p) for p in d.glob("*.json") if not p.name.startswith("."))
+
+
+def remove_site(site: str, directory: Path | None = None) -> bool:
+    d = Path(directory) if directory is not None else memory_dir()
+    path = d / f"{site_key(site)}.json"
+    if not path.exists():
+        return False
+    path.unlink()
+    return True
