@@ -8,6 +8,9 @@ import sys
 
 # Each module defines register(subparsers) and sets a `func(args) -> int` default on its parser.
 COMMAND_MODULES = [
+    "companion.commands.serve",
+    "companion.commands.snapshot",
+    "companion.commands.bench",
     "companion.commands.llm",
 ]
 

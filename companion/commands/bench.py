@@ -1,0 +1,20 @@
+"""`webchallenger bench <name>`: benchmarks that report figures (never pass/fail on time).
+
+Each module in BENCH_MODULES defines register(bench_subparsers) and sets `func(args) -> int` on its parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+BENCH_MODULES = [
+    "companion.commands.bench_snapshot",
+]
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("bench", help="run a benchmark and print its figures")
+    bench_sub = parser.add_subparsers(dest="bench", required=True)
+    for name in BENCH_MODULES:
+        importlib.import_module(name).register(bench_sub)

@@ -1,0 +1,262 @@
+"""`webchallenger bench snapshot`: what a snapshot costs, against the cost of merely walking the DOM.
+
+For a synthetic 10,000-element page and for corpus pages (gzipped HTML served on 127.0.0.1), it measures
+side by side, in one browser:
+  - walk:      the in-page bare DOM walk that only counts elements (the floor; extension's countOnly)
+  - in-page:   the in-page serialization of the top frame (extension's snapshotFrame)
+  - companion: request sent -> the companion holds the parsed, validated Snapshot (all frames)
+  - parse:     of which pydantic validation of the received JSON
+  - size:      the JSON bytes on the wire
+Medians over --runs repetitions; ratios are against the floor. Figures, not pass/fail.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from companion.bridge.errors import BridgeError, RemoteError
+from companion.bridge.launcher import OPTIONS_URL, REPO_ROOT, LaunchedBrowser, LaunchOptions
+from companion.bridge.pageserver import PageServer
+
+DEFAULT_CORPUS = REPO_ROOT.parent / "shared" / "corpus"
+
+
+def register(bench_subparsers: argparse._SubParsersAction) -> None:
+    parser = bench_subparsers.add_parser("snapshot", help="snapshot cost: synthetic 10k-element page and corpus",
+                                         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help=f"directory of *.html.gz pages (default {DEFAULT_CORPUS})")
+    parser.add_argument("--limit", type=int, default=0, help="only the first N corpus pages (0: all)")
+    parser.add_argument("--runs", type=int, default=5, help="repetitions per page (median reported)")
+    parser.add_argument("--elements", type=int, default=10_000, help="elements in the synthetic page")
+    parser.add_argument("--json", action="store_true", help="print all figures as JSON on stdout")
+    parser.set_defaults(func=run)
+
+
+# --------------------------------------------------------------------------- the synthetic page
+
+
+def synthetic_page(n_elements: int) -> str:
+    """A page of about `n_elements` elements shaped like a real one: nested sections, lists of links,
+    forms with labelled inputs, buttons, text. Deterministic, so runs compare."""
+    parts = ["<!doctype html><html><head><meta charset='utf-8'><title>Synthetic</title></head><body>"]
+    count = 4  # html, head, title, body (+ meta counted below)
+    i = 0
+    while count < n_elements:
+        # One "card": 12 elements.
+        parts.append(
+            f"<section class='card c{i % 7}' id='s{i}'><h3>Item {i}</h3><p>Description of item {i} with "
+            f"<a href='#i{i}'>a link</a> and <b>bold</b> text.</p><ul><li><a href='/p/{i}'>Open</a></li>"
+            f"<li><span title='t{i}'>Meta {i}</span></li></ul><label for='q{i}'>Qty</label>"
+            f"<input id='q{i}' name='q{i}' value='{i % 5}'><button type='button'>Add</button></section>"
+        )
+        count += 12
+        i += 1
+    parts.append("</body></html>")
+    return "".join(parts)
+
+
+# --------------------------------------------------------------------------- measuring one page
+
+
+@dataclass
+class PageFigures:
+    page: str
+    elements: int = 0
+    frames: int = 0
+    json_bytes: int = 0
+    walk_ms: float | None = None  # median, top frame, count-only
+    in_page_ms: float | None = None  # median, top frame, full serialization
+    in_page_all_frames_ms: float = 0.0  # median, as reported in Snapshot.timing_ms
+    companion_ms: float = 0.0  # median, request -> parsed Snapshot
+    parse_ms: float = 0.0  # median
+    error: str | None = None
+    runs: dict = field(default_factory=dict)
+
+    def ratio(self, value: float | None) -> float | None:
+        return None if value is None or not self.walk_ms else value / self.walk_ms
+
+
+class FloorProbe:
+    """The extension's count-only walk, reached over the protocol (BenchRequest) or, when the extension
+    does not answer that, through its options-page hook `webchallengerBench(tabId, runs)`."""
+
+    def __init__(self, browser: LaunchedBrowser):
+        self.browser = browser
+        self.via = "protocol"
+        self._options_handle: str | None = None
+        self.unavailable: str | None = None
+
+    def measure(self, tab_id: int, runs: int) -> dict | None:
+        if self.unavailable:
+            return None
+        if self.via == "protocol":
+            try:
+                result = self.browser.run(self.browser.session.bench(tab_id, runs))
+                return result.model_dump()
+            except RemoteError as exc:
+                if exc.code != "unknown_type":
+                    raise
+                self.via = "options page"
+        return self._via_options_page(tab_id, runs)
+
+    def _via_options_page(self, tab_id: int, runs: int) -> dict | None:
+        driver = self.browser.driver
+        page_handle = driver.current_window_handle
+        if self._options_handle is None:
+            driver.switch_to.new_window("tab")
+            driver.get(OPTIONS_URL)
+            self._options_handle = driver.current_window_handle
+        else:
+            driver.switch_to.window(self._options_handle)
+        try:
+            result = driver.execute_async_script(
+                "const done = arguments[arguments.length - 1];"
+                "if (typeof webchallengerBench !== 'function') { done({error: 'no webchallengerBench hook'}); return; }"
+                "webchallengerBench(arguments[0], arguments[1]).then(done, (e) => done({error: String(e)}));",
+                tab_id, runs)
+        finally:
+            driver.switch_to.window(page_handle)
+        if not result or result.get("error"):
+            self.unavailable = f"the extension offers no count-only walk ({(result or {}).get('error', 'no result')})"
+            return None
+        return result
+
+
+def tab_id_of(browser: LaunchedBrowser, url: str) -> int:
+    for tab in browser.run(browser.session.list_tabs()):
+        if tab.url == url:
+            return tab.tab_id
+    raise BridgeError(f"no tab shows {url}")
+
+
+def measure_page(browser: LaunchedBrowser, floor: FloorProbe, name: str, url: str, runs: int) -> PageFigures:
+    figures = PageFigures(page=name)
+    try:
+        browser.open(url)
+        tab_id = tab_id_of(browser, browser.driver.current_url)
+        session = browser.session
+        browser.run(session.snapshot(tab_id))  # warm-up: injects the content script
+        companion, parse, in_page = [], [], []
+        for _ in range(runs):
+            snapshot = browser.run(session.snapshot(tab_id))
+            timing = session.last_snapshot_timing
+            companion.append(timing.total_ms)
+            parse.append(timing.parse_ms)
+            in_page.append(snapshot.timing_ms or 0.0)
+        figures.elements = sum(len(f.elements) for f in snapshot.frames)
+        figures.frames = len(snapshot.frames)
+        figures.json_bytes = timing.raw_bytes
+        figures.companion_ms = statistics.median(companion)
+        figures.parse_ms = statistics.median(parse)
+        figures.in_page_all_frames_ms = statistics.median(in_page)
+        figures.runs = {"companion_ms": companion, "in_page_all_frames_ms": in_page}
+        bench = floor.measure(tab_id, runs)
+        if bench:
+            figures.walk_ms = statistics.median(bench["walk_ms"])
+            figures.in_page_ms = statistics.median(bench["snapshot_ms"])
+            figures.runs.update(walk_ms=bench["walk_ms"], in_page_ms=bench["snapshot_ms"])
+    except Exception as exc:  # one bad page is a figure too; the run goes on
+        figures.error = f"{type(exc).__name__}: {exc}"
+    return figures
+
+
+# --------------------------------------------------------------------------- reporting
+
+
+def _fmt(value: float | None, unit: str = "ms") -> str:
+    return "n/a" if value is None else f"{value:.1f} {unit}"
+
+
+def _ratio(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.1f}x"
+
+
+def describe(f: PageFigures) -> str:
+    if f.error:
+        return f"{f.page}: ERROR {f.error}"
+    return (f"{f.page}: {f.elements} elements, {f.frames} frame(s), {f.json_bytes / 1024:.0f} KiB\n"
+            f"  walk (floor)      {_fmt(f.walk_ms)}\n"
+            f"  in-page snapshot  {_fmt(f.in_page_ms)}  = {_ratio(f.ratio(f.in_page_ms))} floor   (all frames: {_fmt(f.in_page_all_frames_ms)})\n"
+            f"  companion parsed  {_fmt(f.companion_ms)}  = {_ratio(f.ratio(f.companion_ms))} floor   (of which parse {_fmt(f.parse_ms)})")
+
+
+def summarize(pages: list[PageFigures]) -> dict:
+    ok = [p for p in pages if not p.error]
+
+    def stats(values: list[float]) -> dict | None:
+        values = sorted(v for v in values if v is not None)
+        if not values:
+            return None
+        return {"median": statistics.median(values), "p90": values[min(len(values) - 1, int(0.9 * len(values)))], "max": values[-1]}
+
+    return {
+        "pages": len(pages), "failed": len(pages) - len(ok),
+        "elements": stats([p.elements for p in ok]),
+        "json_kib": stats([p.json_bytes / 1024 for p in ok]),
+        "walk_ms": stats([p.walk_ms for p in ok]),
+        "in_page_ms": stats([p.in_page_ms for p in ok]),
+        "companion_ms": stats([p.companion_ms for p in ok]),
+        "parse_ms": stats([p.parse_ms for p in ok]),
+        "in_page_over_floor": stats([p.ratio(p.in_page_ms) for p in ok]),
+        "companion_over_floor": stats([p.ratio(p.companion_ms) for p in ok]),
+        "errors": [f"{p.page}: {p.error}" for p in pages if p.error],
+    }
+
+
+def describe_summary(s: dict) -> str:
+    def row(name: str, key: str, fmt=lambda v: f"{v:.1f}") -> str:
+        v = s.get(key)
+        return f"  {name:<22} " + ("n/a" if not v else f"median {fmt(v['median'])}  p90 {fmt(v['p90'])}  max {fmt(v['max'])}")
+
+    lines = [f"corpus: {s['pages']} pages, {s['failed']} failed",
+             row("elements", "elements", lambda v: f"{v:.0f}"), row("JSON KiB", "json_kib"),
+             row("walk (floor) ms", "walk_ms"), row("in-page snapshot ms", "in_page_ms"),
+             row("companion parsed ms", "companion_ms"), row("parse ms", "parse_ms"),
+             row("in-page / floor", "in_page_over_floor"), row("companion / floor", "companion_over_floor")]
+    lines += [f"  failed: {e}" for e in s["errors"][:20]]
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    corpus_files = sorted(args.corpus.rglob("*.html.gz")) if args.corpus.is_dir() else []
+    if args.limit:
+        corpus_files = corpus_files[: args.limit]
+    with tempfile.TemporaryDirectory(prefix="webchallenger-bench-") as tmp:
+        synthetic = Path(tmp) / "synthetic.html"
+        synthetic.write_text(synthetic_page(args.elements))
+        with PageServer(tmp) as synth_server, LaunchedBrowser(LaunchOptions(offline=True)) as browser:
+            floor = FloorProbe(browser)
+            log = (lambda msg: print(msg, file=sys.stderr, flush=True))
+            log(f"browser launched and paired in {sum(browser.timings.values()):.1f} s")
+            synth = measure_page(browser, floor, f"synthetic-{args.elements}", synth_server.url("synthetic.html"), args.runs)
+            log(describe(synth))
+            corpus: list[PageFigures] = []
+            if corpus_files:
+                with PageServer(args.corpus) as corpus_server:
+                    t0 = time.perf_counter()
+                    for i, path in enumerate(corpus_files, 1):
+                        figures = measure_page(browser, floor, str(path.relative_to(args.corpus)), corpus_server.url(path), args.runs)
+                        corpus.append(figures)
+                        if figures.error or i % 25 == 0:
+                            log(f"  [{i}/{len(corpus_files)}] {time.perf_counter() - t0:.0f} s" + (f"  {figures.page}: {figures.error}" if figures.error else ""))
+            else:
+                log(f"no corpus pages under {args.corpus}: synthetic page only")
+            summary = summarize(corpus) if corpus else None
+            floor_note = floor.unavailable or f"floor measured via the extension's count-only walk ({floor.via})"
+            if args.json:
+                print(json.dumps({"synthetic": asdict(synth), "corpus_summary": summary,
+                                  "corpus": [asdict(p) for p in corpus], "floor": floor_note}, indent=1))
+            else:
+                print(describe(synth))
+                if summary:
+                    print(describe_summary(summary))
+                print(floor_note)
+    failed = (1 if synth.error else 0) + (summary["failed"] if summary else 0)
+    return 1 if failed else 0

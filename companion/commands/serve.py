@@ -1,0 +1,70 @@
+"""`webchallenger serve`: run the companion in the foreground and wait for the extension to connect."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+
+from companion.bridge.auth import TokenError, load_or_create_token, token_path
+from companion.bridge.hub import BridgeHub
+from companion.bridge.launcher import OPTIONS_URL, extension_dir
+from companion.bridge.recorder import Recorder
+from companion.bridge.runner import bind_loopback, uvicorn_server
+from companion.bridge.server import DEFAULT_PORT, BridgeSettings
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("serve", help="run the companion; the extension connects to it",
+                                   description="Run the companion on ws://127.0.0.1:PORT/ws until interrupted.")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port on 127.0.0.1 (default {DEFAULT_PORT})")
+    parser.add_argument("--record", type=Path, metavar="FILE", help="append every message, both directions, to this JSONL file")
+    parser.add_argument("--show-token", action="store_true", help="also print the pairing token itself")
+    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    parser.set_defaults(func=run)
+
+
+def configure_logging(verbose: bool) -> None:
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s", datefmt="%H:%M:%S")
+
+
+def pairing_instructions(port: int, show_token: str | None = None) -> str:
+    path = token_path()
+    lines = [
+        f"WebChallenger companion listening on ws://127.0.0.1:{port}/ws",
+        f"Pairing token: {path} (mode 0600; show it with: cat {path})",
+    ]
+    if show_token:
+        lines.append(f"Token: {show_token}")
+    lines += [
+        "To pair (once per browser profile):",
+        f"  1. chrome://extensions -> Developer mode -> Load unpacked -> {extension_dir()}",
+        f"  2. open the extension's options page ({OPTIONS_URL}),",
+        f"     enter port {port} and the token, click Save; the status turns to \"connected\".",
+    ]
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    configure_logging(args.verbose)
+    try:
+        token = load_or_create_token()
+        sock = bind_loopback(args.port)
+    except (TokenError, OSError) as exc:
+        print(f"webchallenger serve: {exc}", file=sys.stderr)
+        return 1
+    recorder = Recorder(args.record) if args.record else None
+    settings = BridgeSettings(token=token, port=sock.getsockname()[1], record=args.record)
+    print(pairing_instructions(settings.port, token if args.show_token else None), flush=True)
+    if recorder:
+        print(f"Recording every message to {args.record}", flush=True)
+    server = uvicorn_server(settings, BridgeHub(recorder), log_level="debug" if args.verbose else "warning")
+    try:
+        asyncio.run(server.serve(sockets=[sock]))
+    finally:
+        if recorder:
+            recorder.close()
+    return 0
