@@ -3,10 +3,31 @@
 import { callInFrame, injectFrame } from "./inject.js";
 import { NavigationWatcher } from "./navigation.js";
 
+// Runs in the page. The page's own history.go() steps exactly one entry; chrome.tabs.goBack acts
+// like the browser's back button, which skips entries the page never interacted with (Chrome's
+// history-manipulation intervention) and so can land two pages back.
+function historyStep(delta) {
+  const nav = window.navigation;
+  // The Navigation API only sees same-origin entries: "false" may still mean a cross-origin entry.
+  if (nav && !(delta < 0 ? nav.canGoBack : nav.canGoForward)) return false;
+  history.go(delta);
+  return true;
+}
+
+async function stepHistory(tabId, delta) {
+  try {
+    const [res] = await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: historyStep, args: [delta] });
+    if (res && res.result === true) return;
+  } catch (_) {
+    // Pages we may not script (chrome://, the web store): the browser-level call below.
+  }
+  await (delta < 0 ? chrome.tabs.goBack(tabId) : chrome.tabs.goForward(tabId));
+}
+
 const TAB_ACTIONS = {
   navigate: (tabId, a) => chrome.tabs.update(tabId, { url: a.url }),
-  back: (tabId) => chrome.tabs.goBack(tabId),
-  forward: (tabId) => chrome.tabs.goForward(tabId),
+  back: (tabId) => stepHistory(tabId, -1),
+  forward: (tabId) => stepHistory(tabId, 1),
   reload: (tabId) => chrome.tabs.reload(tabId),
 };
 // A browser-level navigation may take a while to show its first event (a slow server).
