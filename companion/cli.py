@@ -12,6 +12,8 @@ COMMAND_MODULES = [
     "companion.commands.snapshot",
     "companion.commands.bench",
     "companion.commands.llm",
+    "companion.commands.pagemem",
+    "companion.commands.memory",
 ]
 
 

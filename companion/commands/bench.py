@@ -10,6 +10,7 @@ import importlib
 
 BENCH_MODULES = [
     "companion.commands.bench_snapshot",
+    "companion.commands.bench_divide",
 ]
 
 

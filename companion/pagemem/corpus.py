@@ -1,0 +1,83 @@
+"""Real snapshots of the corpus pages, recorded once through headless Chromium + the extension.
+
+The divide benchmark and the corpus acceptance checks need one Snapshot per corpus page. Taking them
+costs a browser; dividing them costs milliseconds. So snapshots are taken ONCE into
+<cache dir>/corpus-snapshots/<group>__<name>.json.gz and reused; `record_corpus` only fills gaps.
+"""
+
+from __future__ import annotations
+
+import gzip
+import logging
+import os
+import time
+from pathlib import Path
+from typing import Callable, Iterator
+
+from companion import paths
+from companion.protocol import Snapshot
+
+log = logging.getLogger(__name__)
+
+
+def default_corpus_dir() -> Path:
+    """$WEBCHALLENGER_CORPUS_DIR, else the shared corpus beside the repository."""
+    override = os.environ.get("WEBCHALLENGER_CORPUS_DIR")
+    if override:
+        return Path(override)
+    return Path(__file__).resolve().parents[3] / "shared" / "corpus"
+
+
+def snapshot_cache_dir() -> Path:
+    d = paths.cache_dir() / "corpus-snapshots"
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def corpus_pages(corpus: Path) -> list[Path]:
+    return sorted(corpus.glob("*/*.html.gz")) + sorted(corpus.glob("*/*.html"))
+
+
+def cache_name(page: Path) -> str:
+    return f"{page.parent.name}__{page.name.removesuffix('.gz').removesuffix('.html')}.json.gz"
+
+
+def load_cached(cache: Path) -> Iterator[tuple[str, Snapshot]]:
+    for path in sorted(cache.glob("*.json.gz")):
+        yield path.name.removesuffix(".json.gz"), Snapshot.model_validate_json(gzip.decompress(path.read_bytes()))
+
+
+def record_corpus(corpus: Path, cache: Path, limit: int | None = None,
+                  progress: Callable[[str], None] = lambda s: None) -> tuple[int, list[str]]:
+    """Snapshot every corpus page not yet cached. Returns (recorded, failures)."""
+    from companion.bridge.launcher import LaunchOptions, launch_browser
+    from companion.bridge.pageserver import PageServer
+
+    todo = [p for p in corpus_pages(corpus) if not (cache / cache_name(p)).exists()]
+    if limit is not None:
+        todo = todo[:limit]
+    if not todo:
+        return 0, []
+    failures: list[str] = []
+    done = 0
+    with PageServer(corpus, decompress=True) as server, launch_browser(LaunchOptions(page_load_timeout=20)) as browser:
+        for page in todo:
+            rel = page.relative_to(corpus).as_posix()
+            t0 = time.perf_counter()
+            try:
+                try:
+                    browser.open(server.url(rel))
+                except Exception as e:  # a page that never finishes loading is snapshotted as it is
+                    log.info("load of %s did not finish: %s", rel, e)
+                snap = browser.run(browser.session.snapshot(timeout=60), 70)
+            except Exception as e:
+                failures.append(f"{rel}: {e}")
+                progress(f"FAIL {rel}: {e}")
+                continue
+            tmp = cache / (cache_name(page) + ".tmp")
+            tmp.write_bytes(gzip.compress(snap.model_dump_json(exclude_none=True).encode(), 6))
+            tmp.replace(cache / cache_name(page))
+            done += 1
+            progress(f"{done}/{len(todo)} {rel} {sum(len(f.elements) for f in snap.frames)} elements "
+                     f"{time.perf_counter() - t0:.1f}s")
+    return done, failures
