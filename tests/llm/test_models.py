@@ -47,3 +47,12 @@ def test_a_missing_model_names_the_fetch_command(fresh_dirs, monkeypatch):
     monkeypatch.setattr(models, "_site_roots", lambda: [fresh_dirs])
     with pytest.raises(ModelError, match="webchallenger llm fetch embedded:qwen2.5-coder-0.5b"):
         ensure_model("qwen2.5-coder-0.5b", install=False)
+
+
+async def test_a_corrupt_gguf_file_is_a_clear_error_not_a_crash(tmp_path):
+    from companion.llm import LLMClient
+
+    bad = tmp_path / "bad.gguf"
+    bad.write_bytes(b"not a model" * 100)
+    with pytest.raises(ModelError, match="could not load"):
+        await LLMClient(spec=f"gguf:{bad}").probe()
