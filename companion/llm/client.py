@@ -63,7 +63,10 @@ class _LoopState:
     """Per event loop: the semaphore and HTTP client (both are bound to the loop that first uses them)."""
 
     def __init__(self, settings: LLMSettings, base_url: str):
-        self.semaphore = asyncio.Semaphore(settings.concurrency)
+        limit = settings.concurrency
+        if settings.kind == "embedded":  # more in flight than decoding slots would only queue inside the server
+            limit = min(limit, settings.n_parallel)
+        self.semaphore = asyncio.Semaphore(limit)
         self.openai = openai.AsyncOpenAI(
             base_url=base_url,
             api_key=settings.api_key or "not-needed",
@@ -155,7 +158,7 @@ class LLMClient:
         """What the backend is: model, negotiated mode, context size, for `webchallenger llm check`."""
         await self._ready()
         info: dict = {"backend": self.settings.kind, "spec": self.settings.spec, "base_url": self.base_url, "model": self.model}
-        info["n_ctx"] = await self._context_size()
+        info["n_ctx"] = await self._context_size() if self.base_url else None
         return info
 
     def negotiated_mode(self) -> Mode | None:
