@@ -299,6 +299,81 @@ class BenchResult(WireModel):
     walk_ms: list[float] = Field(description="in-page count-only walk time of each run (the floor)")
 
 
+# --------------------------------------------------------------------------- task UI (side panel <-> companion)
+
+
+class TaskUsage(WireModel):
+    """LLM accounting of one task so far."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    llm_seconds: float = 0.0
+
+
+class TaskEventData(WireModel):
+    """One thing that happened in a task, in order (`seq`). The UI shows `text`; the other fields are the parts."""
+
+    seq: int = Field(ge=0)
+    kind: Literal["started", "step", "observation", "action", "note", "confirm", "answer", "error", "finished"]
+    step: int | None = None
+    text: str = ""
+    url: str | None = None
+    page: str | None = None
+    reason: str | None = None
+    actions: list[str] | None = None
+    answer: str | None = None
+    status: Literal["done", "stopped", "failed", "out_of_steps", "looping"] | None = Field(
+        None, description="on `finished`: how the task ended")
+    usage: TaskUsage | None = None
+
+
+class StartTask(WireModel):
+    """Extension -> companion: run a task in `tab_id` (the active tab when None). Its `id` becomes the task id."""
+
+    type: Literal["start_task"] = "start_task"
+    id: str
+    task: str = Field(min_length=1, max_length=4000)
+    tab_id: int | None = None
+    start_url: str | None = None
+    confirm: bool = Field(True, description="ask before irreversible actions")
+    max_steps: int = Field(30, ge=1, le=200)
+
+
+class StopTask(WireModel):
+    """Extension -> companion: cancel the task (it stops at once; a `finished` event with status stopped follows)."""
+
+    type: Literal["stop_task"] = "stop_task"
+    id: str
+    task_id: str
+
+
+class TaskUpdate(WireModel):
+    """Companion -> extension, unsolicited: one task event."""
+
+    type: Literal["task_update"] = "task_update"
+    id: str
+    task_id: str
+    event: TaskEventData
+
+
+class ConfirmRequest(WireModel):
+    """Companion -> extension: the task waits until the user approves or declines this action."""
+
+    type: Literal["confirm_request"] = "confirm_request"
+    id: str
+    task_id: str
+    description: str
+
+
+class ConfirmAnswer(WireModel):
+    """Extension -> companion: the user's answer; `id` echoes the ConfirmRequest's id."""
+
+    type: Literal["confirm_answer"] = "confirm_answer"
+    id: str
+    approved: bool
+
+
 class ErrorMessage(WireModel):
     """Either direction. Answers a malformed or unknown request (echoing its id when it had one)."""
 
@@ -312,6 +387,7 @@ Message = Annotated[
     Union[
         Hello, HelloAck, Heartbeat, SnapshotRequest, SnapshotResult, ActionCommand, ActionResult,
         ListTabs, TabsResult, OpenTab, OpenTabResult, TabEvent, ErrorMessage, BenchRequest, BenchResult,
+        StartTask, StopTask, TaskUpdate, ConfirmRequest, ConfirmAnswer,
     ],
     Field(discriminator="type"),
 ]

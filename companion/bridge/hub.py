@@ -41,10 +41,13 @@ class BridgeHub:
         self._last_boot_id: str | None = None
         self.refused: deque[RefusedHandshake] = deque(maxlen=200)
         self._changed = ChangeNotifier()
+        # Handlers of unsolicited application messages, shared with every session (see BrowserSession.deliver).
+        self.message_handlers: dict = {}
 
     # ------------------------------------------------------------------ server side
 
     def add(self, session: BrowserSession) -> None:
+        session.message_handlers = self.message_handlers
         with self._lock:
             if self._last_boot_id is not None:
                 session.worker_restarted = session.boot_id != self._last_boot_id

@@ -37,7 +37,7 @@ WS_MAX_SIZE = 256 * 1024 * 1024
 _LOOPBACK_NAMES = {"127.0.0.1", "localhost", "[::1]"}
 _KNOWN_TYPES = {name for name in MESSAGE_ADAPTER.json_schema()["discriminator"]["mapping"]}
 # Messages only the companion sends; the extension sending one is a protocol error.
-_COMPANION_ONLY = {"hello_ack", "snapshot", "action", "list_tabs", "open_tab", "bench"}
+_COMPANION_ONLY = {"hello_ack", "snapshot", "action", "list_tabs", "open_tab", "bench", "task_update", "confirm_request"}
 
 
 class BridgeSettings(BaseModel):

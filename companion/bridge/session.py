@@ -126,6 +126,9 @@ class BrowserSession:
         # (tab, frame, element) of password inputs seen in snapshots: text typed into them is
         # redacted in the recording. None tab = unknown tab (the active one).
         self._password_refs: set[tuple[int | None, int, int]] = set()
+        # Unsolicited application messages by type (task UI: start_task, stop_task, confirm_answer):
+        # handler(session, message) runs on the session's loop. The hub shares its dict with every session.
+        self.message_handlers: dict[str, Callable[["BrowserSession", WireModel], None]] = {}
 
     @property
     def boot_id(self) -> str:
@@ -152,6 +155,14 @@ class BrowserSession:
                 except Exception:  # a subscriber's bug must not break the connection
                     log.exception("tab event subscriber failed")
             self._changed.notify()
+            return None
+        handler = self.message_handlers.get(message.type)
+        if handler is not None:
+            try:
+                handler(self, message)
+            except Exception as exc:  # a handler's bug must not break the connection
+                log.exception("%s handler failed", message.type)
+                return ErrorMessage(id=getattr(message, "id", ""), code="internal", message=f"{message.type} failed: {exc}")
             return None
         pending = self._pending.get(getattr(message, "id", ""))
         if pending is None:
@@ -204,6 +215,14 @@ class BrowserSession:
         if not isinstance(reply, expect):
             raise BridgeError(f"{kind} request {request_id}: expected {expect.__name__}, got {reply.type}")
         return reply
+
+    @_on_session_loop
+    async def post(self, message: WireModel) -> None:
+        """Send a message that expects no reply (task updates, confirmation requests)."""
+        if self.closed:
+            raise BridgeDisconnected(f"session {self.session_id[:8]} is closed ({self.close_reason}); {message.type} not sent")
+        raw = dump_message(message)
+        await self._send(raw, raw)
 
     async def snapshot_result(self, tab: int | None = None, timeout: float = SNAPSHOT_TIMEOUT) -> SnapshotResult:
         result = await self.request(SnapshotRequest(id=new_id(), tab_id=tab), SnapshotResult, timeout)
