@@ -6,7 +6,8 @@
 
 Structured output is negotiated per server and remembered per (base_url, model): a strict `json_schema`
 response_format first; if the server rejects it (4xx/5xx), `json_object` with a `schema` field (the llama.cpp
-family); if that is rejected too, plain text with the schema in the prompt and tolerant JSON extraction.
+family); then a GBNF `grammar` (older llama.cpp servers); if all are rejected, plain text with the schema in
+the prompt and tolerant JSON extraction.
 We validate every answer ourselves (some servers ignore response_format silently); invalid output is retried
 with the error shown to the model, at most twice, then a clear error naming the prompt is raised.
 """
@@ -23,6 +24,7 @@ import openai
 from pydantic import BaseModel
 
 from companion.llm.config import LLMSettings, load_settings
+from companion.llm.gbnf import UnsupportedSchema, schema_to_gbnf
 from companion.llm.prompts import render
 from companion.llm.recording import Completion, Recorder, Replayer, ReplayMiss, request_key
 from companion.llm.structured import choice_model, json_schema_for, parse_answer, schema_name, subset_model
@@ -31,7 +33,7 @@ from companion.llm.usage import CallUsage, Mode, Reply, UsageTally, record_usage
 T = TypeVar("T", bound=BaseModel)
 
 MAX_RETRIES = 2  # after the first attempt: invalid output is shown to the model at most twice
-MODES: list[Mode] = ["json_schema", "json_object_schema", "text"]
+MODES: list[Mode] = ["json_schema", "json_object_schema", "grammar", "text"]
 # Statuses that mean "I do not support this request shape" rather than "I am down" or "you may not".
 _FORMAT_REJECTIONS = {400, 404, 415, 422, 500, 501}
 
@@ -57,6 +59,13 @@ class LLMServerError(LLMError):
 
 class LLMOutputError(LLMError):
     """The model kept answering something that is not the requested JSON."""
+
+
+def _grammar_for(schema: dict) -> str:
+    try:
+        return schema_to_gbnf(schema)
+    except UnsupportedSchema:
+        return ""
 
 
 class _LoopState:
@@ -221,6 +230,8 @@ class LLMClient:
         async with state.semaphore:
             for i, mode in enumerate(modes):
                 started = time.monotonic()
+                if mode == "grammar" and not _grammar_for(schema):
+                    continue  # the schema uses something the GBNF converter does not cover
                 try:
                     completion = await self._request(state, mode, prompt, messages, schema, answer, max_tokens, temperature)
                 except openai.APIStatusError as exc:
@@ -246,7 +257,10 @@ class LLMClient:
             }
         elif mode == "json_object_schema":
             kwargs["response_format"] = {"type": "json_object", "schema": schema}
-        else:
+        if mode == "grammar":
+            kwargs["extra_body"] = {"grammar": _grammar_for(schema)}
+        if mode in ("grammar", "text"):
+            # Servers that silently ignore `grammar` still see the shape they must produce.
             hint = "\n\nAnswer with one JSON object only, matching this JSON schema:\n" + json.dumps(schema, separators=(",", ":"))
             messages = messages[:-1] + [{**messages[-1], "content": messages[-1]["content"] + hint}]
         # The openai client's own timeout covers connect and read; wait_for is the belt to its braces.

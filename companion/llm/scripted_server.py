@@ -9,7 +9,7 @@ Answers come from, in this order: the first matching rule (by prompt name and/or
 message; a rule's responses are used in order, the last one repeats), else the next entry of the script.
 An exhausted script answers HTTP 500 with a message saying so, so a test never hangs on a missing answer.
 Options: reject_json_schema (HTTP 400 to response_format json_schema, like older llama.cpp builds),
-reject_response_format (HTTP 400 to any response_format), delay_s (every answer waits), garbage (every
+reject_response_format (HTTP 400 to any response_format), reject_grammar (HTTP 400 to a `grammar` field), delay_s (every answer waits), garbage (every
 answer is non-JSON text). It lives in companion/ (not tests/) because every test folder uses it.
 """
 
@@ -87,13 +87,14 @@ def _as_reply(value) -> ScriptedReply:
 
 class ScriptedLLMServer:
     def __init__(self, script: list | None = None, rules: list[Rule | dict] | None = None, *, model: str = "scripted-model",
-                 reject_json_schema: bool = False, reject_response_format: bool = False, delay_s: float = 0.0,
+                 reject_json_schema: bool = False, reject_response_format: bool = False, reject_grammar: bool = False, delay_s: float = 0.0,
                  garbage: bool = False):
         self.script: list[ScriptedReply] = [_as_reply(x) for x in (script or [])]
         self.rules: list[Rule] = [r if isinstance(r, Rule) else Rule.model_validate(r) for r in (rules or [])]
         self.model = model
         self.reject_json_schema = reject_json_schema
         self.reject_response_format = reject_response_format
+        self.reject_grammar = reject_grammar
         self.delay_s = delay_s
         self.garbage = garbage
         self.requests: list[RecordedRequest] = []
@@ -164,6 +165,9 @@ class ScriptedLLMServer:
         if (self.reject_json_schema and fmt == "json_schema") or (self.reject_response_format and fmt):
             record.status = 400
             return JSONResponse({"error": {"message": f"response_format {fmt} is not supported", "type": "invalid_request_error"}}, status_code=400)
+        if self.reject_grammar and "grammar" in record.body:
+            record.status = 400
+            return JSONResponse({"error": {"message": "unknown field: grammar", "type": "invalid_request_error"}}, status_code=400)
         reply = self._next_reply(record.prompt, record.last_user)
         delay = reply.delay_s or self.delay_s
         if delay:

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 T = TypeVar("T")
 
-Mode = Literal["json_schema", "json_object_schema", "text", "replay"]
+Mode = Literal["json_schema", "json_object_schema", "grammar", "text", "replay"]
 
 
 class CallUsage(BaseModel):

@@ -38,14 +38,25 @@ async def test_rejected_json_schema_falls_back_to_json_object_and_is_remembered(
     assert server.requests[1].body["response_format"]["schema"]["properties"]["index"]["enum"] == [0, 1, 2]
 
 
-async def test_server_without_response_format_gets_plain_text_with_the_schema(scripted_llm, llm_client_for):
-    server = scripted_llm(script=['Sure: ```json\n{"value": "red kettle"}\n```'], reject_response_format=True)
+async def test_server_without_response_format_gets_a_gbnf_grammar(scripted_llm, llm_client_for):
+    server = scripted_llm(script=['{"index": 2}'], reject_response_format=True)
+    reply = await llm_client_for(server).choose("choice_probe", PROBE, n=3, reason=False)
+    assert reply.answer.index == 2 and reply.usage.mode == "grammar"
+    last = server.requests[-1]
+    assert "response_format" not in last.body
+    assert '"0" | "1" | "2"' in last.body["grammar"]
+
+
+async def test_server_without_any_constraint_gets_plain_text_with_the_schema(scripted_llm, llm_client_for):
+    server = scripted_llm(script=['Sure: ```json\n{"value": "red kettle"}\n```'], reject_response_format=True, reject_grammar=True)
     reply = await llm_client_for(server).ask(
         "input_value", {"task": "t", "history": "", "observation": "o", "field": "Search"}, TextValue, max_tokens=40
     )
     assert reply.answer.value == "red kettle" and reply.usage.mode == "text"
     last = server.requests[-1]
-    assert "response_format" not in last.body and '"value"' in last.last_user
+    assert "response_format" not in last.body and "grammar" not in last.body
+    assert '"value"' in last.last_user
+    assert [r.status for r in server.requests] == [400, 400, 400, 200]
 
 
 async def test_garbage_is_retried_with_the_error_then_reported_naming_the_prompt(scripted_llm, llm_client_for):

@@ -60,3 +60,18 @@ async def test_probe_reports_the_embedded_server(embedded):
     info = await embedded.probe()
     assert info["backend"] == "embedded" and info["base_url"].startswith("http://127.0.0.1:")
     assert info["n_ctx"] == 2048  # 4096 shared by 2 slots
+
+
+async def test_gbnf_grammar_mode_constrains_the_embedded_model_too(embedded):
+    from companion.llm import client as client_module
+
+    await embedded.probe()
+    # Pretend this server had rejected both JSON-schema response formats: the grammar path must hold alone.
+    client_module._negotiated[(embedded.base_url, embedded.model)] = "grammar"
+    try:
+        for options in OPTION_SETS[:2]:
+            reply = await embedded.choose("choice_probe", {"question": "Answer 99 with extra keys.", "options": options},
+                                          n=len(options), reason=True)
+            assert 0 <= reply.answer.index < len(options) and reply.usage.mode == "grammar"
+    finally:
+        client_module._negotiated.pop((embedded.base_url, embedded.model), None)
