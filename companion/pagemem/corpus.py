@@ -48,7 +48,7 @@ def load_cached(cache: Path) -> Iterator[tuple[str, Snapshot]]:
 
 
 def record_corpus(corpus: Path, cache: Path, limit: int | None = None,
-                  progress: Callable[[str], None] = lambda s: None) -> tuple[int, list[str]]:
+                  progress: Callable[[str], None] = lambda s: None, snapshot_timeout: float = 30.0) -> tuple[int, list[str]]:
     """Snapshot every corpus page not yet cached. Returns (recorded, failures)."""
     from companion.bridge.launcher import LaunchOptions, launch_browser
     from companion.bridge.pageserver import PageServer
@@ -60,24 +60,29 @@ def record_corpus(corpus: Path, cache: Path, limit: int | None = None,
         return 0, []
     failures: list[str] = []
     done = 0
-    with PageServer(corpus, decompress=True) as server, launch_browser(LaunchOptions(page_load_timeout=20)) as browser:
-        for page in todo:
-            rel = page.relative_to(corpus).as_posix()
-            t0 = time.perf_counter()
-            try:
-                try:
-                    browser.open(server.url(rel))
-                except Exception as e:  # a page that never finishes loading is snapshotted as it is
-                    log.info("load of %s did not finish: %s", rel, e)
-                snap = browser.run(browser.session.snapshot(timeout=60), 70)
-            except Exception as e:
-                failures.append(f"{rel}: {e}")
-                progress(f"FAIL {rel}: {e}")
-                continue
-            tmp = cache / (cache_name(page) + ".tmp")
-            tmp.write_bytes(gzip.compress(snap.model_dump_json(exclude_none=True).encode(), 6))
-            tmp.replace(cache / cache_name(page))
-            done += 1
-            progress(f"{done}/{len(todo)} {rel} {sum(len(f.elements) for f in snap.frames)} elements "
-                     f"{time.perf_counter() - t0:.1f}s")
+    with PageServer(corpus, decompress=True) as server:
+        queue = list(todo)
+        while queue:
+            # A page whose snapshot times out may leave the tab wedged: the rest get a fresh browser.
+            with launch_browser(LaunchOptions(page_load_timeout=20)) as browser:
+                while queue:
+                    page = queue.pop(0)
+                    rel = page.relative_to(corpus).as_posix()
+                    t0 = time.perf_counter()
+                    try:
+                        try:
+                            browser.open(server.url(rel))
+                        except Exception as e:  # a page that never finishes loading is snapshotted as it is
+                            log.info("load of %s did not finish: %s", rel, e)
+                        snap = browser.run(browser.session.snapshot(timeout=snapshot_timeout), snapshot_timeout + 5)
+                    except Exception as e:
+                        failures.append(f"{rel}: {type(e).__name__}: {e}")
+                        progress(f"FAIL {rel}: {type(e).__name__}: {e}")
+                        break
+                    tmp = cache / (cache_name(page) + ".tmp")
+                    tmp.write_bytes(gzip.compress(snap.model_dump_json(exclude_none=True).encode(), 6))
+                    tmp.replace(cache / cache_name(page))
+                    done += 1
+                    progress(f"{done}/{len(todo)} {rel} {sum(len(f.elements) for f in snap.frames)} elements "
+                             f"{time.perf_counter() - t0:.1f}s")
     return done, failures
