@@ -120,25 +120,23 @@ class LLMClient:
                     error += f" (the reply was cut at max_tokens={max_tokens}: answer more briefly)"
                 messages = messages + [
                     {"role": "assistant", "content": completion.text[:2000]},
-                    {"role": "user", "content": f"That reply is invalid: {error}. Answer again with the JSON object only."},
+                    {"role": "user", "content": f"That reply is invalid: {error.rstrip('.')}. Answer again with the JSON object only."},
                 ]
                 continue
-            usage = CallUsage(
-                prompt=prompt,
-                prompt_version=rendered.version,
-                mode=mode,
-                model=self.model or self.settings.spec,
-                latency_s=time.monotonic() - started,
-                attempts=attempt + 1,
-                **totals,
-            )
-            self.total.add(usage)
-            record_usage(usage)
+            usage = self._account(prompt, rendered.version, mode, started, attempt + 1, totals)
             return Reply[answer](answer=value, usage=usage, raw=completion.text)
+        self._account(prompt, rendered.version, mode, started, 1 + MAX_RETRIES, totals)  # the tokens were spent anyway
         raise LLMOutputError(
             f"prompt {prompt!r}: no valid answer after {1 + MAX_RETRIES} attempts; last problem: {error}; "
             f"last reply: {completion.text[:200]!r}"
         )
+
+    def _account(self, prompt: str, version: str, mode: Mode, started: float, attempts: int, totals: dict) -> CallUsage:
+        usage = CallUsage(prompt=prompt, prompt_version=version, mode=mode, model=self.model or self.settings.spec,
+                          latency_s=time.monotonic() - started, attempts=attempts, **totals)
+        self.total.add(usage)
+        record_usage(usage)
+        return usage
 
     async def choose(self, prompt: str, variables: dict, n: int, *, reason: bool = True, allow_none: bool = False,
                      max_tokens: int | None = None) -> Reply:

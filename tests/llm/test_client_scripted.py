@@ -61,9 +61,11 @@ async def test_server_without_any_constraint_gets_plain_text_with_the_schema(scr
 
 async def test_garbage_is_retried_with_the_error_then_reported_naming_the_prompt(scripted_llm, llm_client_for):
     server = scripted_llm(garbage=True, script=["x"] * 3)
+    client = llm_client_for(server)
     with pytest.raises(LLMOutputError, match="'choice_probe'.*3 attempts"):
-        await llm_client_for(server).choose("choice_probe", PROBE, n=3)
+        await client.choose("choice_probe", PROBE, n=3)
     assert len(server.requests) == 3
+    assert client.total.calls == 1 and client.total.completion_tokens > 0  # spent tokens are still accounted
     retry = server.requests[1].body["messages"]
     assert retry[-2]["role"] == "assistant" and "invalid" in retry[-1]["content"]
 
