@@ -31,9 +31,9 @@ SAMPLES = {
 }
 
 
-def test_every_listed_prompt_exists_with_a_version():
-    assert sorted(SAMPLES) == available_prompts()
-    for name in SAMPLES:
+def test_every_listed_prompt_exists_and_every_prompt_has_a_version():
+    assert set(SAMPLES) <= set(available_prompts())
+    for name in available_prompts():  # including prompts other stages add later
         assert prompt_version(name)
 
 
