@@ -14,6 +14,7 @@ COMMAND_MODULES = [
     "companion.commands.llm",
     "companion.commands.pagemem",
     "companion.commands.memory",
+    "companion.commands.run",
 ]
 
 

@@ -4,6 +4,7 @@ import { ensureConnected, reconnectNow, onMessage, send, BOOT_ID } from "./bg/co
 import { dispatch } from "./bg/dispatch.js";
 import { forwardTabEvents } from "./bg/tabs.js";
 import { getStatus } from "./bg/settings.js";
+import { handlePanelRequest } from "./bg/tasks.js";
 
 const KEEPALIVE_ALARM = "webchallenger-keepalive";
 
@@ -27,10 +28,16 @@ chrome.runtime.onMessage.addListener((request, sender, reply) => {
     status: () => getStatus().then((s) => ({ ...s, boot_id: BOOT_ID })),
     reconnect: () => reconnectNow().then(getStatus),
   }[request && request.type];
-  if (!work) return false;
-  work().then(reply, (e) => reply({ error: e.message }));
+  const pending = work ? work() : handlePanelRequest(request); // the side panel's task requests
+  if (!pending) return false;
+  pending.then(reply, (e) => reply({ error: e.message }));
   return true; // the reply comes asynchronously
 });
+
+// The toolbar button opens the task side panel (it stays open while the user clicks in the page).
+if (chrome.sidePanel && chrome.sidePanel.setPanelBehavior) {
+  chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch((e) => console.warn("side panel", e));
+}
 
 chrome.runtime.onStartup.addListener(ensureConnected);
 chrome.runtime.onInstalled.addListener(ensureConnected);

@@ -70,12 +70,15 @@ class LaunchOptions:
     pair_timeout: float = 30.0
     page_load_timeout: float = 30.0
     companion_log_level: str = "warning"
+    headless: bool = True  # False: a visible window (needs a display), for `webchallenger run` without --headless
 
 
 def chrome_options(opts: LaunchOptions, user_data_dir: Path) -> webdriver.ChromeOptions:
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for flag in HEADLESS_FLAGS:
+        if flag == "--headless=new" and not opts.headless:
+            continue
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={user_data_dir}")
     options.add_argument(f"--window-size={opts.window_size[0]},{opts.window_size[1]}")

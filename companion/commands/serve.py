@@ -23,6 +23,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--record", type=Path, metavar="FILE", help="append every message, both directions, to this JSONL file")
     parser.add_argument("--show-token", action="store_true", help="also print the pairing token itself")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    parser.add_argument("--llm", metavar="SPEC", help="LLM for tasks started from the side panel (default: embedded)")
     parser.set_defaults(func=run)
 
 
@@ -48,6 +49,16 @@ def pairing_instructions(port: int, show_token: str | None = None) -> str:
     return "\n".join(lines)
 
 
+def install_tasks(hub: BridgeHub, llm_spec: str | None) -> None:
+    """Tasks typed in the extension's side panel run here (companion/agent/service.py)."""
+    from companion import llm
+    from companion.agent.service import install_task_service
+
+    if llm_spec:
+        llm.set_client(llm.LLMClient(spec=llm_spec))
+    install_task_service(hub)
+
+
 def run(args: argparse.Namespace) -> int:
     configure_logging(args.verbose)
     try:
@@ -61,7 +72,9 @@ def run(args: argparse.Namespace) -> int:
     print(pairing_instructions(settings.port, token if args.show_token else None), flush=True)
     if recorder:
         print(f"Recording every message to {args.record}", flush=True)
-    server = uvicorn_server(settings, BridgeHub(recorder), log_level="debug" if args.verbose else "warning")
+    hub = BridgeHub(recorder)
+    install_tasks(hub, args.llm)
+    server = uvicorn_server(settings, hub, log_level="debug" if args.verbose else "warning")
     try:
         asyncio.run(server.serve(sockets=[sock]))
     finally:

@@ -6,6 +6,7 @@ import { snapshotTab, benchTab } from "./snapshot.js";
 import { runAction } from "./actions.js";
 import { listTabs, openTab, defaultTabId } from "./tabs.js";
 import { TabError } from "./inject.js";
+import { TASK_HANDLERS } from "./tasks.js";
 
 function errorReply(id, code, message) {
   send({ type: "error", id: typeof id === "string" ? id : "", code, message });
@@ -56,6 +57,8 @@ const HANDLERS = {
   async open_tab(msg) {
     send({ type: "open_tab_result", id: msg.id, tab: await openTab(msg.url, msg.active !== false) });
   },
+  // Task UI: updates and confirmation requests for the side panel (bg/tasks.js).
+  ...TASK_HANDLERS,
 };
 
 export async function dispatch(raw) {

@@ -27,6 +27,7 @@ SAMPLES = {
     "end_task_verification": {**CTX, "observation": "Red kettle $20 is the cheapest"},
     "final_answer": {**CTX, "observation": "Red kettle $20 is the cheapest"},
     "change_description": {"action": "Click 'Sort'", "added": ["option 'Newest'"], "removed": [], "changed": []},
+    "bookmark_selection": {**CTX, "bookmarks": ["Kettles (http://127.0.0.1/kettles): all kettles"]},
     "choice_probe": {"question": "Which is a fruit?", "options": ["hammer", "apple"]},
 }
 

@@ -1,0 +1,22 @@
+"""Bookmarks at task start: the LLM may pick some of the site's WebsiteMem bookmarks; they stay available
+as navigation candidates for the whole task (B_tau in the paper)."""
+
+from __future__ import annotations
+
+from companion import llm
+from companion.memory.store import WebsiteMemStore
+from companion.pagemem.model import Bookmark
+
+MAX_BOOKMARKS = 5
+
+
+async def choose_bookmarks(task: str, store: WebsiteMemStore | None) -> list[Bookmark]:
+    if store is None:
+        return []
+    available = store.bookmarks()
+    if not available:
+        return []  # no call when there is nothing to choose
+    labels = [f"{b.title or b.url} ({b.url})" + (f": {b.note}" if b.note else "") for b in available]
+    reply = await llm.choose_many("bookmark_selection", {"task": task, "bookmarks": labels}, n=len(labels),
+                                  max_items=MAX_BOOKMARKS)
+    return [available[i] for i in reply.answer.indices]

@@ -1,0 +1,44 @@
+"""Task events: numbered, typed (protocol.TaskEventData), fanned out to every subscriber as they happen.
+
+Subscribers are plain callables or coroutine functions; one that fails is logged and dropped from
+nothing else (a broken UI must not stop the task).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+from typing import Any, Awaitable, Callable
+
+from companion.llm.usage import UsageTally
+from companion.protocol import TaskEventData, TaskUsage
+
+log = logging.getLogger(__name__)
+
+Subscriber = Callable[[TaskEventData], Any | Awaitable[Any]]
+
+
+def usage_of(tally: UsageTally) -> TaskUsage:
+    return TaskUsage(calls=tally.calls, prompt_tokens=tally.prompt_tokens, completion_tokens=tally.completion_tokens,
+                     llm_seconds=round(tally.latency_s, 3))
+
+
+class EventStream:
+    def __init__(self, subscribers: list[Subscriber] | None = None):
+        self.subscribers: list[Subscriber] = list(subscribers or [])
+        self.events: list[TaskEventData] = []
+
+    async def emit(self, kind: str, **fields) -> TaskEventData:
+        event = TaskEventData(seq=len(self.events), kind=kind, **fields)
+        self.events.append(event)
+        for subscriber in list(self.subscribers):
+            try:
+                result = subscriber(event)
+                if inspect.isawaitable(result):
+                    await result
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("task event subscriber failed on %s event", kind)
+        return event

@@ -1,0 +1,21 @@
+"""End of a task: LLMVerifyEndTask (is it really complete?) and LLMFinalAnswer (what to tell the user)."""
+
+from __future__ import annotations
+
+from companion import llm
+from companion.llm.answers import FinalAnswer, Verification
+
+VERIFY_MAX_TOKENS = 80
+ANSWER_MAX_TOKENS = 200
+
+
+async def verify_end_task(task: str, history: str, observation: str) -> Verification:
+    reply = await llm.ask("end_task_verification", {"task": task, "history": history, "observation": observation},
+                          Verification, max_tokens=VERIFY_MAX_TOKENS)
+    return reply.answer
+
+
+async def final_answer(task: str, history: str, observation: str) -> str:
+    reply = await llm.ask("final_answer", {"task": task, "history": history, "observation": observation},
+                          FinalAnswer, max_tokens=ANSWER_MAX_TOKENS)
+    return reply.answer.answer.strip()

@@ -1,0 +1,69 @@
+"""The interaction history h_t in the paper's exact format, one block per step:
+
+    Step 3
+    Observation: Product list (http://shop/list) - Summary: Ten kettles are listed ...
+    Reason for Action: The red kettle is the one asked for.
+    Action: Click [12] link "Red kettle"
+
+A step with several basic actions (a compound workflow or a continuation chain) lists them:
+
+    Actions:
+    - Type "kettle" into [3] searchbox "Search"
+    - Press Enter
+
+Only successful actions are recorded: failed attempts (the retry rule) never reach the history.
+A step that produced no action at all is not recorded either.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+
+class StepRecord(BaseModel):
+    step: int = Field(ge=1)
+    page_name: str  # the page title from PageMem (falls back to the URL)
+    url: str
+    summary: str  # the page task summary of the step (the observation)
+    reason: str
+    actions: list[str] = Field(min_length=1)  # basic action strings, in execution order
+
+
+def _one_line(text: str) -> str:
+    # A newline inside a field would break the block structure the LLM reads.
+    return " ".join(text.split())
+
+
+def format_step(record: StepRecord) -> str:
+    page = _one_line(record.page_name) or record.url
+    lines = [
+        f"Step {record.step}",
+        f"Observation: {page} ({record.url}) - Summary: {_one_line(record.summary)}",
+        f"Reason for Action: {_one_line(record.reason)}",
+    ]
+    if len(record.actions) == 1:
+        lines.append(f"Action: {_one_line(record.actions[0])}")
+    else:
+        lines.append("Actions:")
+        lines += [f"- {_one_line(a)}" for a in record.actions]
+    return "\n".join(lines)
+
+
+class History:
+    """The task's history: append a StepRecord per completed step, render() for the prompts."""
+
+    def __init__(self) -> None:
+        self.steps: list[StepRecord] = []
+
+    def add(self, record: StepRecord) -> None:
+        self.steps.append(record)
+
+    def render(self) -> str:
+        return "\n\n".join(format_step(r) for r in self.steps)
+
+    def actions(self) -> list[str]:
+        """Every basic action string of the task, in order (what a replay must reproduce)."""
+        return [a for r in self.steps for a in r.actions]
+
+    def __len__(self) -> int:
+        return len(self.steps)

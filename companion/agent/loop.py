@@ -1,0 +1,302 @@
+"""run_task: the agent's step loop (paper §2.5, App. A.4).
+
+Each step: refresh the PageMem, observe (PageObserver), gather candidates (companion.act), let the LLM pick
+one numbered candidate with a reason, execute it. Around that:
+  - retry rule: a candidate that fails at runtime (ActionFailed) is removed and the LLM re-prompted,
+    at most MAX_ATTEMPTS failures per step; failed attempts never reach the history;
+  - continuation: after an action that stays on the same URL (no modal), refresh, describe the change in
+    words, append it to the observation and choose again from fresh candidates, until the URL changes,
+    a modal opens, end task is chosen or MAX_STEP_ACTIONS actions ran in the step;
+  - end task: one verification call per task; "not complete" removes end task for this step only; a later
+    end-task choice ends the task without another check; a final-answer call produces the answer;
+  - view all: the observer shows every section in full for the rest of the page; observe again;
+  - loop detection (loopguard.py), the step budget, cancellation (asyncio or a `stop` event) and a
+    confirm callback the workflows call before irreversible actions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import tempfile
+from pathlib import Path
+from typing import Awaitable, Callable, Literal
+
+from pydantic import BaseModel, Field
+
+from companion import llm
+from companion.act import ActionFailed, AgentContext, Candidate, execute, gather_candidates
+from companion.agent.bookmarks import choose_bookmarks
+from companion.agent.change import describe_change
+from companion.agent.decide import select_action
+from companion.agent.events import EventStream, Subscriber, usage_of
+from companion.agent.finish import final_answer, verify_end_task
+from companion.agent.history import History, StepRecord
+from companion.agent.loopguard import LoopGuard, page_state
+from companion.bridge.errors import BridgeError
+from companion.bridge.session import BrowserSession
+from companion.llm.client import LLMError
+from companion.memory.store import WebsiteMemStore, site_key
+from companion.observe import PageObserver
+from companion.protocol import TaskEventData, TaskUsage
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MAX_STEPS = 30
+MAX_ATTEMPTS = 3  # failed executions per step (the retry rule)
+MAX_STEP_ACTIONS = 5  # actions per step, continuation included
+
+Status = Literal["done", "stopped", "failed", "out_of_steps", "looping"]
+ConfirmFn = Callable[[str], Awaitable[bool]]
+
+
+class TaskResult(BaseModel):
+    task: str
+    status: Status
+    answer: str = ""
+    explanation: str = ""  # why it ended, for anything but "done"
+    steps: int = 0
+    history: str = ""
+    actions: list[str] = Field(default_factory=list)  # every basic action string, in order
+    usage: TaskUsage = Field(default_factory=TaskUsage)
+    events: list[TaskEventData] = Field(default_factory=list)
+
+
+class _Ended(Exception):
+    """Internal: the task ends now with this status (raised from deep inside a step)."""
+
+    def __init__(self, status: Status, explanation: str = "", answer: str = ""):
+        super().__init__(explanation)
+        self.status, self.explanation, self.answer = status, explanation, answer
+
+
+async def _approve_everything(description: str) -> bool:
+    return True
+
+
+async def run_task(task: str, *, session: BrowserSession, tab: int | None = None, start_url: str | None = None,
+                   max_steps: int = DEFAULT_MAX_STEPS, confirm: ConfirmFn | None = None,
+                   on_event: Subscriber | list[Subscriber] | None = None, stop: asyncio.Event | None = None,
+                   memory_dir: Path | None = None, files_dir: Path | None = None,
+                   allowed_domains: list[str] | None = None) -> TaskResult:
+    """Run one task to its end in `tab` (the active tab when None) and return how it ended.
+
+    confirm: asked before irreversible actions (None: never ask, everything approved).
+    on_event: subscriber(s) of the task events, called in order as they happen.
+    stop: setting it ends the task at once (status "stopped"); cancelling the caller does the same.
+    memory_dir: where WebsiteMem lives (default: the data dir); files_dir: staged and created files.
+    """
+    subscribers = on_event if isinstance(on_event, list) else [on_event] if on_event else []
+    events = EventStream(subscribers)
+    agent = _Agent(task, session, tab, events, max_steps, confirm or _approve_everything, memory_dir,
+                   files_dir, allowed_domains or [])
+    with llm.track_usage() as tally:
+        agent.tally = tally
+        inner = asyncio.ensure_future(agent.run(start_url))
+        waiters = {inner}
+        stopper = asyncio.ensure_future(stop.wait()) if stop is not None else None
+        if stopper:
+            waiters.add(stopper)
+        try:
+            await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:
+            inner.cancel()
+            await asyncio.gather(inner, return_exceptions=True)
+            if stopper:
+                stopper.cancel()
+            await agent.finish(_Ended("stopped", "stopped by the user"))
+            raise
+        if stopper:
+            stopper.cancel()
+        if not inner.done():
+            inner.cancel()
+            await asyncio.gather(inner, return_exceptions=True)
+            return await agent.finish(_Ended("stopped", "stopped by the user"))
+        return await agent.finish(inner.result())
+
+
+class _Agent:
+    def __init__(self, task: str, session: BrowserSession, tab: int | None, events: EventStream, max_steps: int,
+                 confirm: ConfirmFn, memory_dir: Path | None, files_dir: Path | None, allowed_domains: list[str]):
+        self.task = task
+        self.session = session
+        self.tab = tab
+        self.events = events
+        self.max_steps = max_steps
+        self.user_confirm = confirm
+        self.memory_dir = memory_dir
+        self.files_dir = files_dir
+        self.allowed_domains = allowed_domains
+        self.history = History()
+        self.guard = LoopGuard()
+        self.verified = False  # at most one verification per task
+        self.step = 0
+        self.tally = None
+        self.store: WebsiteMemStore | None = None
+        self.finished: TaskResult | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def run(self, start_url: str | None) -> _Ended:
+        """The whole task; returns how it ended (never raises for an ordinary failure)."""
+        try:
+            await self.events.emit("started", text=f"Task: {self.task}", url=start_url)
+            ctx = await self._start(start_url)
+            for self.step in range(1, self.max_steps + 1):
+                await self._run_step(ctx)
+            return _Ended("out_of_steps", f"the step budget of {self.max_steps} steps was used up before the task was done")
+        except _Ended as ended:
+            return ended
+        except (LLMError, BridgeError, ActionFailed) as exc:
+            return _Ended("failed", f"{type(exc).__name__}: {exc}")
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a bug must end the task with a message, not hang the UI
+            log.exception("task failed")
+            return _Ended("failed", f"internal error: {type(exc).__name__}: {exc}")
+        finally:
+            if self.store is not None:
+                self.store.close()
+
+    async def finish(self, ended: _Ended) -> TaskResult:
+        if self.finished is not None:
+            return self.finished
+        usage = usage_of(self.tally) if self.tally is not None else TaskUsage()
+        if ended.status == "done":
+            await self.events.emit("answer", step=self.step or None, answer=ended.answer, text=ended.answer or "(done)")
+        elif ended.status == "failed":
+            await self.events.emit("error", step=self.step or None, text=ended.explanation)
+        text = ended.answer if ended.status == "done" else ended.explanation
+        await self.events.emit("finished", status=ended.status, usage=usage, text=text)
+        self.finished = TaskResult(task=self.task, status=ended.status, answer=ended.answer, explanation=ended.explanation,
+                                   steps=self.step, history=self.history.render(), actions=self.history.actions(),
+                                   usage=usage, events=list(self.events.events))
+        return self.finished
+
+    async def _start(self, start_url: str | None) -> AgentContext:
+        if self.tab is None:  # pin the tab: the user may switch tabs while the agent works
+            tabs = await self.session.list_tabs()
+            self.tab = next((t.tab_id for t in tabs if t.active), None)
+        if start_url:
+            result = await self.session.navigate(start_url, tab=self.tab)
+            if not result.ok:
+                raise _Ended("failed", f"could not open {start_url}: {result.error}")
+        files_dir = self.files_dir or Path(tempfile.mkdtemp(prefix="webchallenger-task-"))
+        ctx = AgentContext(session=self.session, task=self.task, files_dir=files_dir, tab=self.tab,
+                           history_text=self.history.render, confirm=self._confirm,
+                           allowed_domains=list(self.allowed_domains))
+        await ctx.refresh()
+        self.store = WebsiteMemStore(site_key(ctx.url), self.memory_dir)
+        ctx.store = self.store
+        self.store.apply_cached(ctx.pagemem)
+        ctx.bookmarks = await choose_bookmarks(self.task, self.store)
+        if ctx.bookmarks:
+            await self.events.emit("note", text="Bookmarks for this task: " + ", ".join(b.title or b.url for b in ctx.bookmarks))
+        self.observer = PageObserver(self.store)
+        self._pending_update = None  # the first step observes the page as refreshed above
+        return ctx
+
+    async def _confirm(self, description: str) -> bool:
+        await self.events.emit("confirm", step=self.step, text=description)
+        approved = await self.user_confirm(description)
+        await self.events.emit("note", step=self.step, text=("Approved: " if approved else "Declined: ") + description)
+        return approved
+
+    # ------------------------------------------------------------------ one step
+
+    async def _run_step(self, ctx: AgentContext) -> None:
+        update = await ctx.refresh() if self.step > 1 else None
+        await self.events.emit("step", step=self.step, url=ctx.url, page=ctx.pagemem.title, text=f"Step {self.step}")
+        obs = await self.observer.observe(self.task, self.history.render(), ctx.pagemem, update)
+        await self.events.emit("observation", step=self.step, url=obs.url, page=obs.page_title, text=obs.summary)
+        step_summary = obs.summary  # the history keeps the step's observation, not the continuation notes
+        observation = obs.summary
+        ctx.observation = observation
+        actions: list[str] = []
+        reasons: list[str] = []
+        failed: set[str] = set()
+        end_task_removed = False
+        attempts = executed = 0
+        candidates = await gather_candidates(ctx, obs, exclude=failed)
+        try:
+            while True:
+                shown = [c for c in candidates if c.key not in failed and not (end_task_removed and c.kind == "end_task")]
+                if not shown:
+                    await self.events.emit("note", step=self.step, text="No action is left to try on this page.")
+                    return
+                state = page_state(ctx.pagemem)
+                decision = await select_action(self.task, self.history.render(), observation, [c.label for c in shown],
+                                               self.guard.nudge(state))
+                chosen = shown[decision.index]
+                if chosen.kind == "end_task":
+                    if not self.verified:
+                        self.verified = True
+                        verdict = await verify_end_task(self.task, self._history_with(obs, step_summary, reasons, actions), observation)
+                        if not verdict.complete:
+                            end_task_removed = True
+                            await self.events.emit("note", step=self.step, reason=decision.reason,
+                                                   text=f"Not done yet: {verdict.reason}")
+                            continue
+                    self._record(obs, step_summary, reasons, actions)
+                    answer = await final_answer(self.task, self.history.render(), observation)
+                    raise _Ended("done", answer=answer)
+                if chosen.kind == "view_all":
+                    self.observer.view_all()
+                    ctx.view_all_active = True
+                    await self.events.emit("note", step=self.step, reason=decision.reason, text="Viewing every section of the page in full.")
+                    obs = await self.observer.observe(self.task, self.history.render(), ctx.pagemem, None)
+                    observation = obs.summary
+                    ctx.observation = observation
+                    candidates = await gather_candidates(ctx, obs, exclude=failed)
+                    continue
+                try:
+                    outcome = await execute(ctx, chosen, decision.reason)
+                except ActionFailed as exc:
+                    actions += exc.done  # parts of a compound action that did happen
+                    failed.add(chosen.key)
+                    attempts += 1
+                    await self.events.emit("note", step=self.step, text=f"Attempt failed ({chosen.label}): {exc}")
+                    if attempts >= MAX_ATTEMPTS:
+                        await self.events.emit("note", step=self.step, text=f"{MAX_ATTEMPTS} attempts failed in this step.")
+                        return
+                    continue
+                executed += 1
+                actions += outcome.actions
+                reasons.append(decision.reason)
+                await self.events.emit("action", step=self.step, reason=decision.reason, actions=outcome.actions,
+                                       text="; ".join(outcome.actions) or chosen.label)
+                if self.guard.record(state, chosen.label) >= self.guard.stop_at:
+                    self._record(obs, step_summary, reasons, actions)
+                    raise _Ended("looping", self.guard.explanation(state, chosen.label))
+                if outcome.url_changed or outcome.modal_opened or executed >= MAX_STEP_ACTIONS:
+                    return
+                # Continuation: same page, fresh look, choose again.
+                update = await ctx.refresh()
+                if ctx.page_changed or ctx.pagemem.modal() is not None:
+                    return
+                change = await describe_change("; ".join(outcome.actions) or chosen.label, update)
+                observation = f"{observation} After \"{'; '.join(outcome.actions) or chosen.label}\": {change}"
+                ctx.observation = observation
+                await self.events.emit("note", step=self.step, text=f"Page change: {change}")
+                obs_now = obs.model_copy(update={"summary": observation})
+                failed = set()
+                candidates = await gather_candidates(ctx, obs_now, exclude=failed)
+        finally:
+            if not (self.history.steps and self.history.steps[-1].step == self.step):
+                self._record(obs, step_summary, reasons, actions)
+
+    def _record(self, obs, summary: str, reasons: list[str], actions: list[str]) -> None:
+        if not actions or (self.history.steps and self.history.steps[-1].step == self.step):
+            return  # nothing happened in the browser: failed attempts are never logged
+        self.history.add(StepRecord(step=self.step, page_name=obs.page_title or obs.url, url=obs.url, summary=summary,
+                                    reason=" Then: ".join(r for r in reasons if r) or "-", actions=list(actions)))
+
+    def _history_with(self, obs, summary: str, reasons: list[str], actions: list[str]) -> str:
+        """The history including this step's actions so far (what the verifier must judge)."""
+        if not actions:
+            return self.history.render()
+        probe = History()
+        probe.steps = list(self.history.steps)
+        probe.add(StepRecord(step=self.step, page_name=obs.page_title or obs.url, url=obs.url, summary=summary,
+                             reason=" Then: ".join(r for r in reasons if r) or "-", actions=list(actions)))
+        return probe.render()

@@ -1,0 +1,58 @@
+"""Loop detection: the same action chosen on the same page state again and again.
+
+The page state is the URL plus the content hashes of the PageMem's sections, so a click that changes
+nothing visible repeats the same state. Three times on one state puts a nudge line into the
+action-selection prompt; five times ends the task with an explanation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+
+from companion.pagemem.model import PageMem
+
+NUDGE_AT = 3
+STOP_AT = 5
+
+
+def page_state(pagemem: PageMem) -> str:
+    digest = hashlib.sha256(pagemem.url.encode())
+    for section in pagemem.sections:
+        digest.update(b"\0" + section.content_hash.encode())
+        for item in section.items:
+            digest.update(b"\1" + item.content_hash.encode())
+    return digest.hexdigest()[:16]
+
+
+class LoopGuard:
+    def __init__(self, nudge_at: int = NUDGE_AT, stop_at: int = STOP_AT):
+        self.nudge_at = nudge_at
+        self.stop_at = stop_at
+        self.counts: Counter[tuple[str, str]] = Counter()
+
+    def record(self, state: str, action: str) -> int:
+        """Count one execution of `action` on `state`; returns how often that pair has happened now."""
+        self.counts[(state, action)] += 1
+        return self.counts[(state, action)]
+
+    def repeated(self, state: str) -> list[tuple[str, int]]:
+        """Actions done at least nudge_at times on this state, most repeated first."""
+        hits = [(action, n) for (s, action), n in self.counts.items() if s == state and n >= self.nudge_at]
+        return sorted(hits, key=lambda x: -x[1])
+
+    def nudge(self, state: str) -> str:
+        """The line for the action-selection prompt ("" when nothing repeats)."""
+        hits = self.repeated(state)
+        if not hits:
+            return ""
+        listed = "; ".join(f"{action} ({n} times)" for action, n in hits)
+        return (f"Warning: on this same page state you already did: {listed}, and the page did not change. "
+                "Doing it again will not help: choose a different action, or end the task if it cannot be done.")
+
+    def should_stop(self, state: str, action: str) -> bool:
+        return self.counts[(state, action)] >= self.stop_at
+
+    def explanation(self, state: str, action: str) -> str:
+        return (f"Stopped: the agent repeated the same action ({action}) {self.counts[(state, action)]} times "
+                "on an unchanged page, so it was stuck in a loop.")

@@ -1,0 +1,112 @@
+"""The task service: runs tasks started from the extension's side panel and streams their events back.
+
+    install_task_service(hub)   # once per companion; every session then accepts start_task/stop_task/confirm_answer
+
+One task at a time per companion (the agent drives one tab; two tasks would fight over it). A task runs on
+the companion's loop as an asyncio task; stop_task cancels it at once. Confirmations are asked with a
+confirm_request and the task waits for the matching confirm_answer (or for the task to be stopped).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from companion.bridge.errors import BridgeError
+from companion.bridge.hub import BridgeHub
+from companion.bridge.session import BrowserSession, new_id
+from companion.protocol import (
+    ConfirmAnswer, ConfirmRequest, StartTask, StopTask, TaskEventData, TaskUpdate, WireModel,
+)
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class RunningTask:
+    task_id: str
+    session: BrowserSession
+    future: asyncio.Task | None = None
+    confirmations: dict[str, asyncio.Future] = field(default_factory=dict)
+    seq: int = 0
+
+
+class TaskService:
+    def __init__(self, hub: BridgeHub, *, memory_dir: Path | None = None):
+        self.hub = hub
+        self.memory_dir = memory_dir
+        self.current: RunningTask | None = None
+        self.finished: list[str] = []  # task ids, oldest first (tests and logs)
+
+    def install(self) -> "TaskService":
+        self.hub.message_handlers.update({
+            "start_task": self._on_start,
+            "stop_task": self._on_stop,
+            "confirm_answer": self._on_confirm_answer,
+        })
+        return self
+
+    # ------------------------------------------------------------------ incoming (on the session's loop)
+
+    def _on_start(self, session: BrowserSession, message: WireModel) -> None:
+        assert isinstance(message, StartTask)
+        if self.current is not None and self.current.future is not None and not self.current.future.done():
+            running = RunningTask(message.id, session)
+            asyncio.ensure_future(self._send_event(running, TaskEventData(
+                seq=0, kind="finished", status="failed", text="another task is already running: stop it first")))
+            return
+        running = RunningTask(message.id, session)
+        self.current = running
+        running.future = asyncio.ensure_future(self._run(running, message))
+
+    def _on_stop(self, session: BrowserSession, message: WireModel) -> None:
+        assert isinstance(message, StopTask)
+        running = self.current
+        if running is not None and running.task_id == message.task_id and running.future and not running.future.done():
+            running.future.cancel()
+
+    def _on_confirm_answer(self, session: BrowserSession, message: WireModel) -> None:
+        assert isinstance(message, ConfirmAnswer)
+        running = self.current
+        future = running.confirmations.pop(message.id, None) if running else None
+        if future is not None and not future.done():
+            future.set_result(message.approved)
+        else:
+            log.warning("confirm_answer %s matches no open confirmation", message.id)
+
+    # ------------------------------------------------------------------ the task
+
+    async def _run(self, running: RunningTask, start: StartTask) -> None:
+        from companion.agent.loop import run_task  # imported late: the loop pulls in the whole agent
+
+        async def confirm(description: str) -> bool:
+            request_id = new_id()
+            future = asyncio.get_running_loop().create_future()
+            running.confirmations[request_id] = future
+            await running.session.post(ConfirmRequest(id=request_id, task_id=running.task_id, description=description))
+            return await future  # blocks the task until the user answers (or stops the task)
+
+        try:
+            await run_task(start.task, session=running.session, tab=start.tab_id, start_url=start.start_url,
+                           max_steps=start.max_steps, confirm=confirm if start.confirm else None,
+                           on_event=lambda event: self._send_event(running, event), memory_dir=self.memory_dir)
+        except asyncio.CancelledError:
+            pass  # run_task already sent the "finished: stopped" event
+        except Exception:
+            log.exception("task %s crashed", running.task_id)
+        finally:
+            for future in running.confirmations.values():
+                future.cancel()
+            self.finished.append(running.task_id)
+
+    async def _send_event(self, running: RunningTask, event: TaskEventData) -> None:
+        try:
+            await running.session.post(TaskUpdate(id=new_id(), task_id=running.task_id, event=event))
+        except BridgeError as exc:  # the panel may be gone; the task goes on and its result is still logged
+            log.info("task %s: event %s not delivered: %s", running.task_id, event.kind, exc)
+
+
+def install_task_service(hub: BridgeHub, *, memory_dir: Path | None = None) -> TaskService:
+    return TaskService(hub, memory_dir=memory_dir).install()
