@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from companion.pagemem.check import division_problems
-from companion.pagemem.corpus import default_corpus_dir, load_cached, record_corpus, snapshot_cache_dir
+from companion.pagemem.corpus import default_corpus_dir, failed_pages, load_cached, record_corpus, snapshot_cache_dir
 from companion.pagemem.divide import DivideOptions, divide_page
 
 REPEATS = 3  # per page: the minimum of a few runs hides the scheduler noise of a shared machine
@@ -27,6 +27,7 @@ def register(bench_subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--corpus", type=Path, default=None, help="directory of */*.html.gz pages (default: the shared corpus)")
     p.add_argument("--cache", type=Path, default=None, help="snapshot cache (default: <cache dir>/corpus-snapshots)")
     p.add_argument("--no-record", action="store_true", help="use cached snapshots only; do not start a browser")
+    p.add_argument("--retry-failed", action="store_true", help="try again to snapshot pages that failed before")
     p.add_argument("--max-tokens", type=int, default=DivideOptions().max_tokens)
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=run)
@@ -91,11 +92,13 @@ def run(args: argparse.Namespace) -> int:
     cache = args.cache or snapshot_cache_dir()
     cache.mkdir(parents=True, exist_ok=True)
     if not args.no_record:
-        recorded, failed = record_corpus(corpus, cache, progress=lambda s: print(s, file=sys.stderr))
+        recorded, failed = record_corpus(corpus, cache, progress=lambda s: print(s, file=sys.stderr),
+                                         retry_failed=args.retry_failed)
         if recorded or failed:
             print(f"recorded {recorded} snapshots into {cache}; {len(failed)} pages could not be snapshotted",
                   file=sys.stderr)
     report = bench(load_cached(cache), DivideOptions(max_tokens=args.max_tokens))
+    report["not_snapshotted"] = failed_pages(cache)
     if args.json:
         print(json.dumps(report, indent=2))
     else:
@@ -107,6 +110,10 @@ def run(args: argparse.Namespace) -> int:
         print("section tokens by kind:")
         for kind, v in report["section_tokens"].items():
             print(f"  {kind:<9} n={v['count']:<6} median {v['median']:<6} p95 {v['p95']:<8.0f} max {v['max']}")
+        if report["not_snapshotted"]:
+            print(f"pages the browser could not snapshot (not divided): {len(report['not_snapshotted'])}")
+            for name, why in report["not_snapshotted"].items():
+                print(f"  {name}: {why[:160]}")
         print(f"pages breaking an invariant: {len(report['failures'])}")
         for name, problems in report["failures"].items():
             print(f"  {name}: {'; '.join(problems)}")

@@ -42,18 +42,29 @@ def cache_name(page: Path) -> str:
     return f"{page.parent.name}__{page.name.removesuffix('.gz').removesuffix('.html')}.json.gz"
 
 
+def failed_name(page: Path) -> str:
+    return cache_name(page).removesuffix(".json.gz") + ".failed"
+
+
+def failed_pages(cache: Path) -> dict[str, str]:
+    return {p.name.removesuffix(".failed"): p.read_text().strip() for p in sorted(cache.glob("*.failed"))}
+
+
 def load_cached(cache: Path) -> Iterator[tuple[str, Snapshot]]:
     for path in sorted(cache.glob("*.json.gz")):
         yield path.name.removesuffix(".json.gz"), Snapshot.model_validate_json(gzip.decompress(path.read_bytes()))
 
 
 def record_corpus(corpus: Path, cache: Path, limit: int | None = None,
-                  progress: Callable[[str], None] = lambda s: None, snapshot_timeout: float = 30.0) -> tuple[int, list[str]]:
+                  progress: Callable[[str], None] = lambda s: None, snapshot_timeout: float = 30.0,
+                  retry_failed: bool = False) -> tuple[int, list[str]]:
     """Snapshot every corpus page not yet cached. Returns (recorded, failures)."""
     from companion.bridge.launcher import LaunchOptions, launch_browser
     from companion.bridge.pageserver import PageServer
 
-    todo = [p for p in corpus_pages(corpus) if not (cache / cache_name(p)).exists()]
+    # A page that could not be snapshotted is remembered (`.failed`) and not retried unless asked.
+    todo = [p for p in corpus_pages(corpus) if not (cache / cache_name(p)).exists()
+            and (retry_failed or not (cache / failed_name(p)).exists())]
     if limit is not None:
         todo = todo[:limit]
     if not todo:
@@ -76,6 +87,7 @@ def record_corpus(corpus: Path, cache: Path, limit: int | None = None,
                             log.info("load of %s did not finish: %s", rel, e)
                         snap = browser.run(browser.session.snapshot(timeout=snapshot_timeout), snapshot_timeout + 5)
                     except Exception as e:
+                        (cache / failed_name(page)).write_text(f"{type(e).__name__}: {e}\n")
                         failures.append(f"{rel}: {type(e).__name__}: {e}")
                         progress(f"FAIL {rel}: {type(e).__name__}: {e}")
                         break

@@ -47,7 +47,7 @@ ELEMENT_ATTRS = ("id", "class", "name", "type", "role", "href", "src", "alt", "t
 
 class DivideOptions(BaseModel):
     max_tokens: int = 2000          # a normal section must fit one LLM call
-    merge_tokens: int = 400         # adjacent small sibling sections are merged up to this size
+    merge_tokens: int = 1000        # adjacent plain sibling sections (paragraphs, loose links) merge up to this size
     small_tokens: int = 60          # a node this small is never split further
     area_fraction: float = 0.25     # "below the size threshold": at most this share of the viewport area
     min_list_run: int = 4           # consecutive siblings sharing tag and class that make a list
@@ -100,7 +100,7 @@ def _class_key(node: Node) -> tuple[str, str]:
     return (node.el.tag, normalize_classes(node.el.attrs.get("class", "")))
 
 
-def _runs(kids: list[Node], min_run: int) -> list[tuple[int, int]]:
+def _runs(kids: list[Node], min_run: int, max_item_tokens: int) -> list[tuple[int, int]]:
     """(start, end) of every run of >= min_run consecutive kids sharing tag and class that looks like a
     list of items: paragraphs of an article repeat too, but they are prose, not items."""
     out = []
@@ -111,7 +111,8 @@ def _runs(kids: list[Node], min_run: int) -> list[tuple[int, int]]:
         j = i + 1
         while j < n and _class_key(kids[j]) == key:
             j += 1
-        if j - i >= min_run and _item_like(kids[i:j]):
+        # Items are the unit the observation pipeline reads whole: an item over the bound is no item.
+        if j - i >= min_run and _item_like(kids[i:j]) and max(k.tokens for k in kids[i:j]) <= max_item_tokens:
             out.append((i, j))
         i = j
     return out
@@ -203,12 +204,13 @@ class _Divider:
     def _split(self, node: Node, form: Node | None, kind: str) -> list["_Todo"]:
         """Children become regions; runs of repeated children become list regions. The node's own line
         (its text, or the node itself when interactive) becomes a one-line 'shallow' region."""
-        if node.line_tokens:
+        # A bare structural line ("- main") carries nothing worth a section of its own.
+        if node.line_tokens and (node.el.interactive or node.el.text):
             merge_key = ("plain", id(node)) if kind == "normal" else None
             self.out.append(_Region(kind, [node], shallow={node.key}, form=form, merge_key=merge_key,
                                     tokens=node.line_tokens))
         kids = node.kept_children()
-        runs = _runs(kids, self.o.min_list_run)
+        runs = _runs(kids, self.o.min_list_run, self.o.max_tokens)
         pending: list[_Todo] = []
         i = 0
         for start, end in runs:
@@ -227,7 +229,7 @@ class _Divider:
             nxt: list[Node] = []
             for parent in frontier:
                 kids = parent.kept_children()
-                for start, end in _runs(kids, self.o.min_list_run):
+                for start, end in _runs(kids, self.o.min_list_run, self.o.max_tokens):
                     run = kids[start:end]
                     weight = sum(k.tokens for k in run)
                     if best is None or weight > best[0]:
