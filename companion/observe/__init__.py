@@ -1,0 +1,17 @@
+"""The observation pipeline (WebChallenger §2.4 + Appendix A.3, Region4Web §3.3 + §4 PageDigest).
+
+Public API:
+    PageObserver(store=None, *, client=None, budget=Budget(), page_summary=True, max_selected=None)
+        await observer.observe(task, history, pagemem, update=None) -> Observation
+        observer.view_all()            every section in full for the rest of this page
+    Observation                        summary, selected/unselected ids, extractions, added_group, modal, usage, digest
+    Budget                             token bound of every prompt (default 6,000) and chunk sizes
+    LocalPolicy                        a deterministic stand-in for the LLM (token benchmark), same prompts
+"""
+
+from companion.observe.budget import Budget, BudgetError
+from companion.observe.calls import Accounting, CallRecord
+from companion.observe.observer import Observation, PageObserver
+from companion.observe.policy import LocalPolicy
+
+__all__ = ["Accounting", "Budget", "BudgetError", "CallRecord", "LocalPolicy", "Observation", "PageObserver"]

@@ -1,0 +1,156 @@
+"""Section abstraction: purpose, one-sentence summary and state summary per section, and the page summary.
+
+Lazy and cached, so an unchanged section costs no call:
+- a section that already carries them (and is not marked for re-summary) is left alone;
+- WebsiteMem serves summary + state by content hash, purpose by content hash or by structural signature
+  (pages of one template share purposes, Region4Web §3.3: the purpose is what the region is FOR);
+- a section whose whole content is shorter than a summary (one link, a heading) is described by its own
+  content, without a call;
+- otherwise one section_summary call; when the purpose is already known it is shown and not asked again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from pydantic import Field
+
+from companion.llm.answers import PageSummary
+from companion.llm.structured import StrictAnswer
+from companion.memory.store import WebsiteMemStore
+from companion.observe.budget import preview
+from companion.observe.calls import Caller
+from companion.pagemem.model import PageMem, PageSection, hash_text
+from companion.pagemem.tokens import count_tokens
+
+TINY_TOKENS = 24  # content this short is its own summary
+SUMMARY_MAX_TOKENS = 110
+PAGE_SUMMARY_MAX_TOKENS = 70
+_LINE_PREFIX = re.compile(r"^\s*- (\[\d+\] )?")
+
+
+class SectionAbstraction(StrictAnswer):
+    """prompts/section_summary.j2 when the purpose is not known yet."""
+
+    purpose: str = Field(max_length=80)
+    summary: str = Field(max_length=240)
+    state: str = Field(max_length=240)
+
+
+class SectionState(StrictAnswer):
+    """prompts/section_summary.j2 when the purpose is already known (shared by the section's template)."""
+
+    summary: str = Field(max_length=240)
+    state: str = Field(max_length=240)
+
+
+def plain_lines(details: str) -> list[str]:
+    """Outline lines without list markers and element numbers."""
+    return [_LINE_PREFIX.sub("", line).strip() for line in details.splitlines() if line.strip()]
+
+
+def describe_tiny(section: PageSection) -> tuple[str, str]:
+    """(purpose, summary) of a section too small to be worth a call: its own content."""
+    lines = plain_lines(section.details)
+    purpose = (lines[0] if lines else section.kind)[:80]
+    return purpose, "; ".join(lines)[:240] or section.kind
+
+
+def needs_abstraction(section: PageSection) -> bool:
+    return section.summary is None or section.purpose is None or section.needs_summary
+
+
+def summary_content(section: PageSection, max_tokens: int) -> str:
+    """What the summary call reads: the details string, or for big sections its start and a note of
+    how much more there is (a summary describes the region; the full content goes to extraction)."""
+    what = "lines (list items follow the same pattern)" if section.kind == "list" else "lines"
+    return preview(section.details, max_tokens, what)
+
+
+async def abstract_section(caller: Caller, section: PageSection, pagemem: PageMem,
+                           store: WebsiteMemStore | None, preview_tokens: int) -> bool:
+    """Fill purpose, summary and state of one section. Returns True when an LLM call was made."""
+    if store is not None and section.content_hash:
+        if section.summary is None or section.needs_summary:
+            hit = store.cached_summary(section.content_hash)
+            if hit is not None:
+                section.summary, section.state_summary = hit
+                section.needs_summary = False
+        if section.purpose is None:
+            section.purpose = store.cached_purpose(section.content_hash, section.signature)
+    if not needs_abstraction(section):
+        return False
+    if section.tokens <= TINY_TOKENS:
+        purpose, summary = describe_tiny(section)
+        section.purpose = section.purpose or purpose
+        section.summary = section.state_summary = summary
+        section.needs_summary = False
+        return False
+    variables = {"page_title": pagemem.title, "url": pagemem.url,
+                 "content": summary_content(section, preview_tokens), "purpose": section.purpose or ""}
+    if section.purpose:
+        answer = await caller.ask("section_summary", variables, SectionState, max_tokens=SUMMARY_MAX_TOKENS,
+                                  section_id=section.id)
+    else:
+        answer = await caller.ask("section_summary", variables, SectionAbstraction, max_tokens=SUMMARY_MAX_TOKENS + 20,
+                                  section_id=section.id)
+        section.purpose = answer.purpose.strip() or describe_tiny(section)[0]
+    section.summary = answer.summary.strip()
+    section.state_summary = answer.state.strip()
+    section.needs_summary = False
+    if store is not None and section.content_hash:
+        store.store_summary(section.content_hash, section.summary, section.state_summary)
+        store.store_purpose(section.purpose, section.content_hash, section.signature)
+    return True
+
+
+async def abstract_sections(caller: Caller, sections: list[PageSection], pagemem: PageMem,
+                            store: WebsiteMemStore | None, preview_tokens: int) -> int:
+    """Abstract the sections that need it, concurrently. Returns the number of LLM calls made."""
+    made = await asyncio.gather(*(abstract_section(caller, s, pagemem, store, preview_tokens) for s in sections))
+    return sum(made)
+
+
+def section_line(section: PageSection) -> str:
+    """One line per section for selection: purpose, summary, and the current state when it says more."""
+    line = f"{section.purpose or section.kind}: {section.summary or ''}".strip()
+    state = section.state_summary
+    if state and state != section.summary:
+        line += f" Now: {state}"
+    return line
+
+
+def page_key(pagemem: PageMem) -> str:
+    return hash_text("page-summary\x1f" + pagemem.title + "\x1f" + "\x1f".join(s.content_hash for s in pagemem.sections))
+
+
+async def summarize_page(caller: Caller, pagemem: PageMem, store: WebsiteMemStore | None, max_tokens: int) -> bool:
+    """The page's one-sentence summary (cached per page content). Returns True when a call was made."""
+    if pagemem.summary:
+        return False
+    key = page_key(pagemem)
+    if store is not None:
+        hit = store.cached_summary(key)
+        if hit is not None:
+            pagemem.summary = hit[0]
+            return False
+    lines = [f"{s.purpose or s.kind}: {s.summary or ''}" for s in pagemem.sections]
+    # Many sections: show as many as fit, and say how many more there are (this is a one-sentence gist).
+    fixed = count_tokens(pagemem.title + pagemem.url) + 150
+    shown: list[str] = []
+    used = fixed
+    for line in lines:
+        cost = count_tokens(line) + 3
+        if used + cost > max_tokens:
+            break
+        shown.append(line)
+        used += cost
+    if len(shown) < len(lines):
+        shown.append(f"… and {len(lines) - len(shown)} more sections")
+    answer = await caller.ask("page_summary", {"page_title": pagemem.title, "url": pagemem.url, "sections": shown},
+                              PageSummary, max_tokens=PAGE_SUMMARY_MAX_TOKENS)
+    pagemem.summary = answer.summary.strip()
+    if store is not None:
+        store.store_summary(key, pagemem.summary)
+    return True

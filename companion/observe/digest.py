@@ -1,0 +1,121 @@
+"""PageDigest (Region4Web §4.2): the observation of one page, kept across the steps taken on it.
+
+At page entry we record which elements exist (by their PageMem index, which survives re-rendered nodes)
+and which sections were selected. On later steps of the same page nothing is rebuilt from scratch:
+removed and modified elements are already applied to the existing sections by UpdatePageMem, under
+their existing purposes; elements that did not exist at entry are taken OUT of their host sections and
+shown as one separate "added" group (merging them could shift a section's purpose: a menu that opened
+in the header is not the header). A URL change (or a page whose sections were mostly replaced) is a
+new page: a new digest, a new selection.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urldefrag
+
+from pydantic import BaseModel, Field
+
+from companion.pagemem.model import PageMem, PageSection
+
+_INDEX = re.compile(r"^\s*- \[(\d+)\] ")
+_BARE_STRUCTURE = re.compile(r"^\s*- [a-z]+(?: \"[^\"]*\")?$")  # "- list", "- listitem", "- menu \"Account\""
+
+
+class ListSelection(BaseModel):
+    content_hash: str
+    item_roots: list[tuple[int, int]] = Field(description="(frame, id) of the selected items' roots")
+    positions: dict[str, int] = Field(default_factory=dict, description="item id -> 1-based position in the full list")
+
+
+class PageDigest(BaseModel):
+    url: str
+    pagemem_id: int
+    entry_indices: set[int]
+    entry_sections: list[str]
+    selected: list[str] = Field(default_factory=list)
+    view_all: bool = False
+    lists: dict[str, ListSelection] = Field(default_factory=dict)
+
+    @classmethod
+    def enter(cls, pagemem: PageMem) -> "PageDigest":
+        return cls(url=page_url(pagemem.url), pagemem_id=id(pagemem),
+                   entry_indices={e.index for e in pagemem.all_elements()},
+                   entry_sections=[s.id for s in pagemem.sections])
+
+    def same_page(self, pagemem: PageMem, removed_sections: int = 0) -> bool:
+        """Same URL (fragment aside), same PageMem, and not mostly replaced in place."""
+        if page_url(pagemem.url) != self.url or id(pagemem) != self.pagemem_id:
+            return False
+        survivors = sum(1 for s in pagemem.sections if s.id in self.entry_sections)
+        return not (self.entry_sections and removed_sections and survivors * 2 < len(self.entry_sections))
+
+    # ------------------------------------------------------------------ transitions
+
+    def added_indices(self, section: PageSection) -> set[int]:
+        return {e.index for e in section.all_elements() if e.index not in self.entry_indices}
+
+    def is_new_section(self, section: PageSection) -> bool:
+        return section.id not in self.entry_sections
+
+    def split(self, section: PageSection) -> tuple[str, str]:
+        """(view, added): the section's details without the elements added since entry, and those
+        elements with their structural lines, as one block."""
+        if self.is_new_section(section):
+            return "", section.details
+        added = self.added_indices(section)
+        if not added or section.kind == "list":
+            return section.details, ""
+        lines = section.details.splitlines()
+        keep = [True] * len(lines)
+        for i, line in enumerate(lines):
+            m = _INDEX.match(line)
+            if m and int(m.group(1)) in added:
+                keep[i] = False
+                # Its subtree (deeper lines right below) goes with it.
+                depth = _depth(line)
+                j = i + 1
+                while j < len(lines) and _depth(lines[j]) > depth:
+                    keep[j] = False
+                    j += 1
+        # Structural wrappers left empty by the removal (the menu's list/listitem lines) go too.
+        changed = True
+        while changed:
+            changed = False
+            for i, line in enumerate(lines):
+                if keep[i] and _BARE_STRUCTURE.match(line) and not _has_kept_child(lines, keep, i):
+                    if _had_child(lines, i):
+                        keep[i] = False
+                        changed = True
+        view = "\n".join(line for line, k in zip(lines, keep) if k)
+        moved = "\n".join(line for line, k in zip(lines, keep) if not k)
+        return view, moved
+
+
+def page_url(url: str) -> str:
+    return urldefrag(url)[0]
+
+
+def _depth(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _had_child(lines: list[str], i: int) -> bool:
+    return i + 1 < len(lines) and _depth(lines[i + 1]) > _depth(lines[i])
+
+
+def _has_kept_child(lines: list[str], keep: list[bool], i: int) -> bool:
+    depth = _depth(lines[i])
+    j = i + 1
+    while j < len(lines) and _depth(lines[j]) > depth:
+        if keep[j]:
+            return True
+        j += 1
+    return False
+
+
+def render_added_group(blocks: list[tuple[str, str]]) -> str | None:
+    """The added group: one block per place where elements appeared ('where' is the host section's
+    purpose, or 'new region' for content outside every known section)."""
+    parts = [f"(appeared in: {where})\n{text}" for where, text in blocks if text.strip()]
+    return "\n".join(parts) if parts else None

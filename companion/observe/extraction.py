@@ -1,0 +1,96 @@
+"""Format and LLMExtractDetails (WebChallenger §2.4 step 2, Appendix A.3).
+
+Format builds a section's details string: the accessibility subtree, then a short description of each
+image of at least 50x50 px (from its alt text and file name; the outline renderer only prints URLs for
+such images). For a list section it is the selected items, numbered by their position in the list.
+
+One extraction call per selected section; sections run concurrently. The answer is cached on the section
+under (task, details string) and reused while that string is unchanged. A details string too big for one
+prompt is split into consecutive pieces, one call each, and the answers are joined in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import PurePosixPath
+from urllib.parse import unquote, urlsplit
+
+from companion.llm.answers import Extraction
+from companion.observe.budget import Budget, prompt_tokens, split_text
+from companion.observe.calls import Caller
+from companion.pagemem.model import PageMem, PageSection
+from companion.pagemem.tokens import count_tokens
+
+EXTRACTION_MAX_TOKENS = 300
+_IMG = re.compile(r'^\s*- img(?: "(?P<alt>[^"]*)")? src=(?P<src>\S+)')
+
+
+def image_note(src: str, alt: str) -> str:
+    name = PurePosixPath(unquote(urlsplit(src).path)).stem
+    words = " ".join(w for w in re.split(r"[-_.+\s]+", name) if w and not w.isdigit())
+    parts = [f'"{alt}"'] if alt else []
+    if words:
+        parts.append(f"file name: {words}")
+    return "; ".join(parts) or "no description"
+
+
+def with_images(details: str) -> str:
+    notes = [f"- image {m.group('src')[:80]}: {image_note(m.group('src'), m.group('alt') or '')}"
+             for m in map(_IMG.match, details.splitlines()) if m]
+    return details if not notes else details + "\nImages:\n" + "\n".join(notes)
+
+
+def list_header(section: PageSection) -> list[str]:
+    """The list's own lines (title, controls outside the items), without the item part."""
+    out = []
+    for line in section.details.splitlines()[1:]:
+        if line.startswith("item ") and line.endswith(":"):
+            break
+        out.append(line)
+    return out
+
+
+def format_details(section: PageSection, view: str | None = None, positions: dict[str, int] | None = None) -> str:
+    """The details string of a section. `view` replaces a normal section's rendered content (PageDigest
+    shows sections without the elements added since page entry); `positions` maps item id -> 1-based
+    position in the full list, for numbering selected items."""
+    if section.kind != "list":
+        return with_images(section.details if view is None else view)
+    label = section.details.splitlines()[0] if section.details else "list"
+    label = re.sub(r"\(\d+ items\)$", "", label).strip()
+    out = [f"{label} (selected items)"] + list_header(section)
+    for k, item in enumerate(section.items, 1):
+        pos = positions.get(item.id, k) if positions else k
+        out.append(f"item {pos}:")
+        out.extend("  " + line for line in item.details.splitlines())
+    return with_images("\n".join(out))
+
+
+def extraction_key(task: str, details: str) -> str:
+    return task + "\x1f" + details
+
+
+async def extract(caller: Caller, budget: Budget, task: str, history: str, pagemem: PageMem,
+                  section: PageSection, details: str) -> tuple[str, bool]:
+    """(extraction, from_cache). Splits the details into pieces when one prompt cannot hold them."""
+    key = extraction_key(task, details)
+    cached = section.cached_extraction(key)
+    if cached is not None:
+        return cached, True
+    purpose = section.purpose or section.kind
+
+    def variables(text: str) -> dict:
+        return {"task": task, "history": history, "page_title": pagemem.title, "url": pagemem.url,
+                "section_purpose": purpose, "details": text}
+
+    room = budget.usable - prompt_tokens("detail_extraction", variables(""))
+    pieces = [details] if count_tokens(details) <= room else split_text(details, room)
+    if len(pieces) > 1:
+        pieces = [f"(part {i} of {len(pieces)})\n{p}" for i, p in enumerate(pieces, 1)]
+    answers = await asyncio.gather(*(
+        caller.ask("detail_extraction", variables(p), Extraction, max_tokens=EXTRACTION_MAX_TOKENS, section_id=section.id)
+        for p in pieces))
+    text = " ".join(a.details.strip() for a in answers if a.details.strip())
+    section.store_extraction(key, text)
+    return text, False

@@ -1,0 +1,105 @@
+"""SelectListItems (WebChallenger Appendix A.3): pick the task-relevant items of a list or table section
+chunk by chunk, with an early-stop call after each chunk, then rebuild the section from the picks.
+
+Chunks hold at most `Budget.list_chunk` items (default 25), fewer when their previews would not fit the
+prompt bound. After each chunk but the last, a separate call sees how many items were scanned, the
+items selected so far and the first remaining ones, and decides whether to stop. A list of thousands
+of items therefore costs a bounded prompt per call, and usually a few calls when the answer is near
+the top. The section's `items` are then overwritten with the selected items only (their elements are
+what the candidate assembly sees); the next page refresh rebuilds the full list from the live page.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from companion.llm.answers import EarlyStop
+from companion.observe.abstraction import plain_lines
+from companion.observe.budget import Budget, pack, preview, prompt_tokens, shrink_to_fit
+from companion.observe.calls import Caller
+from companion.pagemem.model import PageSection
+from companion.pagemem.tokens import count_tokens
+
+EARLY_STOP_MAX_TOKENS = 60
+UPCOMING_SHOWN = 5
+ONE_LINE_CHARS = 140
+
+
+class ListScan(BaseModel):
+    """What SelectListItems did on one list section."""
+
+    selected: list[int] = Field(default_factory=list, description="positions in the full item list")
+    scanned: int = 0
+    total: int = 0
+    chunks: int = 0
+    stopped_early: bool = False
+
+
+def item_preview(item: PageSection, max_tokens: int) -> str:
+    """One item as the selection call sees it: its content on one line when short, else its start."""
+    lines = plain_lines(item.details)
+    flat = " | ".join(lines)
+    if count_tokens(flat) <= max_tokens:
+        return flat
+    return preview("\n".join(lines), max_tokens, "lines in this item").replace("\n", " | ")
+
+
+def one_line(item: PageSection) -> str:
+    flat = " | ".join(plain_lines(item.details))
+    return flat if len(flat) <= ONE_LINE_CHARS else flat[: ONE_LINE_CHARS - 1] + "…"
+
+
+async def select_list_items(caller: Caller, budget: Budget, task: str, history: str, section: PageSection) -> ListScan:
+    items = section.items
+    scan = ListScan(total=len(items))
+    if not items:
+        return scan
+    purpose = section.purpose or "list"
+    previews = [item_preview(it, budget.item_preview_tokens) for it in items]
+
+    def chunk_vars(idx: list[int]) -> dict:
+        return {"task": task, "history": history, "list_purpose": purpose, "items": [previews[i] for i in idx]}
+
+    fixed = prompt_tokens("list_item_selection", chunk_vars([]))
+    chunks: list[list[int]] = []
+    for g in pack(previews, fixed, budget.usable, max_count=budget.list_chunk):
+        chunks.extend(shrink_to_fit(chunk_vars, g, "list_item_selection", budget))
+    for n, idx in enumerate(chunks):
+        picks = await caller.choose_many("list_item_selection", chunk_vars(idx), len(idx), section_id=section.id)
+        scan.selected.extend(idx[p] for p in picks if idx[p] not in scan.selected)
+        scan.scanned = idx[-1] + 1
+        scan.chunks += 1
+        if n + 1 == len(chunks):
+            break
+        if await _should_stop(caller, budget, task, history, purpose, items, scan, chunks[n + 1:], section.id):
+            scan.stopped_early = True
+            break
+    scan.selected.sort()
+    return scan
+
+
+async def _should_stop(caller: Caller, budget: Budget, task: str, history: str, purpose: str,
+                       items: list[PageSection], scan: ListScan, rest: list[list[int]], section_id: str) -> bool:
+    remaining = len(items) - scan.scanned
+    upcoming = [one_line(items[i]) for group in rest for i in group][:UPCOMING_SHOWN]
+    selected = [one_line(items[i]) for i in scan.selected]
+
+    def variables(shown: list[str]) -> dict:
+        return {"task": task, "history": history, "list_purpose": purpose, "searched": scan.scanned,
+                "remaining": remaining, "selected": shown, "upcoming": upcoming}
+
+    # Many selected items: show the most recent ones that fit and say how many are not shown.
+    shown = list(selected)
+    while len(shown) > 1 and prompt_tokens("list_early_stop", variables(shown)) > budget.usable:
+        drop = max(1, len(shown) // 4)
+        shown = shown[drop:]
+    if len(shown) < len(selected):
+        shown = [f"({len(selected) - len(shown)} earlier selected items not shown)"] + shown
+    answer = await caller.ask("list_early_stop", variables(shown), EarlyStop, max_tokens=EARLY_STOP_MAX_TOKENS,
+                              section_id=section_id)
+    return bool(answer.stop)
+
+
+def apply_selection(section: PageSection, selected: list[int]) -> None:
+    """Overwrite the list's items with the selected ones (their ids, e.g. 's3.17', are kept)."""
+    section.items = [section.items[i] for i in selected if 0 <= i < len(section.items)]

@@ -1,0 +1,208 @@
+"""The observation step: PageObserver.observe(task, history, pagemem, update) -> Observation.
+
+On page entry (WebChallenger §2.4 + Region4Web §4.1):
+    CheckModal -> abstraction of the sections (cached) -> page summary (cached) -> section selection
+    (skipped when a modal is open: the modal is the only relevant section) -> SelectListItems on selected
+    lists -> extraction per selected section (concurrent, cached) -> page task summary (always).
+On later steps of the same page (Region4Web §4.2): no abstraction or selection calls; the page-entry
+selection is kept, removed/modified elements are already in their sections, elements added since
+entry form a separate group, and only sections whose content changed are extracted again.
+`view_all()` shows every section in full for the rest of the page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from pydantic import BaseModel, Field
+
+from companion.memory.store import WebsiteMemStore
+from companion.observe.abstraction import abstract_section, abstract_sections, describe_tiny, summarize_page
+from companion.observe.budget import Budget, fit_history
+from companion.observe.calls import Accounting, Caller, LLMLike
+from companion.observe.digest import ListSelection, PageDigest, render_added_group
+from companion.observe.extraction import extract, format_details
+from companion.observe.listitems import ListScan, apply_selection, select_list_items
+from companion.observe.selection import select_sections
+from companion.observe.task_summary import summarize_for_task
+from companion.pagemem.model import PageMem, PageSection
+from companion.pagemem.tokens import count_tokens
+from companion.pagemem.update import PageUpdate
+
+ADDED_INLINE_TOKENS = 600  # a larger added group is extracted like a section before the task summary
+
+
+class Observation(BaseModel):
+    url: str
+    page_title: str
+    summary: str = Field(description="the page task summary: this step's observation (one paragraph)")
+    selected: list[str] = Field(description="section ids chosen (or [modal id] when a modal is open)")
+    unselected: list[str] = Field(description="the other top-level section ids, document order")
+    extractions: dict[str, str] = Field(default_factory=dict, description="section id -> task-relevant details")
+    added_group: str | None = Field(None, description="elements added since page entry, rendered as a group")
+    modal: bool = False
+    usage: Accounting = Field(default_factory=Accounting, description="per-call accounting of this step")
+    # Beyond the contract's minimum:
+    new_page: bool = Field(True, description="this step entered the page (selection ran or a modal was open)")
+    view_all: bool = False
+    page_summary: str | None = None
+    purposes: dict[str, str] = Field(default_factory=dict, description="section id -> purpose, every top-level section")
+    list_scans: dict[str, ListScan] = Field(default_factory=dict, description="list section id -> item selection done this step")
+    digest: str = Field("", description="the page digest as an actor could read it: selected sections in full, "
+                                        "the others by purpose, then the added group")
+
+    @property
+    def digest_tokens(self) -> int:
+        return count_tokens(self.digest)
+
+
+class PageObserver:
+    """One per tab. Keeps the page-entry state (PageDigest) and the view_all flag between steps."""
+
+    def __init__(self, store: WebsiteMemStore | None = None, *, client: LLMLike | None = None,
+                 budget: Budget | None = None, page_summary: bool = True, max_selected: int | None = None) -> None:
+        self.store = store
+        self.client = client
+        self.budget = budget or Budget()
+        self.page_summary = page_summary
+        self.max_selected = max_selected
+        self.digest: PageDigest | None = None
+
+    def view_all(self) -> None:
+        """Show every section in full for the rest of this page (the fallback when selection missed)."""
+        if self.digest is not None:
+            self.digest.view_all = True
+
+    def forget_page(self) -> None:
+        """Treat the next observation as a page entry (e.g. after a reload the caller knows about)."""
+        self.digest = None
+
+    async def observe(self, task: str, history: str, pagemem: PageMem, update: PageUpdate | None = None) -> Observation:
+        accounting = Accounting()
+        caller = Caller(self.client, self.budget, accounting)
+        history = fit_history(history, self.budget.history_tokens)
+        removed = len(update.removed_sections) if update is not None else 0
+        new_page = self.digest is None or not self.digest.same_page(pagemem, removed)
+        if new_page:
+            self.digest = PageDigest.enter(pagemem)
+        digest = self.digest
+        top = {s.id: s for s in pagemem.sections}
+        digest.selected = [sid for sid in digest.selected if sid in top]
+        modal = pagemem.modal()
+
+        if modal is not None:
+            # CheckModal: the dialog is the only relevant section; the inert page behind it is not read.
+            await abstract_section(caller, modal, pagemem, self.store, self.budget.summary_preview_tokens)
+            selected = [modal.id]
+        elif digest.view_all:
+            selected = [s.id for s in pagemem.sections]
+        elif new_page or not digest.selected:
+            await abstract_sections(caller, pagemem.sections, pagemem, self.store, self.budget.summary_preview_tokens)
+            steps = [select_sections(caller, self.budget, task, history, pagemem, pagemem.sections, self.max_selected)]
+            if self.page_summary:
+                steps.append(summarize_page(caller, pagemem, self.store, self.budget.usable))
+            digest.selected = (await asyncio.gather(*steps))[0]
+            selected = list(digest.selected)
+        else:
+            selected = list(digest.selected)
+
+        for sid in selected:  # a section first seen inside the page (view_all) is labelled without a call
+            s = top[sid]
+            if s.purpose is None:
+                s.purpose = describe_tiny(s)[0]
+
+        scans = await self._select_items(caller, task, history, [top[sid] for sid in selected], digest)
+
+        views: dict[str, str] = {}
+        added_blocks: list[tuple[str, str]] = []
+        for s in pagemem.sections:
+            if new_page:
+                views[s.id] = s.details
+                continue
+            view, moved = digest.split(s)
+            views[s.id] = view
+            if moved and not (modal is not None and s.id == modal.id):
+                where = "new region" if digest.is_new_section(s) else (s.purpose or s.kind)
+                added_blocks.append((where, moved))
+        added_group = render_added_group(added_blocks)
+
+        extract_ids = [sid for sid in selected if views.get(sid, top[sid].details).strip() or top[sid].kind == "list"]
+        results = await asyncio.gather(*(
+            extract(caller, self.budget, task, history, pagemem, top[sid],
+                    format_details(top[sid], views.get(sid), self._positions(digest, sid)))
+            for sid in extract_ids))
+        extractions = {sid: text for sid, (text, _) in zip(extract_ids, results)}
+
+        entries = [f"{top[sid].purpose or top[sid].kind}: {extractions[sid]}" for sid in extract_ids if extractions[sid]]
+        if added_group:
+            entries.append(await self._added_entry(caller, task, history, pagemem, added_group))
+        summary = await summarize_for_task(caller, self.budget, task, history, pagemem, entries)
+
+        shown = set(selected)
+        return Observation(
+            url=pagemem.url, page_title=pagemem.title, summary=summary, selected=selected,
+            unselected=[s.id for s in pagemem.sections if s.id not in shown], extractions=extractions,
+            added_group=added_group, modal=modal is not None, usage=accounting, new_page=new_page,
+            view_all=digest.view_all, page_summary=pagemem.summary,
+            purposes={s.id: s.purpose or "" for s in pagemem.sections}, list_scans=scans,
+            digest=render_digest(pagemem, selected, views, added_group, digest),
+        )
+
+    # ------------------------------------------------------------------ helpers
+
+    async def _select_items(self, caller: Caller, task: str, history: str, sections: list[PageSection],
+                            digest: PageDigest) -> dict[str, ListScan]:
+        """SelectListItems on the selected list sections; within a page an unchanged list keeps its picks."""
+        scans: dict[str, ListScan] = {}
+        for s in sections:
+            if s.kind != "list" or not s.items or digest.view_all:
+                continue
+            known = digest.lists.get(s.id)
+            if known is not None and known.content_hash == s.content_hash:
+                wanted = set(map(tuple, known.item_roots))
+                s.items = [it for it in s.items if it.roots and (it.roots[0].frame, it.roots[0].id) in wanted]
+                continue
+            scan = await select_list_items(caller, self.budget, task, history, s)
+            positions = {s.items[i].id: i + 1 for i in scan.selected}
+            content_hash = s.content_hash
+            apply_selection(s, scan.selected)
+            digest.lists[s.id] = ListSelection(
+                content_hash=content_hash, positions=positions,
+                item_roots=[(it.roots[0].frame, it.roots[0].id) for it in s.items if it.roots])
+            scans[s.id] = scan
+        return scans
+
+    @staticmethod
+    def _positions(digest: PageDigest, sid: str) -> dict[str, int] | None:
+        known = digest.lists.get(sid)
+        return known.positions if known else None
+
+    async def _added_entry(self, caller: Caller, task: str, history: str, pagemem: PageMem, group: str) -> str:
+        """The added group as a summary entry: as it is when small, else through an extraction call."""
+        label = "Newly appeared since the page was opened (an opened menu, list or dialog)"
+        if count_tokens(group) <= ADDED_INLINE_TOKENS:
+            return f"{label}:\n{group}"
+        holder = PageSection(id="added", kind="normal", roots=[], tag="", details=group, purpose=label)
+        text, _ = await extract(caller, self.budget, task, history, pagemem, holder, group)
+        return f"{label}: {text}"
+
+
+def render_digest(pagemem: PageMem, selected: list[str], views: dict[str, str], added_group: str | None,
+                  digest: PageDigest) -> str:
+    """Selected sections as their subtrees with their purposes, the others by purpose alone, then the
+    added group (Region4Web §4.1-4.2)."""
+    out = [f"Page: {pagemem.title} ({pagemem.url})"]
+    shown = set(selected)
+    by_id = {s.id: s for s in pagemem.sections}
+    for sid in selected:
+        s = by_id[sid]
+        out.append(f"## {s.purpose or s.kind} [{sid}]")
+        out.append(format_details(s, views.get(sid), digest.lists[sid].positions if sid in digest.lists else None))
+    others = [f"- {s.purpose or s.kind} [{s.id}]" for s in pagemem.sections if s.id not in shown]
+    if others:
+        out.append("Other sections (not shown in full):")
+        out.extend(others)
+    if added_group:
+        out.append("Added since the page was opened:")
+        out.append(added_group)
+    return "\n".join(out)

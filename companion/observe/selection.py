@@ -1,0 +1,44 @@
+"""Section selection (WebChallenger §2.4 step 1, Region4Web §4.1): the LLM sees the task, the history and
+one line per section (purpose, summary, state) and picks the relevant subset by number.
+
+A page with more sections than fit one prompt is shown in consecutive groups, one call each; the picks
+are merged in document order.
+"""
+
+from __future__ import annotations
+
+from companion.observe.abstraction import section_line
+from companion.observe.budget import Budget, pack, prompt_tokens, shrink_to_fit
+from companion.observe.calls import Caller
+from companion.pagemem.model import PageMem, PageSection
+
+
+async def select_sections(caller: Caller, budget: Budget, task: str, history: str, pagemem: PageMem,
+                          sections: list[PageSection], max_selected: int | None = None) -> list[str]:
+    """Ids of the sections the LLM judges relevant, in document order of the groups' answers."""
+    if not sections:
+        return []
+    lines = [section_line(s) for s in sections]
+
+    def variables(idx: list[int]) -> dict:
+        return {"task": task, "history": history, "page_title": pagemem.title, "url": pagemem.url,
+                "sections": [lines[i] for i in idx]}
+
+    fixed = prompt_tokens("section_selection", variables([]))
+    groups: list[list[int]] = []
+    for g in pack(lines, fixed, budget.usable):
+        groups.extend(shrink_to_fit(variables, g, "section_selection", budget))
+    chosen: list[str] = []
+    for idx in groups:
+        if len(idx) == 1 and prompt_tokens("section_selection", variables(idx)) > budget.usable:
+            # A single section line cannot be over the bound (summaries are capped); defensive only.
+            chosen.append(sections[idx[0]].id)
+            continue
+        picks = await caller.choose_many("section_selection", variables(idx), len(idx))
+        for p in picks:
+            sid = sections[idx[p]].id
+            if sid not in chosen:
+                chosen.append(sid)
+    if max_selected is not None:
+        chosen = chosen[:max_selected]
+    return chosen

@@ -1,0 +1,46 @@
+"""AnalyzePage's last stage (WebChallenger §2.4 step 3): the extractions of the selected sections are
+synthesised into one paragraph, the step's observation. Always regenerated: the framing of a page shifts
+as the task's history grows, even when the page did not change.
+
+When the extractions do not fit one prompt they are summarised in consecutive groups, and the group
+summaries are summarised again, until one call holds them all.
+"""
+
+from __future__ import annotations
+
+from companion.llm.answers import TaskSummary
+from companion.observe.budget import Budget, pack, prompt_tokens, shrink_to_fit, split_text
+from companion.observe.calls import Caller
+from companion.pagemem.model import PageMem
+from companion.pagemem.tokens import count_tokens
+
+TASK_SUMMARY_MAX_TOKENS = 220
+MAX_ROUNDS = 6
+
+
+async def summarize_for_task(caller: Caller, budget: Budget, task: str, history: str, pagemem: PageMem,
+                             entries: list[str]) -> str:
+    def variables(items: list[str]) -> dict:
+        return {"task": task, "history": history, "page_title": pagemem.title, "url": pagemem.url, "extractions": items}
+
+    room = budget.usable - prompt_tokens("page_task_summary", variables([]))
+    pieces: list[str] = []
+    for e in entries:
+        if count_tokens(e) + 4 > room:
+            parts = split_text(e, room // 2)
+            pieces.extend(f"(part {i} of {len(parts)}) {p}" for i, p in enumerate(parts, 1))
+        else:
+            pieces.append(e)
+    for _ in range(MAX_ROUNDS):
+        fixed = prompt_tokens("page_task_summary", variables([]))
+        groups: list[list[int]] = []
+        for g in pack(pieces, fixed, budget.usable):
+            groups.extend(shrink_to_fit(lambda idx: variables([pieces[i] for i in idx]), g, "page_task_summary", budget))
+        groups = groups or [[]]  # nothing extracted: the summary still says what the page is
+        answers = [await caller.ask("page_task_summary", variables([pieces[i] for i in idx]), TaskSummary,
+                                    max_tokens=TASK_SUMMARY_MAX_TOKENS) for idx in groups]
+        if len(answers) == 1:
+            return answers[0].summary.strip()
+        # Partial summaries, in page order, become the entries of the next round.
+        pieces = [f"(page part {i}) {a.summary.strip()}" for i, a in enumerate(answers, 1)]
+    return " ".join(pieces)
