@@ -136,6 +136,8 @@ class CompanionServer:
         try:
             return future.result(timeout)
         except concurrent.futures.TimeoutError:
+            if future.done():
+                raise  # the coroutine's own timeout (e.g. BridgeTimeout, a TimeoutError too): keep its message
             future.cancel()
             raise TimeoutError(f"call did not finish within {timeout} s") from None
 

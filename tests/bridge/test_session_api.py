@@ -136,3 +136,14 @@ async def test_recording_has_both_directions_and_redacts_text_typed_into_passwor
     text = (tmp_path / "rec.jsonl").read_text()
     assert "correct-horse-battery" not in text and "marked-secret-text" not in text
     assert text.count("[redacted]") == 2
+
+
+def test_sync_call_keeps_the_bridge_timeout_message(server):
+    async def scenario():
+        async with connect(server) as ws:
+            await paired(ws)
+            session = await server.hub.wait_for_session(5)
+            return await session.reload(timeout=0.3)
+
+    with pytest.raises(BridgeTimeout, match="action reload request"):
+        server.call(scenario(), timeout=10)

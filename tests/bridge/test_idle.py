@@ -1,0 +1,26 @@
+"""An idle extension stays connected: Chromium stops an MV3 worker 30 s after its last event, so only
+the extension's own application heartbeats keep the socket (which lives in the worker) open."""
+
+import time
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+IDLE_SECONDS = 95  # comfortably past three 30 s worker-idle windows
+
+
+def test_idle_worker_stays_connected_for_90_seconds(browser):
+    session = browser.session
+    sessions_before = len(browser.hub.history)
+    heartbeats_before = session.heartbeats_received
+    start = time.monotonic()
+    # No commands at all: just watch. Heartbeats come every 20 s from the extension.
+    while time.monotonic() - start < IDLE_SECONDS:
+        time.sleep(5)
+        assert not session.closed, f"the connection dropped after {time.monotonic() - start:.0f} s idle: {session.close_reason}"
+    assert len(browser.hub.history) == sessions_before  # no reconnect happened in between
+    assert session.heartbeats_received - heartbeats_before >= 4
+    assert browser.hub.latest is session
+    tabs = browser.run(session.list_tabs())  # and it still answers
+    assert tabs
