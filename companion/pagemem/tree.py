@@ -143,17 +143,21 @@ def build_tree(snapshot: Snapshot) -> PageTree:
     for fs in snapshot.frames:
         f = fs.frame
         roots = frame_roots.setdefault(f, [])
+        linked: list[Node] = []
         for el in fs.elements:
+            if (f, el.id) in nodes:  # a malformed snapshot repeating an id: the first one wins
+                continue
             node = Node(el, f)
             node.role = role_of(el)
             nodes[(f, el.id)] = node
+            linked.append(node)
             if el.child_frame is not None:
                 frame_hosts[el.child_frame] = node
             id_attr = el.attrs.get("id")
             if id_attr:
                 ids.setdefault((f, id_attr), node)
-        for el in fs.elements:
-            node = nodes[(f, el.id)]
+        for node in linked:
+            el = node.el
             parent = nodes.get((f, el.parent)) if el.parent is not None else None
             if parent is None or parent is node:
                 roots.append(node)
