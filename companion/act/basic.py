@@ -1,0 +1,192 @@
+"""The basic actions (App. A.5): ClickElement, EnterInput, SelectOption, check/uncheck, UploadFile,
+CopyToClipboard, press Enter. Each performs one browser operation (after any LLM sub-call it needs) and
+returns its history string; a browser-side failure raises ActionFailed with the extension's message."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Awaitable
+
+from companion import llm
+from companion.act import action_strings as say
+from companion.act.context import AgentContext
+from companion.act.elements import field_description, irreversible_reason, is_checkable, is_text_field, label
+from companion.act.errors import ActionFailed
+from companion.bridge.errors import BridgeDisconnected, BridgeError
+from companion.pagemem.model import Element
+from companion.protocol import ActionResult
+
+log = logging.getLogger(__name__)
+
+CREATE_NEW_FILE = "Create a new text file"
+FILE_PREVIEW_CHARS = 60
+VALUE_TOKENS = 120
+CHOICE_TOKENS = 80
+NEW_FILE_TOKENS = 600
+
+
+async def browser(ctx: AgentContext, call: Awaitable[ActionResult], what: str) -> ActionResult:
+    """Await one session action; ok=False, a timeout or a remote error becomes ActionFailed naming `what`."""
+    try:
+        result = await call
+    except BridgeDisconnected:
+        raise
+    except BridgeError as exc:
+        raise ActionFailed(f"{what} failed: {exc}") from exc
+    if not result.ok:
+        raise ActionFailed(f"{what} failed: {result.error or 'the browser refused the action'}")
+    return result
+
+
+async def confirm_or_fail(ctx: AgentContext, description: str, done: list[str] | None = None) -> None:
+    if not await ctx.confirm(description):
+        raise ActionFailed(f"declined by the user: {description}", done)
+
+
+def _variables(ctx: AgentContext, **extra) -> dict:
+    return {"task": ctx.task, "history": ctx.history_text(), **extra}
+
+
+async def click_element(ctx: AgentContext, el: Element, *, confirm: bool = True) -> tuple[str, ActionResult]:
+    reason = irreversible_reason(el) if confirm else None
+    if reason:
+        await confirm_or_fail(ctx, f"Click {label(el)} on {ctx.url}: {reason}")
+    result = await browser(ctx, ctx.session.click(el.ref, tab=ctx.tab), f"clicking {label(el)}")
+    el.clicked = True
+    return say.clicked(el), result
+
+
+async def type_text(ctx: AgentContext, el: Element, text: str) -> str:
+    await browser(ctx, ctx.session.type(el.ref, text, secret=el.is_password, tab=ctx.tab), f"typing into {label(el)}")
+    if el.is_password:
+        ctx.typed_secrets.add(el.key)
+    else:
+        el.value = text
+    return say.typed(el, text)
+
+
+async def enter_input(ctx: AgentContext, el: Element, *, value: str | None = None) -> str:
+    """EnterInput: ask the LLM what to type (input_value) unless a value is given, then type it."""
+    if value is None:
+        reply = await llm.ask("input_value", _variables(ctx, observation=ctx.observation,
+                                                        field=field_description(el, ctx.typed_secrets)),
+                              llm.TextValue, max_tokens=VALUE_TOKENS)
+        value = reply.answer.value
+    return await type_text(ctx, el, value)
+
+
+async def select_option(ctx: AgentContext, el: Element, *, field_hint: str = "") -> str:
+    """SelectOption on a native <select>: the LLM picks one of its options, set by label."""
+    if not el.options:
+        raise ActionFailed(f"{label(el)} has no options to choose from")
+    field = field_description(el, ctx.typed_secrets) + (f" ({field_hint})" if field_hint else "")
+    reply = await llm.choose("select_option", _variables(ctx, field=field, options=el.options), n=len(el.options),
+                             max_tokens=CHOICE_TOKENS)
+    option = el.options[reply.answer.index]
+    await browser(ctx, ctx.session.select(el.ref, label=option, tab=ctx.tab), f"selecting {option!r} in {label(el)}")
+    el.value = option
+    return say.selected(el, option)
+
+
+async def set_checked(ctx: AgentContext, el: Element, state: bool | None = None) -> str:
+    """Check a checkbox/radio (radios are only ever checked); `state=None` toggles a checkbox."""
+    if state is None:
+        state = True if el.role == "radio" or el.input_type == "radio" else not bool(el.checked)
+    await browser(ctx, ctx.session.check(el.ref, state, tab=ctx.tab), f"{'checking' if state else 'unchecking'} {label(el)}")
+    el.checked = state
+    return say.checked(el, state)
+
+
+async def press_enter(ctx: AgentContext, el: Element) -> tuple[str, ActionResult]:
+    result = await browser(ctx, ctx.session.press("Enter", el.ref, tab=ctx.tab), f"pressing Enter in {label(el)}")
+    return say.pressed_enter(el), result
+
+
+def _describe_file(path: Path) -> str:
+    size = path.stat().st_size
+    try:
+        head = " ".join(path.read_text(encoding="utf-8")[:FILE_PREVIEW_CHARS].split())
+        return f"{path.name} ({size} bytes): {head}"
+    except (UnicodeDecodeError, OSError):
+        return f"{path.name} ({size} bytes)"
+
+
+def _unique_path(directory: Path, filename: str) -> Path:
+    path = directory / filename
+    stem, suffix, n = path.stem, path.suffix, 1
+    while path.exists():
+        n += 1
+        path = directory / f"{stem}-{n}{suffix}"
+    return path
+
+
+async def upload_file(ctx: AgentContext, el: Element) -> list[str]:
+    """UploadFile: choose a file staged for the task (or created earlier), or write a new text file whose
+    name and content the LLM gives, then put it into the file input."""
+    directory = ctx.files_dir
+    directory.mkdir(parents=True, exist_ok=True)
+    files = sorted(p for p in directory.iterdir() if p.is_file())
+    options = [_describe_file(p) for p in files] + [CREATE_NEW_FILE]
+    field = field_description(el, ctx.typed_secrets)
+    index = 0
+    if files:
+        reply = await llm.choose("upload_file_choice", _variables(ctx, field=field, files=options), n=len(options),
+                                 max_tokens=CHOICE_TOKENS)
+        index = reply.answer.index
+    actions: list[str] = []
+    if index < len(files):
+        path, created = files[index], False
+    else:
+        reply = await llm.ask("new_file_content", _variables(ctx, field=field), llm.NewFile, max_tokens=NEW_FILE_TOKENS)
+        path, created = _unique_path(directory, reply.answer.filename), True
+        path.write_text(reply.answer.content, encoding="utf-8")
+        actions.append(say.created_file(path.name, len(reply.answer.content)))
+    await browser(ctx, ctx.session.upload(el.ref, path, tab=ctx.tab), f"uploading {path.name} to {label(el)}")
+    actions.append(say.uploaded(el, path.name, created))
+    return actions
+
+
+async def copy_to_clipboard(ctx: AgentContext, el: Element) -> tuple[str, ActionResult]:
+    """CopyToClipboard: click the copy control and log the copied text. The protocol cannot read the
+    clipboard, so the text is taken from the field the control copies from (the one text field with a
+    value in the same section); when there is none the string says the text is unknown."""
+    result = await browser(ctx, ctx.session.click(el.ref, tab=ctx.tab), f"clicking {label(el)}")
+    el.clicked = True
+    section = ctx.pagemem.section_of(el.ref) if ctx.pagemem else None
+    sources = [e for e in (section.all_elements() if section else []) if is_text_field(e) and e.value and not e.is_password]
+    text = sources[0].value if len(sources) == 1 else None
+    return say.copied(el, text), result
+
+
+async def fill_field(ctx: AgentContext, el: Element, form_purpose: str, problem: str = "") -> list[str]:
+    """Fill one form field as it requires: EnterInput (field_value), SelectOption, UploadFile or a check."""
+    from companion.act.elements import is_file_input, is_native_select
+
+    if is_file_input(el):
+        return await upload_file(ctx, el)
+    if is_native_select(el):
+        return [await select_option(ctx, el, field_hint=problem)]
+    if is_checkable(el):
+        return [await set_checked(ctx, el, True if problem else None)]
+    reply = await llm.ask("field_value", _variables(ctx, form_purpose=form_purpose, field=field_description(el, ctx.typed_secrets),
+                                                    problem=problem), llm.TextValue, max_tokens=VALUE_TOKENS)
+    return [await type_text(ctx, el, reply.answer.value)]
+
+
+SETTLE_ATTEMPTS = 3
+SETTLE_PAUSE_S = 0.4
+
+
+async def settle(ctx: AgentContext):
+    """Refresh after an action. A page in the middle of navigating may refuse one snapshot: try again
+    briefly; if it keeps failing, leave the PageMem as it was (the action itself did happen)."""
+    import asyncio
+
+    for attempt in range(SETTLE_ATTEMPTS):
+        try:
+            return await ctx.refresh()
+        except ActionFailed as exc:
+            log.info("refresh after an action failed (attempt %d): %s", attempt + 1, exc)
+            await asyncio.sleep(SETTLE_PAUSE_S)
+    return None

@@ -1,0 +1,145 @@
+"""GatherCandidates (WebChallenger §2.5 / A.4): the numbered action set the AGENT's action-selection call sees.
+
+Element actions: one candidate_filtering call per selected section, conditioned on its extraction, plus one
+call over the first five unselected sections in document order (so top-of-page UI stays reachable).
+Navigation actions (visited URLs, bookmarks, switch-tab) are filtered by one more call against the task;
+type-URL is always offered. The rule pre-filter (prefilter.py) runs before any call. view_all (while not
+active on this page) and end_task are appended last. The calls of one step run concurrently.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from companion import llm
+from companion.act.context import AgentContext
+from companion.act.models import Candidate
+from companion.act.prefilter import prefilter, usable_elements
+from companion.pagemem.model import Element, PageSection
+
+if TYPE_CHECKING:  # the OBSERVE engineer's model; only its contract fields are read here
+    from companion.observe import Observation  # noqa: F401
+
+log = logging.getLogger(__name__)
+
+UNSELECTED_SECTIONS = 5
+MAX_ELEMENTS_PER_CALL = 60  # a bigger section is asked about in chunks: the prompt stays small on CPU
+MAX_PICKS_PER_CALL = 12  # bounds the answer (and generation time) of one filtering call
+NAV_LABEL_CHARS = 80
+VIEW_ALL_LABEL = "view all sections of this page in full"
+END_TASK_LABEL = "end the task (it is done, or cannot be done)"
+TYPE_URL_LABEL = "type a URL into the address bar"
+
+
+def element_candidate(el: Element, section_id: str) -> Candidate:
+    return Candidate(kind="element", label=el.line(), element=el.ref, section_id=section_id)
+
+
+def _title(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= NAV_LABEL_CHARS else text[: NAV_LABEL_CHARS - 1] + "…"
+
+
+def navigation_candidates(ctx: AgentContext) -> list[Candidate]:
+    """Visited URLs, bookmarks and other tabs (before filtering); type-URL is added separately."""
+    out: list[Candidate] = []
+    seen: set[str] = set()
+    for url in ctx.visited_urls:
+        if url not in seen:
+            seen.add(url)
+            out.append(Candidate(kind="navigate", label=f"go back to {url} (visited earlier)", url=url))
+    for b in ctx.bookmarks:
+        if b.url not in seen:
+            seen.add(b.url)
+            note = f" - {_title(b.note)}" if b.note else ""
+            out.append(Candidate(kind="navigate", label=f"go to bookmark {b.url} ({_title(b.title)}){note}", url=b.url))
+    if len(ctx.tabs) > 1:
+        for t in ctx.tabs:
+            out.append(Candidate(kind="switch_tab", label=f"switch to tab {t.tab_id}: {_title(t.title)} ({t.url})", tab_id=t.tab_id))
+    return out
+
+
+def _section_context(section: PageSection, extraction: str) -> str:
+    about = section.purpose or section.summary or f"{section.kind} section {section.id}"
+    return f"{about}. Details relevant to the task: {extraction}" if extraction else about
+
+
+async def _filter(ctx: AgentContext, observation: str, context: str, candidates: list[Candidate]) -> list[Candidate]:
+    """One candidate_filtering call: the subset the LLM keeps, in the original order."""
+    if not candidates:
+        return []
+    variables = {"task": ctx.task, "history": ctx.history_text(), "observation": observation, "context": context,
+                 "candidates": [c.label for c in candidates]}
+    reply = await llm.choose_many("candidate_filtering", variables, n=len(candidates),
+                                  max_items=min(MAX_PICKS_PER_CALL, len(candidates)))
+    kept = set(reply.answer.indices)
+    return [c for i, c in enumerate(candidates) if i in kept]
+
+
+def _chunks(items: list, size: int) -> list[list]:
+    return [items[i:i + size] for i in range(0, len(items), size)] or [[]]
+
+
+async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | frozenset[str] = frozenset()) -> list[Candidate]:
+    """The candidate set for one step (or one continuation). `obs` is a companion.observe.Observation:
+    its `selected`, `unselected`, `extractions` and `summary` are read. `exclude` holds Candidate.key
+    values to leave out (candidates that failed earlier in this step)."""
+    pm = ctx.pagemem
+    if pm is None:
+        await ctx.refresh()
+        pm = ctx.pagemem
+    assert pm is not None
+    url = pm.url
+    observation = getattr(obs, "summary", "") or ctx.observation
+    ctx.observation = observation
+    domains = ctx.allowed_domains
+
+    def usable(section: PageSection) -> list[Candidate]:
+        return [element_candidate(e, section.id) for e in usable_elements(list(section.all_elements()), url, domains)
+                if f"element:{e.ref.frame}:{e.ref.id}" not in exclude]
+
+    calls = []
+    selected = [s for s in (pm.section(sid) for sid in obs.selected) if s is not None]
+    for section in selected:
+        extraction = (getattr(obs, "extractions", {}) or {}).get(section.id, "")
+        for chunk in _chunks(usable(section), MAX_ELEMENTS_PER_CALL):
+            calls.append(_filter(ctx, observation, _section_context(section, extraction), chunk))
+    rest: list[Candidate] = []
+    taken = 0
+    for sid in obs.unselected:
+        section = pm.section(sid)
+        if section is None or section.id in obs.selected:
+            continue
+        elements = usable(section)
+        if elements:
+            rest.extend(elements)
+            taken += 1
+        if taken == UNSELECTED_SECTIONS:
+            break
+    for chunk in _chunks(rest, MAX_ELEMENTS_PER_CALL):
+        calls.append(_filter(ctx, observation, "other sections near the top of the page (navigation bars, search boxes, main buttons)", chunk))
+    nav = prefilter(navigation_candidates(ctx), pm, page_url=url, active_tab=ctx.active_tab_id, allowed_domains=domains)
+    nav = [c for c in nav if c.key not in exclude]
+    calls.append(_filter(ctx, observation, "navigation actions (pages visited earlier, bookmarks, other tabs)", nav))
+    results = await asyncio.gather(*calls)
+
+    out: list[Candidate] = []
+    seen: set[str] = set()
+    for group in results:
+        for c in group:
+            if c.key not in seen:
+                seen.add(c.key)
+                out.append(c)
+    # The nav group is the last result; type-URL follows it, always available.
+    fixed = [Candidate(kind="type_url", label=TYPE_URL_LABEL)]
+    if not ctx.view_all_active:
+        fixed.append(Candidate(kind="view_all", label=VIEW_ALL_LABEL))
+    fixed.append(Candidate(kind="end_task", label=END_TASK_LABEL))
+    out.extend(c for c in fixed if c.key not in exclude)
+    # A last rule pass: the LLM's picks can never re-introduce a no-op.
+    return prefilter(out, pm, page_url=url, active_tab=ctx.active_tab_id, allowed_domains=domains)
+
+
+__all__ = ["gather_candidates", "navigation_candidates", "element_candidate", "VIEW_ALL_LABEL", "END_TASK_LABEL", "TYPE_URL_LABEL"]

@@ -1,0 +1,127 @@
+"""AgentContext: everything a workflow needs, built by the AGENT once per task and kept current by refresh()."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Awaitable, Callable
+from urllib.parse import urldefrag
+
+from companion.bridge.errors import BridgeDisconnected, BridgeError
+from companion.bridge.session import BrowserSession
+from companion.memory.store import WebsiteMemStore
+from companion.pagemem.divide import divide_page
+from companion.pagemem.model import Bookmark, PageMem
+from companion.pagemem.update import PageUpdate, SectionDiff, update_page_mem
+from companion.protocol import Snapshot, TabInfo
+from companion.act.errors import ActionFailed
+
+
+async def _always_yes(description: str) -> bool:
+    return True
+
+
+def same_document_url(a: str, b: str) -> bool:
+    """Two URLs that differ only by their fragment show the same document (a hash change keeps the PageMem)."""
+    return urldefrag(a)[0] == urldefrag(b)[0]
+
+
+@dataclass
+class AgentContext:
+    session: BrowserSession
+    task: str
+    files_dir: Path
+    store: WebsiteMemStore | None = None
+    pagemem: PageMem | None = None
+    tab: int | None = None  # None: the active tab
+    history_text: Callable[[], str] = lambda: ""
+    confirm: Callable[[str], Awaitable[bool]] = _always_yes
+    allowed_domains: list[str] = field(default_factory=list)
+    visited_urls: list[str] = field(default_factory=list)
+    bookmarks: list[Bookmark] = field(default_factory=list)
+    tabs: list[TabInfo] = field(default_factory=list)
+    # The current step's observation summary (AGENT sets it; gather_candidates does too): input prompts show it.
+    observation: str = ""
+    # True once the observer shows every section in full on this page: the view_all candidate is then left out.
+    view_all_active: bool = False
+    # Set by refresh(): did the last refresh land on a different document than the PageMem it had?
+    page_changed: bool = False
+    # (frame, id) of password fields the agent typed into: shown as "filled" (their value is never read back).
+    typed_secrets: set[tuple[int, int]] = field(default_factory=set)
+    # From the last snapshot: the enclosing <form> of every element inside one, and each form's label.
+    # Sections do not always follow forms (a small page is one section; a big form spans several).
+    forms: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+    form_labels: dict[tuple[int, int], str] = field(default_factory=dict)
+
+    async def refresh(self) -> PageUpdate:
+        """Snapshot the tab and bring `pagemem` up to date: update_page_mem on the same document, a fresh
+        divide_page (every element reported as added) after a URL change."""
+        try:
+            result = await self.session.snapshot_result(self.tab)
+        except BridgeDisconnected:
+            raise
+        except BridgeError as exc:
+            raise ActionFailed(f"could not read the page: {exc}") from exc
+        snapshot = result.snapshot
+        self.forms, self.form_labels = enclosing_forms(snapshot)
+        if self.pagemem is None or not same_document_url(self.pagemem.url, snapshot.url):
+            self.pagemem = divide_page(snapshot)
+            if self.store is not None:
+                self.store.apply_cached(self.pagemem)
+            self.page_changed = True
+            self.view_all_active = False
+            self.typed_secrets.clear()
+            if snapshot.url not in self.visited_urls:
+                self.visited_urls.append(snapshot.url)
+            return PageUpdate(
+                diffs={s.id: SectionDiff(section_id=s.id, added=list(s.all_elements())) for s in self.pagemem.sections},
+                added_sections=[s.id for s in self.pagemem.sections],
+            )
+        self.page_changed = False
+        update = update_page_mem(self.pagemem, snapshot)
+        self.pagemem.url = snapshot.url
+        return update
+
+    async def refresh_tabs(self) -> list[TabInfo]:
+        self.tabs = await self.session.list_tabs()
+        return self.tabs
+
+    @property
+    def url(self) -> str:
+        return self.pagemem.url if self.pagemem is not None else ""
+
+    @property
+    def active_tab_id(self) -> int | None:
+        if self.tab is not None:
+            return self.tab
+        return next((t.tab_id for t in self.tabs if t.active), None)
+
+
+def enclosing_forms(snapshot: Snapshot) -> tuple[dict[tuple[int, int], tuple[int, int]], dict[tuple[int, int], str]]:
+    """(frame, id) of every element inside a <form> -> (frame, id) of that form; and form -> its label."""
+    members: dict[tuple[int, int], tuple[int, int]] = {}
+    labels: dict[tuple[int, int], str] = {}
+    for frame in snapshot.frames:
+        by_id = {e.id: e for e in frame.elements}
+        memo: dict[int, int | None] = {}
+        for el in frame.elements:
+            chain: list[int] = []
+            node = el
+            found: int | None = None
+            while node is not None:
+                if node.id in memo:
+                    found = memo[node.id]
+                    break
+                chain.append(node.id)
+                if node.tag == "form":
+                    found = node.id
+                    break
+                node = by_id.get(node.parent) if node.parent is not None else None
+            for eid in chain:
+                memo[eid] = found
+            if found is not None and el.id != found:
+                members[(frame.frame, el.id)] = (frame.frame, found)
+        for eid, form in {v: v for v in memo.values() if v is not None}.items():
+            a = by_id[form].attrs
+            labels[(frame.frame, form)] = a.get("aria-label") or a.get("title") or a.get("name") or a.get("id") or ""
+    return members, labels

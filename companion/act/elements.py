@@ -1,0 +1,133 @@
+"""What kind of widget an element is, from its DOM attributes: the predicates the routing and workflows share."""
+
+from __future__ import annotations
+
+import re
+
+from companion.pagemem.model import Element, PageSection
+
+NON_TEXT_INPUTS = {"checkbox", "radio", "submit", "button", "reset", "image", "hidden", "file", "range", "color"}
+SUBMIT_WORDS = re.compile(
+    r"\b(submit|sign ?in|log ?in|login|sign ?up|register|search|send|go|save|continue|next|apply|ok|confirm|"
+    r"subscribe|post|publish|pay|place order|buy|checkout|check out|update|create|add)\b", re.I)
+# Irreversible-looking: money, deletion, sending. Matched on the accessible name/text of a button or link.
+IRREVERSIBLE_WORDS = re.compile(
+    r"\b(pay|payment|purchase|buy|place (?:your )?order|order now|checkout|check out|delete|remove|erase|destroy|"
+    r"send|transfer|unsubscribe|cancel (?:my )?(?:subscription|account|order)|close (?:my )?account)\b", re.I)
+SEARCH_WORDS = re.compile(r"\bsearch\b|\bfind\b|\bquery\b", re.I)
+COPY_WORDS = re.compile(r"^\s*copy\b|\bcopy to clipboard\b|\bcopy (?:link|url|code|text)\b", re.I)
+
+
+def label(el: Element) -> str:
+    """`button "Log in"`: the element without its page-specific index, for action strings and prompts."""
+    name = el.name or el.text
+    return f'{el.role} "{name[:80]}"' if name else el.role
+
+
+def is_file_input(el: Element) -> bool:
+    return el.tag == "input" and el.input_type == "file"
+
+
+def is_native_select(el: Element) -> bool:
+    return el.tag == "select"
+
+
+def is_checkable(el: Element) -> bool:
+    return (el.tag == "input" and el.input_type in ("checkbox", "radio")) or el.role in ("checkbox", "radio", "switch")
+
+
+def is_text_field(el: Element) -> bool:
+    """Something the agent types into: text-like inputs, textareas, contenteditable, text comboboxes."""
+    if el.tag == "textarea" or el.attrs.get("contenteditable") not in (None, "false"):
+        return True
+    if el.tag == "input":
+        return el.input_type not in NON_TEXT_INPUTS
+    return el.role in ("textbox", "searchbox")
+
+
+def is_form_field(el: Element) -> bool:
+    return is_text_field(el) or is_native_select(el) or is_file_input(el) or is_checkable(el) or el.role == "combobox"
+
+
+def is_submit_like(el: Element) -> bool:
+    """A button with type submit, or a button whose text matches submit-like keywords (the paper's IsForm rule)."""
+    if el.tag == "input" and el.input_type in ("submit", "image"):
+        return True
+    if el.tag == "button" and el.attrs.get("type", "submit").lower() == "submit":
+        return True
+    return el.role == "button" and bool(SUBMIT_WORDS.search(el.name or el.text))
+
+
+def is_search_field(el: Element, section: PageSection | None = None) -> bool:
+    if not is_text_field(el) or el.tag == "textarea":
+        return False
+    if el.role == "searchbox" or el.input_type == "search":
+        return True
+    hints = " ".join([el.name, el.attrs.get("placeholder", ""), el.attrs.get("name", ""), el.attrs.get("id", ""),
+                      el.attrs.get("aria-label", "")])
+    if SEARCH_WORDS.search(hints):
+        return True
+    return section is not None and (section.attrs.get("role") == "search" or section.tag == "search")
+
+
+def is_search_form(section: PageSection) -> bool:
+    """A form whose only text field is a search field: it gets the search workflow, not SubmitForm."""
+    texts = [e for e in section.all_elements() if is_text_field(e) or is_native_select(e)]
+    return len(texts) == 1 and is_search_field(texts[0], section)
+
+
+def is_copy_button(el: Element) -> bool:
+    return el.role in ("button", "link", "menuitem") and bool(COPY_WORDS.search(el.name or el.text))
+
+
+def is_password(el: Element) -> bool:
+    return el.is_password
+
+
+def irreversible_reason(el: Element) -> str | None:
+    """Why clicking this element may be irreversible (None when it looks harmless)."""
+    if el.role not in ("button", "link", "menuitem", "option") and not (el.tag == "input" and el.input_type in ("submit", "image", "button")):
+        return None
+    match = IRREVERSIBLE_WORDS.search(el.name or el.text)
+    return f'"{(el.name or el.text)[:80]}" looks irreversible ({match.group(0).lower()})' if match else None
+
+
+def probably_opens_something(el: Element, explored: set[str] | None) -> bool:
+    """aria-haspopup / aria-expanded, or an element never explored (clicking it may reveal a menu or dialog)."""
+    popup = el.attrs.get("aria-haspopup", "").lower()
+    if popup and popup != "false":
+        return True
+    if el.expanded is not None or "aria-expanded" in el.attrs:
+        return True
+    if el.explored:
+        return False
+    if explored is None:
+        return True
+    from companion.memory.store import element_site_key
+
+    return element_site_key(el) not in explored
+
+
+def is_form_cluster(added: list[Element]) -> bool:
+    """IsForm: at least two input-like elements and one submit-like button among the revealed elements."""
+    inputs = [e for e in added if is_text_field(e) or is_native_select(e) or is_file_input(e)]
+    return len(inputs) >= 2 and any(is_submit_like(e) for e in added if not is_form_field(e))
+
+
+def is_empty(el: Element, typed_secrets: set[tuple[int, int]]) -> bool:
+    if el.is_password:
+        return el.key not in typed_secrets
+    if is_checkable(el):
+        return not el.checked
+    return not (el.value or "").strip()
+
+
+def field_description(el: Element, typed_secrets: set[tuple[int, int]]) -> str:
+    """One line for a form field: its line without the index, plus whether a password field was filled."""
+    line = el.line()
+    line = re.sub(r"^\[\d+\]\s*", "", line)
+    if el.is_password:
+        line += " (filled)" if el.key in typed_secrets else " (empty)"
+    elif is_text_field(el) and not el.value:
+        line += " (empty)"
+    return line

@@ -1,0 +1,16 @@
+"""The one runtime error the agent loop retries on."""
+
+from __future__ import annotations
+
+
+class ActionFailed(Exception):
+    """An action could not be carried out (stale element, invalid URL, not interactable, declined by the user).
+
+    The AGENT loop removes the candidate and re-prompts (at most three attempts per step). `done` lists the
+    basic action strings that did succeed before the failure inside a compound workflow: they happened in
+    the browser, so the history may mention them even though the compound action as a whole failed.
+    """
+
+    def __init__(self, message: str, done: list[str] | None = None):
+        super().__init__(message)
+        self.done = list(done or [])

@@ -1,0 +1,131 @@
+"""SubmitForm (App. A.5, Algorithm 9): choose fields, fill each, validate, then review: edit, submit or leave.
+
+Everything happens inside one agent step. The review loop only offers the form's own fields. Submission
+always asks ctx.confirm first (a form submission may be irreversible); declining raises ActionFailed with
+the fill actions already done. A field that cannot be filled is logged and skipped, not fatal.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from companion import llm
+from companion.act import action_strings as say
+from companion.act.basic import CHOICE_TOKENS, browser, confirm_or_fail, fill_field, press_enter, settle
+from companion.act.context import AgentContext
+from companion.act.elements import field_description, is_empty, is_form_field, is_submit_like, is_text_field, label
+from companion.act.errors import ActionFailed
+from companion.act.models import Outcome
+from companion.pagemem.model import Element, PageSection
+
+log = logging.getLogger(__name__)
+
+REVIEW_ROUNDS = 4
+FIELD_PICK_TOKENS = 60
+SUBMIT = "Submit the form"
+LEAVE = "Leave the form without submitting"
+
+
+def form_fields(section: PageSection) -> list[Element]:
+    return [e for e in section.all_elements() if is_form_field(e) and not e.disabled]
+
+
+def submit_button(section: PageSection) -> Element | None:
+    buttons = [e for e in section.all_elements() if not is_form_field(e) and is_submit_like(e) and not e.disabled]
+    typed = [e for e in buttons if e.input_type in ("submit", "image") or (e.tag == "button" and e.attrs.get("type", "submit") == "submit")]
+    return (typed or buttons or [None])[0]
+
+
+def form_purpose(section: PageSection) -> str:
+    return section.purpose or section.summary or (section.attrs.get("aria-label") or f"form {section.id}")
+
+
+def _current(ctx: AgentContext, section: PageSection, detached: bool) -> PageSection:
+    """The section as the latest refresh sees it (refresh replaces Element objects). A detached section
+    is not in the PageMem: its elements are looked up one by one and dropped when gone."""
+    pm = ctx.pagemem
+    if pm is None:
+        return section
+    if not detached:
+        return pm.section(section.id) or section
+    live = [pm.element_by_ref(e.ref) for e in section.elements]
+    return section.model_copy(update={"elements": [e for e in live if e is not None]})
+
+
+def _validation_problem(el: Element, typed_secrets: set[tuple[int, int]]) -> str | None:
+    if el.attrs.get("aria-invalid", "false").lower() == "true":
+        return "the page marks this field as invalid"
+    if el.required and is_empty(el, typed_secrets) and (is_text_field(el) or el.tag == "select" or el.input_type == "checkbox"):
+        return "this field is required but still empty"
+    return None
+
+
+async def _fill(ctx: AgentContext, el: Element, purpose: str, actions: list[str], problem: str = "") -> None:
+    try:
+        actions.extend(await fill_field(ctx, el, purpose, problem))
+    except ActionFailed as exc:
+        log.info("could not fill %s: %s", label(el), exc)
+
+
+async def submit_form(ctx: AgentContext, section: PageSection, *, detached: bool = False) -> Outcome:
+    """Run the whole form workflow on `section` (a form section, or a detached section: a <form>
+    gathered across sections, or elements a dropdown revealed). Returns the basic actions done; url_changed when the submission left the page."""
+    purpose = form_purpose(section)
+    fields = form_fields(section)
+    if not fields:
+        raise ActionFailed(f"{purpose} has no fields to fill")
+    actions: list[str] = []
+    variables = {"task": ctx.task, "history": ctx.history_text(), "form_purpose": purpose}
+
+    # Phase 1: which fields, then fill each.
+    reply = await llm.choose_many("form_field_selection", {**variables, "fields": [field_description(e, ctx.typed_secrets) for e in fields]},
+                                  n=len(fields), max_tokens=FIELD_PICK_TOKENS)
+    for i in reply.answer.indices:
+        await _fill(ctx, fields[i], purpose, actions)
+
+    # Phase 2: one validation pass over what the page now reports.
+    await settle(ctx)
+    section = _current(ctx, section, detached)
+    for el in form_fields(section):
+        problem = _validation_problem(el, ctx.typed_secrets)
+        if problem:
+            await _fill(ctx, el, purpose, actions, problem)
+
+    # Phase 3: review loop restricted to this form's fields.
+    for _ in range(REVIEW_ROUNDS):
+        await settle(ctx)
+        section = _current(ctx, section, detached)
+        fields = form_fields(section)
+        options = [f"Edit field: {field_description(e, ctx.typed_secrets)}" for e in fields] + [SUBMIT, LEAVE]
+        state = "\n".join(field_description(e, ctx.typed_secrets) for e in fields)
+        reply = await llm.choose("form_review", {**variables, "form_state": state, "options": options}, n=len(options),
+                                 max_tokens=CHOICE_TOKENS)
+        choice = reply.answer.index
+        if choice < len(fields):
+            await _fill(ctx, fields[choice], purpose, actions)
+            continue
+        if options[choice] == LEAVE:
+            actions.append(say.left_form())
+            return Outcome(actions=actions)
+        return await _submit(ctx, section, purpose, fields, actions)
+    actions.append(say.left_form())  # the review budget ran out: leave without submitting
+    return Outcome(actions=actions)
+
+
+async def _submit(ctx: AgentContext, section: PageSection, purpose: str, fields: list[Element], actions: list[str]) -> Outcome:
+    button = submit_button(section)
+    shown = ", ".join(field_description(e, ctx.typed_secrets) for e in fields)
+    await confirm_or_fail(ctx, f"Submit the form '{purpose}' on {ctx.url} ({shown})", actions)
+    modal_before = ctx.pagemem.modal() is not None if ctx.pagemem else False
+    if button is not None:
+        result = await browser(ctx, ctx.session.click(button.ref, tab=ctx.tab), f"submitting with {label(button)}")
+        actions.append(say.submitted(button))
+    else:
+        last = next((e for e in reversed(fields) if is_text_field(e)), None)
+        if last is None:
+            raise ActionFailed(f"{purpose}: no submit button and no text field to press Enter in", actions)
+        _, result = await press_enter(ctx, last)
+        actions.append(say.submitted(None))
+    await settle(ctx)
+    opened = not modal_before and ctx.pagemem is not None and ctx.pagemem.modal() is not None
+    return Outcome(actions=actions, url_changed=result.url_changed or ctx.page_changed, modal_opened=opened)

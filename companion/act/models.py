@@ -1,0 +1,37 @@
+"""Typed values crossing the ACT/AGENT boundary: a candidate action and the outcome of executing one."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from companion.protocol import ElementRef
+
+CandidateKind = Literal["element", "navigate", "type_url", "switch_tab", "view_all", "end_task"]
+
+
+class Candidate(BaseModel):
+    kind: CandidateKind
+    label: str = Field(description="the one-line form shown to the LLM, e.g. `[12] button \"Add to cart\"`")
+    element: ElementRef | None = None
+    section_id: str | None = None
+    url: str | None = None
+    tab_id: int | None = None
+
+    @property
+    def key(self) -> str:
+        """Identity within a step: what `exclude=` of gather_candidates takes (failed candidates)."""
+        if self.kind == "element" and self.element is not None:
+            return f"element:{self.element.frame}:{self.element.id}"
+        if self.kind == "navigate":
+            return f"navigate:{self.url}"
+        if self.kind == "switch_tab":
+            return f"switch_tab:{self.tab_id}"
+        return self.kind
+
+
+class Outcome(BaseModel):
+    actions: list[str] = Field(default_factory=list, description="basic action strings for the history, successful ones only")
+    url_changed: bool = False
+    modal_opened: bool = False

@@ -1,0 +1,161 @@
+"""ExecuteAction and ElementAction (App. A.4/A.5): send a chosen candidate to the workflow its type needs.
+
+execute(): navigate / type_url / switch_tab are navigation; an element inside a form section goes to
+SubmitForm (the search workflow for a search-only form; links and buttons that are not the form's own
+fields or submit button are ordinary elements); anything else goes to element_action(), the paper's flat
+decision tree: behaviour known from memory (dropdown) -> input-type handlers -> "probably opens
+something" (aria-haspopup/expanded, or never explored) -> plain click.
+"""
+
+from __future__ import annotations
+
+import logging
+from urllib.parse import urlsplit
+
+from companion import llm
+from companion.act import action_strings as say
+from companion.act.basic import (
+    VALUE_TOKENS, browser, click_element, copy_to_clipboard, enter_input, select_option, set_checked, settle, upload_file,
+)
+from companion.act.context import AgentContext
+from companion.act.dropdown import dropdown_action, known_dropdown
+from companion.act.elements import (
+    is_checkable, is_copy_button, is_file_input, is_form_field, is_native_select, is_search_field, is_search_form,
+    is_submit_like, is_text_field, probably_opens_something,
+)
+from companion.act.errors import ActionFailed
+from companion.act.form import submit_form
+from companion.act.models import Candidate, Outcome
+from companion.act.prefilter import domain_allowed
+from companion.act.search import search
+from companion.pagemem.model import Element, PageSection
+from companion.protocol import ElementRef
+
+log = logging.getLogger(__name__)
+
+
+def _explored(ctx: AgentContext) -> set[str] | None:
+    if ctx.store is None:
+        return None
+    try:
+        return ctx.store.explored()
+    except Exception:
+        log.exception("could not read the explored set")
+        return None
+
+
+async def _done(ctx: AgentContext, actions: list[str], url_changed: bool = False) -> Outcome:
+    pm = ctx.pagemem
+    modal_before = pm is not None and pm.modal() is not None
+    await settle(ctx)
+    opened = not modal_before and ctx.pagemem is not None and ctx.pagemem.modal() is not None
+    return Outcome(actions=actions, url_changed=url_changed or ctx.page_changed, modal_opened=opened)
+
+
+async def element_action(ctx: AgentContext, el: Element, section: PageSection | None = None) -> Outcome:
+    if known_dropdown(ctx, el) and not is_form_field(el):
+        return await dropdown_action(ctx, el)
+    if is_file_input(el):
+        return await _done(ctx, await upload_file(ctx, el))
+    if is_native_select(el):
+        return await _done(ctx, [await select_option(ctx, el)])
+    if is_search_field(el, section):
+        return await search(ctx, el)
+    if is_text_field(el):
+        return await _done(ctx, [await enter_input(ctx, el)])
+    if is_checkable(el):
+        return await _done(ctx, [await set_checked(ctx, el)])
+    if el.role == "combobox":  # a custom (non-native) select: open it and choose among what it reveals
+        return await dropdown_action(ctx, el)
+    if is_copy_button(el):
+        text, result = await copy_to_clipboard(ctx, el)
+        return await _done(ctx, [text], result.url_changed)
+    if probably_opens_something(el, _explored(ctx)):
+        return await dropdown_action(ctx, el)
+    text, result = await click_element(ctx, el)
+    return await _done(ctx, [text], result.url_changed)
+
+
+def form_section_for(ctx: AgentContext, el: Element, section: PageSection | None) -> tuple[PageSection, bool] | None:
+    """The form the element is a field or submit button of, as (section, detached): every element of its
+    <form> (from the snapshot, whatever the sectioning), else its section when that is a form section."""
+    if not (is_form_field(el) or is_submit_like(el)):
+        return None  # a link or plain button inside a form is an ordinary element
+    pm = ctx.pagemem
+    form = ctx.forms.get(el.key)
+    if form is not None and pm is not None:
+        members = [e for e in pm.all_elements() if ctx.forms.get(e.key) == form]
+        about = ctx.form_labels.get(form) or (section.purpose if section is not None and section.purpose else "")
+        detached = PageSection(id=f"form-{form[0]}-{form[1]}", kind="form", roots=[ElementRef(frame=form[0], id=form[1])],
+                               tag="form", elements=members, purpose=about or None)
+        return detached, True
+    if section is not None and (section.kind == "form" or section.form is not None):
+        return section, False
+    return None
+
+
+async def _navigate(ctx: AgentContext, url: str) -> Outcome:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https", "file") or not (parts.netloc or parts.scheme == "file"):
+        raise ActionFailed(f"invalid URL {url!r}: give a full http(s) URL")
+    if not domain_allowed(url, ctx.allowed_domains):
+        raise ActionFailed(f"{url} is outside the allowed domains ({', '.join(ctx.allowed_domains)})")
+    result = await browser(ctx, ctx.session.navigate(url, tab=ctx.tab), f"navigating to {url}")
+    return await _done(ctx, [say.navigated(result.url_after or url)], True)
+
+
+async def _type_url(ctx: AgentContext) -> Outcome:
+    field = "the browser's address bar: a full URL starting with http:// or https://"
+    reply = await llm.ask("input_value", {"task": ctx.task, "history": ctx.history_text(), "observation": ctx.observation,
+                                          "field": field}, llm.TextValue, max_tokens=VALUE_TOKENS)
+    return await _navigate(ctx, reply.answer.value.strip())
+
+
+async def _switch_tab(ctx: AgentContext, tab_id: int) -> Outcome:
+    tab = next((t for t in ctx.tabs if t.tab_id == tab_id), None)
+    if tab is None:
+        tabs = await ctx.refresh_tabs()
+        tab = next((t for t in tabs if t.tab_id == tab_id), None)
+        if tab is None:
+            raise ActionFailed(f"tab {tab_id} is closed")
+    # Every request names its tab: switching is addressing another tab from now on.
+    ctx.tab = tab_id
+    ctx.pagemem = None
+    await ctx.refresh()
+    for t in ctx.tabs:
+        t.active = t.tab_id == tab_id
+    return Outcome(actions=[say.switched_tab(tab_id, tab.title, tab.url)], url_changed=True)
+
+
+async def execute(ctx: AgentContext, candidate: Candidate, reason: str = "") -> Outcome:
+    """Carry out one chosen candidate. Returns its basic action strings; raises ActionFailed when it
+    could not be done (the AGENT removes the candidate and asks again). `reason` is the selection's
+    reason (kept for logs; workflows read the task and history from ctx)."""
+    log.info("execute %s (%s)", candidate.label, reason[:120])
+    if candidate.kind == "navigate":
+        if not candidate.url:
+            raise ActionFailed("navigation candidate without a URL")
+        return await _navigate(ctx, candidate.url)
+    if candidate.kind == "type_url":
+        return await _type_url(ctx)
+    if candidate.kind == "switch_tab":
+        if candidate.tab_id is None:
+            raise ActionFailed("switch-tab candidate without a tab")
+        return await _switch_tab(ctx, candidate.tab_id)
+    if candidate.kind != "element":
+        raise ValueError(f"{candidate.kind} is handled by the agent loop, not by execute()")
+    if candidate.element is None or ctx.pagemem is None:
+        raise ActionFailed("element candidate without an element")
+    el = ctx.pagemem.element_by_ref(candidate.element)
+    if el is None:
+        raise ActionFailed(f"{candidate.label} is no longer on the page")
+    section = ctx.pagemem.section(candidate.section_id) if candidate.section_id else None
+    section = section or ctx.pagemem.section_of(el.ref)
+    form = form_section_for(ctx, el, section)
+    if form is not None:
+        form_section, detached = form
+        if is_search_form(form_section):
+            field = next(e for e in form_section.all_elements() if is_text_field(e))
+            return await search(ctx, field)
+        return await submit_form(ctx, form_section, detached=detached)
+    return await element_action(ctx, el, section)

@@ -1,0 +1,41 @@
+"""Search (App. A.5): type the query, look for suggestions in the diff, offer them (or ignore them), press Enter."""
+
+from __future__ import annotations
+
+import asyncio
+
+from companion import llm
+from companion.act.basic import CHOICE_TOKENS, click_element, enter_input, press_enter, settle
+from companion.act.context import AgentContext
+from companion.act.elements import is_form_field, label
+from companion.act.models import Outcome
+from companion.pagemem.model import Element
+
+# Pages debounce their suggestion requests (typically 100-300 ms): give them that long before reading the diff.
+SUGGESTION_WAIT_S = 0.5
+
+
+async def search(ctx: AgentContext, field: Element) -> Outcome:
+    actions = [await enter_input(ctx, field)]
+    query = field.value or ""
+    await asyncio.sleep(SUGGESTION_WAIT_S)
+    update = await settle(ctx)
+    if ctx.page_changed:  # the page searched as we typed and navigated
+        return Outcome(actions=actions, url_changed=True)
+    suggestions = [e for e in (update.added_elements if update else []) if e.key != field.key and not is_form_field(e) and not e.disabled]
+    if suggestions:
+        variables = {"task": ctx.task, "history": ctx.history_text(), "query": query, "suggestions": [label(e) for e in suggestions]}
+        reply = await llm.choose("search_suggestion", variables, n=len(suggestions), allow_none=True, max_tokens=CHOICE_TOKENS)
+        if reply.answer.index >= 0:
+            text, result = await click_element(ctx, suggestions[reply.answer.index], confirm=False)
+            actions.append(text)
+            await settle(ctx)
+            if result.url_changed or ctx.page_changed:
+                return Outcome(actions=actions, url_changed=True)
+    live = ctx.pagemem.element_by_ref(field.ref) if ctx.pagemem else None
+    if live is None:  # the suggestion replaced the search box: nothing left to press Enter in
+        return Outcome(actions=actions)
+    text, result = await press_enter(ctx, live)
+    actions.append(text)
+    await settle(ctx)
+    return Outcome(actions=actions, url_changed=result.url_changed or ctx.page_changed)

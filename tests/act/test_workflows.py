@@ -1,0 +1,212 @@
+"""Workflows end to end: real headless Chromium with the real extension, the scripted LLM server over HTTP.
+
+Each test opens a tiny fixture page, builds an AgentContext on it, executes one candidate and checks what
+the page shows afterwards (read through Selenium) and the basic action strings reported for the history.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from companion.act import ActionFailed, Candidate, execute
+from companion.act.candidates import element_candidate
+
+pytestmark = pytest.mark.browser
+
+
+def choice(index: int, reason: str = "fits the task") -> str:
+    return json.dumps({"reason": reason, "index": index})
+
+
+def candidate_for(ctx, name: str) -> Candidate:
+    for section in ctx.pagemem.sections:
+        for el in section.all_elements():
+            if el.name == name:
+                return element_candidate(el, section.id)
+    raise LookupError(f"no element named {name!r}: {[e.name for e in ctx.pagemem.all_elements()]}")
+
+
+def text_of(browser, css: str) -> str:
+    return browser.driver.find_element(By.CSS_SELECTOR, css).text
+
+
+def login_script(scripted_llm, llm_client_for):
+    server = scripted_llm(rules=[
+        {"prompt": "form_field_selection", "responses": ['{"indices": [0, 1]}']},
+        {"prompt": "field_value", "pattern": r'Field: textbox "Username"', "responses": ['{"value": "alice"}']},
+        {"prompt": "field_value", "pattern": r'Field: textbox "Password"', "responses": ['{"value": "hunter22"}']},
+        {"prompt": "form_review", "responses": [choice(3, "both fields filled, submit")]},  # 3 fields, then Submit
+    ])
+    llm_client_for(server)
+    return server
+
+
+async def test_login_form_is_filled_and_submitted_in_one_call(browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    server = login_script(scripted_llm, llm_client_for)
+    open_page("act_login.html")
+    asked: list[str] = []
+
+    async def confirm(description: str) -> bool:
+        asked.append(description)
+        return True
+
+    ctx = await make_ctx("Log in as alice with password hunter22", confirm=confirm)
+    outcome = await execute(ctx, candidate_for(ctx, "Username"), "log in first")
+
+    assert text_of(browser, "#result") == "Logged in as alice (password length 8)"
+    assert outcome.actions == ['Typed "alice" into textbox "Username"', 'Typed a password into textbox "Password"',
+                               'Submitted the form with button "Log in"']
+    assert [r.prompt for r in server.requests] == ["form_field_selection", "field_value", "field_value", "form_review"]
+    assert len(asked) == 1 and "hunter22" not in asked[0] and "Log in" in asked[0]
+    # The review saw the password as filled, never its value.
+    review = server.requests[-1].last_user.split("Current values:")[1]
+    assert 'textbox "Password" type=password (filled)' in review and "hunter22" not in review
+
+
+async def test_declined_confirmation_blocks_the_submission(browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    login_script(scripted_llm, llm_client_for)
+    open_page("act_login.html")
+
+    async def decline(description: str) -> bool:
+        return False
+
+    ctx = await make_ctx("Log in as alice with password hunter22", confirm=decline)
+    with pytest.raises(ActionFailed, match="declined by the user") as failed:
+        await execute(ctx, candidate_for(ctx, "Log in"), "submit")
+    assert text_of(browser, "#result") == ""
+    assert failed.value.done == ['Typed "alice" into textbox "Username"', 'Typed a password into textbox "Password"']
+
+
+async def test_validation_pass_refills_a_field_the_page_marks_invalid(browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    server = scripted_llm(rules=[
+        {"prompt": "form_field_selection", "responses": ['{"indices": [0]}']},
+        {"prompt": "field_value", "pattern": "rejected", "responses": ['{"value": "bob@example.com"}']},
+        {"prompt": "field_value", "responses": ['{"value": "bob"}']},
+        {"prompt": "form_review", "responses": [choice(1)]},  # [0] edit Email, [1] Submit
+    ])
+    llm_client_for(server)
+    open_page("act_signup.html")
+    ctx = await make_ctx("Sign up as bob@example.com")
+    outcome = await execute(ctx, candidate_for(ctx, "Email"), "sign up")
+    assert text_of(browser, "#result") == "Welcome bob@example.com"
+    assert outcome.actions == ['Typed "bob" into textbox "Email"', 'Typed "bob@example.com" into textbox "Email"',
+                               'Submitted the form with button "Sign up"']
+    problem = [r.last_user for r in server.requests if r.prompt == "field_value"][1]
+    assert "The previous value was rejected: the page marks this field as invalid" in problem
+
+
+async def test_custom_dropdown_option_is_chosen_from_the_revealed_elements(browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    server = scripted_llm(rules=[{"prompt": "dropdown_option", "responses": [choice(1, "blue is asked for")]}])
+    llm_client_for(server)
+    open_page("act_dropdown.html")
+    ctx = await make_ctx("Choose the ocean blue paint")
+    trigger = candidate_for(ctx, "Choose a colour")
+    outcome = await execute(ctx, trigger, "open the colour picker")
+
+    assert text_of(browser, "#chosen") == "Ocean blue"
+    assert outcome.actions == ['Clicked button "Choose a colour"', 'Clicked option "Ocean blue"']
+    shown = server.requests[0].last_user
+    assert '[0] option "Crimson red"\n[1] option "Ocean blue"\n[2] option "Forest green"' in shown
+    # What the trigger revealed is remembered for ElementAction's "known dropdown" branch.
+    assert len(ctx.pagemem.element_by_ref(trigger.element).dropdown_elements) == 3
+
+
+async def test_search_offers_suggestions_then_presses_enter(browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    server = scripted_llm(rules=[
+        {"prompt": "input_value", "responses": ['{"value": "red k"}']},
+        {"prompt": "search_suggestion", "responses": [choice(1, "electric is wanted")]},
+    ])
+    llm_client_for(server)
+    url = open_page("act_search.html")
+    ctx = await make_ctx("Find an electric red kettle")
+    outcome = await execute(ctx, candidate_for(ctx, "Search products"), "search for it")
+
+    assert outcome.url_changed
+    assert text_of(browser, "#results") == "Results for: red kettle electric"
+    assert outcome.actions == ['Typed "red k" into searchbox "Search products"', 'Clicked button "red kettle electric"',
+                               'Pressed Enter in searchbox "Search products"']
+    assert '[0] button "red kettle"\n[1] button "red kettle electric"' in server.requests[1].last_user
+    assert ctx.pagemem.url != url and "q=red+kettle+electric" in ctx.pagemem.url
+
+
+async def test_search_can_ignore_the_suggestions(browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    server = scripted_llm(rules=[
+        {"prompt": "input_value", "responses": ['{"value": "blue kettle"}']},
+        {"prompt": "search_suggestion", "responses": [choice(-1, "typed text is right")]},
+    ])
+    llm_client_for(server)
+    open_page("act_search.html")
+    ctx = await make_ctx("Find a blue kettle")
+    outcome = await execute(ctx, candidate_for(ctx, "Search products"), "search")
+    assert text_of(browser, "#results") == "Results for: blue kettle"
+    assert outcome.actions == ['Typed "blue kettle" into searchbox "Search products"', 'Pressed Enter in searchbox "Search products"']
+
+
+async def test_native_select_option_is_set(browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    server = scripted_llm(rules=[{"prompt": "select_option", "responses": [choice(1)]}])
+    llm_client_for(server)
+    open_page("act_select.html")
+    ctx = await make_ctx("Ship it in two days")
+    outcome = await execute(ctx, candidate_for(ctx, "Shipping speed"), "pick shipping")
+    assert text_of(browser, "#chosen") == "Express (2 days)"
+    assert outcome.actions == ['Selected "Express (2 days)" in combobox "Shipping speed"']
+    assert "[2] Overnight" in server.requests[0].last_user
+
+
+async def test_upload_writes_a_new_text_file_the_page_can_read(browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    server = scripted_llm(rules=[
+        {"prompt": "new_file_content", "responses": ['{"filename": "notes.txt", "content": "buy a red kettle"}']},
+    ])
+    llm_client_for(server)
+    open_page("act_upload.html")
+    ctx = await make_ctx("Upload a note saying: buy a red kettle")
+    outcome = await execute(ctx, candidate_for(ctx, "Notes file"), "attach the note")
+    browser_text = text_of(browser, "#shown")
+    assert browser_text == "notes.txt: buy a red kettle"
+    assert (ctx.files_dir / "notes.txt").read_text() == "buy a red kettle"
+    assert outcome.actions == ['Created text file "notes.txt" (16 characters)', 'Uploaded a new text file "notes.txt" to button "Notes file"']
+    assert [r.prompt for r in server.requests] == ["new_file_content"]  # nothing staged: no choice to make
+
+
+async def test_upload_chooses_a_staged_file(browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    server = scripted_llm(rules=[{"prompt": "upload_file_choice", "responses": [choice(1)]}])
+    llm_client_for(server)
+    open_page("act_upload.html")
+    ctx = await make_ctx("Upload the shopping list")
+    ctx.files_dir.mkdir(parents=True)
+    (ctx.files_dir / "holiday.txt").write_text("beach")
+    (ctx.files_dir / "list.txt").write_text("kettle, tea")
+    outcome = await execute(ctx, candidate_for(ctx, "Notes file"), "attach the list")
+    assert text_of(browser, "#shown") == "list.txt: kettle, tea"
+    assert outcome.actions == ['Uploaded file "list.txt" to button "Notes file"']
+    assert "[1] list.txt (11 bytes): kettle, tea\n[2] Create a new text file" in server.requests[0].last_user
+
+
+async def test_stale_element_raises_action_failed(browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    llm_client_for(scripted_llm())  # no LLM call expected: an exhausted script would fail loudly
+    open_page("act_stale.html")
+    ctx = await make_ctx("Claim the offer")
+    offer = candidate_for(ctx, "Claim offer")
+    browser.driver.find_element(By.ID, "expire").click()  # the page removes the button behind the agent's back
+    with pytest.raises(ActionFailed, match="no longer on the page|failed"):
+        await execute(ctx, offer, "claim it")
+    assert text_of(browser, "#log") == ""
+
+
+async def test_irreversible_click_asks_first_and_declining_blocks_it(browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    llm_client_for(scripted_llm())
+    open_page("act_stale.html")
+    asked: list[str] = []
+
+    async def decline(description: str) -> bool:
+        asked.append(description)
+        return False
+
+    ctx = await make_ctx("Delete all offers", confirm=decline)
+    with pytest.raises(ActionFailed, match="declined by the user"):
+        await execute(ctx, candidate_for(ctx, "Delete all offers"), "the task says so")
+    assert len(asked) == 1 and "Delete all offers" in asked[0]
+    assert text_of(browser, "#log") == ""
