@@ -16,7 +16,7 @@ function historyStep(delta) {
 
 async function stepHistory(tabId, delta) {
   try {
-    const [res] = await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: historyStep, args: [delta] });
+    const [res] = await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, injectImmediately: true, func: historyStep, args: [delta] });
     if (res && res.result === true) return;
   } catch (_) {
     // Pages we may not script (chrome://, the web store): the browser-level call below.

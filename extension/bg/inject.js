@@ -6,18 +6,37 @@ export const CONTENT_FILES = ["content/walk.js", "content/snapshot.js", "content
 
 export class TabError extends Error {}
 
+// A frame whose page script hogs its thread would otherwise hold the whole snapshot hostage.
+const FRAME_TIMEOUT_MS = 15_000;
+
+export class FrameTimeout extends TabError {}
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new FrameTimeout(`${what} did not answer within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+// injectImmediately: without it Chrome waits for each frame's document_idle, and a frame that never
+// finishes loading (an ad iframe written with document.write and never closed) blocks forever.
+function execute(details, what) {
+  return withTimeout(chrome.scripting.executeScript({ injectImmediately: true, ...details }), FRAME_TIMEOUT_MS, what);
+}
+
 // Injects into every frame the extension may access; frames it may not (chrome://, other
 // extensions, sandboxed about:blank) are skipped by Chrome rather than failing the call.
 export async function injectAllFrames(tabId) {
   try {
-    await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, files: CONTENT_FILES });
+    await execute({ target: { tabId, allFrames: true }, files: CONTENT_FILES }, `tab ${tabId}`);
   } catch (e) {
     throw new TabError(`cannot access tab ${tabId}: ${e.message}`);
   }
 }
 
 export async function injectFrame(tabId, frameId) {
-  await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: CONTENT_FILES });
+  await execute({ target: { tabId, frameIds: [frameId] }, files: CONTENT_FILES }, `frame ${frameId}`);
 }
 
 // Runs in the page (serialized by executeScript, so it may use only its arguments).
@@ -36,12 +55,10 @@ async function callContent(path, args) {
 
 // Calls `path` ("snapshot.snapshotFrame", "actions.act", ...) of the content script in one frame.
 export async function callInFrame(tabId, frameId, path, args = []) {
-  const [res] = await chrome.scripting.executeScript({
-    target: { tabId, frameIds: [frameId] },
-    world: "ISOLATED",
-    func: callContent,
-    args: [path, args],
-  });
+  const [res] = await execute(
+    { target: { tabId, frameIds: [frameId] }, world: "ISOLATED", func: callContent, args: [path, args] },
+    `frame ${frameId}`,
+  );
   if (!res) throw new TabError(`frame ${frameId} of tab ${tabId} gave no result`);
   const out = res.result === undefined ? null : res.result;
   if (out && typeof out === "object" && typeof out.__error === "string") {
@@ -68,7 +85,7 @@ export async function announceFrames(tabId) {
   await Promise.allSettled(
     frames
       .filter((f) => f.frameId !== 0)
-      .map((f) => chrome.scripting.executeScript({ target: { tabId, frameIds: [f.frameId] }, func: announceFrame, args: [f.frameId] })),
+      .map((f) => execute({ target: { tabId, frameIds: [f.frameId] }, func: announceFrame, args: [f.frameId] }, `frame ${f.frameId}`)),
   );
   return children;
 }
