@@ -52,6 +52,9 @@ class AgentContext:
     # Sections do not always follow forms (a small page is one section; a big form spans several).
     forms: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
     form_labels: dict[tuple[int, int], str] = field(default_factory=dict)
+    # While execute() runs: the net change of all its refreshes (see changes.py); None when not tracking.
+    tracked_changes: PageUpdate | None = None
+    tracking: bool = False
 
     async def refresh(self) -> PageUpdate:
         """Snapshot the tab and bring `pagemem` up to date: update_page_mem on the same document, a fresh
@@ -73,13 +76,20 @@ class AgentContext:
             self.typed_secrets.clear()
             if snapshot.url not in self.visited_urls:
                 self.visited_urls.append(snapshot.url)
-            return PageUpdate(
+            update = PageUpdate(
                 diffs={s.id: SectionDiff(section_id=s.id, added=list(s.all_elements())) for s in self.pagemem.sections},
                 added_sections=[s.id for s in self.pagemem.sections],
             )
+            if self.tracking:
+                self.tracked_changes = update.model_copy(deep=True)  # a new document: the old diffs mean nothing
+            return update
         self.page_changed = False
         update = update_page_mem(self.pagemem, snapshot)
         self.pagemem.url = snapshot.url
+        if self.tracking:
+            from companion.act.changes import merge_updates
+
+            self.tracked_changes = merge_updates(self.tracked_changes, update)
         return update
 
     async def refresh_tabs(self) -> list[TabInfo]:

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from companion.pagemem.update import PageUpdate
 from companion.protocol import ElementRef
 
 CandidateKind = Literal["element", "navigate", "type_url", "switch_tab", "view_all", "end_task"]
@@ -35,3 +36,5 @@ class Outcome(BaseModel):
     actions: list[str] = Field(default_factory=list, description="basic action strings for the history, successful ones only")
     url_changed: bool = False
     modal_opened: bool = False
+    changes: PageUpdate | None = Field(None, description="net page change over the whole execution (its refreshes "
+                                       "already happened, so a refresh by the caller would see an empty diff)")

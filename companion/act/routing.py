@@ -10,6 +10,7 @@ something" (aria-haspopup/expanded, or never explored) -> plain click.
 from __future__ import annotations
 
 import logging
+from typing import Literal
 from urllib.parse import urlsplit
 
 from companion import llm
@@ -52,26 +53,50 @@ async def _done(ctx: AgentContext, actions: list[str], url_changed: bool = False
     return Outcome(actions=actions, url_changed=url_changed or ctx.page_changed, modal_opened=opened)
 
 
-async def element_action(ctx: AgentContext, el: Element, section: PageSection | None = None) -> Outcome:
+Route = Literal["dropdown", "upload", "select", "search", "input", "check", "copy", "click"]
+
+
+def element_route(ctx: AgentContext, el: Element, section: PageSection | None = None) -> Route:
+    """The paper's flat decision tree, as a pure choice: memory first, then the input type, then
+    "probably opens something", then a plain click."""
     if known_dropdown(ctx, el) and not is_form_field(el):
-        return await dropdown_action(ctx, el)
+        return "dropdown"
     if is_file_input(el):
-        return await _done(ctx, await upload_file(ctx, el))
+        return "upload"
     if is_native_select(el):
-        return await _done(ctx, [await select_option(ctx, el)])
+        return "select"
     if is_search_field(el, section):
-        return await search(ctx, el)
+        return "search"
     if is_text_field(el):
-        return await _done(ctx, [await enter_input(ctx, el)])
+        return "input"
     if is_checkable(el):
-        return await _done(ctx, [await set_checked(ctx, el)])
+        return "check"
     if el.role == "combobox":  # a custom (non-native) select: open it and choose among what it reveals
-        return await dropdown_action(ctx, el)
+        return "dropdown"
     if is_copy_button(el):
+        return "copy"
+    if probably_opens_something(el, _explored(ctx)):
+        return "dropdown"
+    return "click"
+
+
+async def element_action(ctx: AgentContext, el: Element, section: PageSection | None = None) -> Outcome:
+    route = element_route(ctx, el, section)
+    if route == "dropdown":
+        return await dropdown_action(ctx, el)
+    if route == "upload":
+        return await _done(ctx, await upload_file(ctx, el))
+    if route == "select":
+        return await _done(ctx, [await select_option(ctx, el)])
+    if route == "search":
+        return await search(ctx, el)
+    if route == "input":
+        return await _done(ctx, [await enter_input(ctx, el)])
+    if route == "check":
+        return await _done(ctx, [await set_checked(ctx, el)])
+    if route == "copy":
         text, result = await copy_to_clipboard(ctx, el)
         return await _done(ctx, [text], result.url_changed)
-    if probably_opens_something(el, _explored(ctx)):
-        return await dropdown_action(ctx, el)
     text, result = await click_element(ctx, el)
     return await _done(ctx, [text], result.url_changed)
 
@@ -128,9 +153,21 @@ async def _switch_tab(ctx: AgentContext, tab_id: int) -> Outcome:
 
 
 async def execute(ctx: AgentContext, candidate: Candidate, reason: str = "") -> Outcome:
-    """Carry out one chosen candidate. Returns its basic action strings; raises ActionFailed when it
-    could not be done (the AGENT removes the candidate and asks again). `reason` is the selection's
-    reason (kept for logs; workflows read the task and history from ctx)."""
+    """Carry out one chosen candidate. Returns its basic action strings, whether the URL changed or a modal
+    opened, and the net page change (Outcome.changes: pass it to the change description; the PageMem is
+    already refreshed). Raises ActionFailed when it could not be done (the AGENT removes the candidate and
+    asks again). `reason` is the selection's reason (for logs; workflows read task and history from ctx)."""
+    ctx.tracking, ctx.tracked_changes = True, None
+    try:
+        outcome = await _execute(ctx, candidate, reason)
+    finally:
+        ctx.tracking = False
+    outcome.changes = ctx.tracked_changes
+    ctx.tracked_changes = None
+    return outcome
+
+
+async def _execute(ctx: AgentContext, candidate: Candidate, reason: str) -> Outcome:
     log.info("execute %s (%s)", candidate.label, reason[:120])
     if candidate.kind == "navigate":
         if not candidate.url:

@@ -110,6 +110,9 @@ async def test_custom_dropdown_option_is_chosen_from_the_revealed_elements(brows
     assert outcome.actions == ['Clicked button "Choose a colour"', 'Clicked option "Ocean blue"']
     shown = server.requests[0].last_user
     assert '[0] option "Crimson red"\n[1] option "Ocean blue"\n[2] option "Forest green"' in shown
+    # The net change over the workflow's refreshes: the options came and went, the trigger now shows the choice.
+    assert outcome.changes.added_elements == []
+    assert [c.after.name for d in outcome.changes.diffs.values() for c in d.modified] == ["Ocean blue"]
     # What the trigger revealed is remembered for ElementAction's "known dropdown" branch.
     assert len(ctx.pagemem.element_by_ref(trigger.element).dropdown_elements) == 3
 

@@ -1,0 +1,212 @@
+"""Pure logic without a browser: the rule pre-filter, candidate gathering against the scripted LLM, the
+ElementAction decision tree, IsForm, enclosing forms, action strings and the change merge.
+
+PageMems come from divide_page over snapshots built from HTML (tests/pagemem/htmlsnap.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from companion.act import AgentContext, Candidate, gather_candidates
+from companion.act import action_strings as say
+from companion.act.changes import merge_updates
+from companion.act.context import enclosing_forms
+from companion.act.elements import irreversible_reason, is_form_cluster
+from companion.act.prefilter import domain_allowed, prefilter, usable_elements
+from companion.act.routing import element_route
+from companion.observe import Observation
+from companion.pagemem.divide import divide_page
+from companion.pagemem.model import Bookmark
+from companion.pagemem.update import update_page_mem
+from companion.protocol import TabInfo
+from tests.pagemem.htmlsnap import ids_of, snapshot_from_html
+
+URL = "http://127.0.0.1:8000/page"
+NAV = """<nav><a href="/page">Home</a><a href="#top">Top</a><a href="/other">Other</a><a href="tel:123">Call us</a>
+<a href="mailto:a@b.c">Mail us</a><a href="javascript:window.print()">Printer</a><button>Print</button>
+<a href="https://partner.example/x">Partner</a><button disabled>Off</button></nav>
+<form><input type="radio" name="s" checked aria-label="Small"><input type="radio" name="s" aria-label="Large"></form>"""
+
+
+def page(body: str, url: str = URL):
+    return divide_page(snapshot_from_html(f"<html><body>{body}</body></html>", url=url))
+
+
+def names(elements) -> list[str]:
+    return sorted(e.name for e in elements)
+
+
+def ctx_for(pagemem, **fields) -> AgentContext:
+    # No browser: gathering candidates and routing read only the PageMem.
+    return AgentContext(session=None, task=fields.pop("task", "Find the other page"), files_dir=Path("/nonexistent"),
+                        pagemem=pagemem, **fields)
+
+
+def obs(selected, unselected, summary="A page with links", extractions=None) -> Observation:
+    return Observation(url=URL, page_title="page", summary=summary, selected=selected, unselected=unselected,
+                       extractions=extractions or {})
+
+
+# ---------------------------------------------------------------- pre-filter
+
+
+def test_prefilter_removes_no_ops_and_dead_links():
+    pm = page(NAV)
+    kept = usable_elements(list(pm.all_elements()), URL)
+    # Gone: current page (Home, #Top), tel, mailto, javascript:, Print, disabled, the checked radio.
+    assert names(kept) == ["Large", "Other", "Partner"]
+
+
+def test_off_domain_links_go_only_when_domains_are_restricted():
+    pm = page(NAV)
+    assert "Partner" in names(usable_elements(list(pm.all_elements()), URL, []))
+    assert names(usable_elements(list(pm.all_elements()), URL, ["127.0.0.1:8000"])) == ["Large", "Other"]
+    assert domain_allowed("https://shop.example.com/x", ["example.com"])
+    assert not domain_allowed("https://example.com.evil.net/", ["example.com"])
+
+
+def test_prefilter_drops_current_page_navigation_and_the_active_tab():
+    pm = page(NAV)
+    candidates = [
+        Candidate(kind="navigate", label="here", url=URL + "#section"),
+        Candidate(kind="navigate", label="there", url="http://127.0.0.1:8000/other"),
+        Candidate(kind="navigate", label="away", url="https://elsewhere.example/"),
+        Candidate(kind="switch_tab", label="tab 1", tab_id=1),
+        Candidate(kind="switch_tab", label="tab 2", tab_id=2),
+    ]
+    kept = prefilter(candidates, pm, page_url=URL, active_tab=1, allowed_domains=["127.0.0.1:8000"])
+    assert [c.label for c in kept] == ["there", "tab 2"]
+
+
+# ---------------------------------------------------------------- gathering
+
+
+def choose(indices) -> str:
+    return json.dumps({"indices": indices})
+
+
+MAIN = "".join(f"<p>Paragraph {i} about kettles, their prices and their colours, for the test page.</p>" for i in range(30))
+SHOP = (f"<header><a href='/'>Shop home</a><input type='search' aria-label='Search'></header>"
+        f"<main><h1>Kettles</h1>{MAIN}<ul>" + "".join(f"<li><a href='/k{i}'>Kettle {i}</a></li>" for i in range(5)) +
+        "</ul></main><footer><a href='/help'>Help</a><a href='/about'>About</a></footer>")
+
+
+async def test_gather_asks_per_selected_section_and_once_for_unselected_ones(scripted_llm, llm_client_for):
+    pm = page(SHOP, url="http://127.0.0.1:8000/kettles")
+    sections = [s.id for s in pm.sections]
+    results = next(s for s in pm.sections if any(e.name == "Kettle 2" for e in s.all_elements()))
+    others = [sid for sid in sections if sid != results.id]
+    server = scripted_llm(rules=[
+        {"prompt": "candidate_filtering", "pattern": "Details relevant to the task: Kettle 2 is red", "responses": [choose([2])]},
+        {"prompt": "candidate_filtering", "pattern": "other sections near the top", "responses": [choose([0, 1])]},
+        {"prompt": "candidate_filtering", "pattern": "navigation actions", "responses": [choose([0])]},
+    ])
+    llm_client_for(server)
+    ctx = ctx_for(pm, task="Open the red kettle", visited_urls=["http://127.0.0.1:8000/", "http://127.0.0.1:8000/kettles"],
+                  bookmarks=[Bookmark(url="http://127.0.0.1:8000/help", title="Help")])
+    got = await gather_candidates(ctx, obs([results.id], others, extractions={results.id: "Kettle 2 is red"}))
+
+    labels = [c.label for c in got]
+    assert labels[0].endswith('link "Kettle 2"')
+    assert 'link "Shop home"' in labels[1] and 'searchbox "Search"' in labels[2]
+    assert labels[3:] == ["go back to http://127.0.0.1:8000/ (visited earlier)", "type a URL into the address bar",
+                          "view all sections of this page in full", "end the task (it is done, or cannot be done)"]
+    assert sorted(r.prompt for r in server.requests) == ["candidate_filtering"] * 3
+    nav = next(r.last_user for r in server.requests if "navigation actions" in r.last_user)
+    # The current page is never offered as a navigation; the bookmark is.
+    assert "/kettles (visited" not in nav and "go to bookmark http://127.0.0.1:8000/help (Help)" in nav
+
+
+async def test_gather_honours_exclude_and_active_view_all(scripted_llm, llm_client_for):
+    pm = page(SHOP, url="http://127.0.0.1:8000/kettles")
+    server = scripted_llm(rules=[{"prompt": "candidate_filtering", "responses": [choose([0])]}])
+    llm_client_for(server)
+    ctx = ctx_for(pm, view_all_active=True)
+    first = await gather_candidates(ctx, obs([pm.sections[0].id], [s.id for s in pm.sections[1:]]))
+    dropped = first[0]
+    again = await gather_candidates(ctx, obs([pm.sections[0].id], [s.id for s in pm.sections[1:]]), exclude={dropped.key, "end_task"})
+    assert dropped.key not in {c.key for c in again}
+    assert "view_all" not in {c.kind for c in first} and "end_task" not in {c.kind for c in again}
+    assert first[-1].kind == "end_task"
+
+
+async def test_switch_tab_is_offered_only_with_several_tabs(scripted_llm, llm_client_for):
+    pm = page(NAV)
+    server = scripted_llm(rules=[{"prompt": "candidate_filtering", "responses": [choose([0])]}])
+    llm_client_for(server)
+    tabs = [TabInfo(tab_id=1, url=URL, title="page", active=True), TabInfo(tab_id=2, url="http://127.0.0.1:8000/b", title="B")]
+    got = await gather_candidates(ctx_for(pm, tabs=tabs), obs([], [s.id for s in pm.sections]))
+    assert [c.tab_id for c in got if c.kind == "switch_tab"] == [2]
+    got = await gather_candidates(ctx_for(pm, tabs=tabs[:1]), obs([], [s.id for s in pm.sections]))
+    assert not [c for c in got if c.kind == "switch_tab"]
+
+
+# ---------------------------------------------------------------- routing and predicates
+
+
+ROUTES = """<form><input aria-label="Name"><input type="search" aria-label="Find"><select aria-label="Size"><option>S</option></select>
+<input type="file" aria-label="Photo"><input type="checkbox" aria-label="Gift"></form>
+<div><button aria-haspopup="menu">Account</button><button>Copy link</button><a href="/next">Next page</a></div>"""
+
+
+def test_element_action_decision_tree():
+    pm = page(ROUTES)
+    ctx = ctx_for(pm)
+    route = {e.name: element_route(ctx, e) for e in pm.all_elements()}
+    assert route == {"Name": "input", "Find": "search", "Size": "select", "Photo": "upload", "Gift": "check",
+                     "Account": "dropdown", "Copy link": "copy", "Next page": "dropdown"}  # never explored: may open something
+    link = next(e for e in pm.all_elements() if e.name == "Next page")
+    link.explored = True
+    assert element_route(ctx, link) == "click"
+    account = next(e for e in pm.all_elements() if e.name == "Account")
+    link.dropdown_elements = [account.ref]  # known from exploration to reveal elements
+    assert element_route(ctx, link) == "dropdown"
+
+
+def test_is_form_needs_two_inputs_and_a_submit_like_button():
+    two = page("<div><input aria-label='User'><input type='password' aria-label='Pass'><button>Sign in</button></div>")
+    assert is_form_cluster(list(two.all_elements()))
+    menu = page("<div><a href='/a'>Orders</a><a href='/b'>Settings</a><button>Log out</button></div>")
+    assert not is_form_cluster(list(menu.all_elements()))
+
+
+def test_irreversible_buttons_are_recognised():
+    pm = page("<div><button>Delete account</button><button>Place order</button><button>Next</button><a href='/x'>Send money</a></div>")
+    flagged = {e.name: irreversible_reason(e) is not None for e in pm.all_elements()}
+    assert flagged == {"Delete account": True, "Place order": True, "Next": False, "Send money": True}
+
+
+def test_enclosing_forms_map_fields_to_their_form():
+    snap = snapshot_from_html("<html><body><form aria-label='Login'><div><input id='u'></div><button id='b'>Go</button></form>"
+                              "<input id='outside'></body></html>")
+    members, labels = enclosing_forms(snap)
+    ids = ids_of(snap)
+    form = members[(0, ids["u"])]
+    assert members[(0, ids["b"])] == form and (0, ids["outside"]) not in members
+    assert labels[form] == "Login"
+
+
+def test_action_strings_never_carry_a_password():
+    pm = page("<div><input type='password' aria-label='Password'><input aria-label='User'></div>")
+    password, user = sorted(pm.all_elements(), key=lambda e: e.name)
+    assert say.typed(password, "hunter22") == 'Typed a password into textbox "Password"'
+    assert say.typed(user, "alice") == 'Typed "alice" into textbox "User"'
+
+
+def test_changes_of_several_refreshes_fold_into_the_net_change():
+    html = lambda menu, value: (f"<html><body><div><button>Menu</button><input id='q' value='{value}'>"
+                                + ("<a id='m' href='/x'>Item</a>" if menu else "") + "</div></body></html>")
+    s0 = snapshot_from_html(html(False, "a"))
+    pm = divide_page(s0)
+    ids = ids_of(s0)
+    opened = update_page_mem(pm, snapshot_from_html(html(True, "b"), ids=ids))
+    ids = {**ids, **ids_of(snapshot_from_html(html(True, "b"), ids=ids))}
+    closed = update_page_mem(pm, snapshot_from_html(html(False, "c"), ids=ids))
+    net = merge_updates(merge_updates(None, opened), closed)
+    assert net.added_elements == []  # the item came and went
+    (change,) = [c for d in net.diffs.values() for c in d.modified]
+    assert (change.before.value, change.after.value) == ("a", "c")
