@@ -153,3 +153,34 @@ async def test_script_and_style_content_is_skipped(browser, open_page):
     tags = {e.tag for f in snap.frames for e in f.elements}
     assert not tags & {"script", "style", "head", "meta"}
     assert "body" in tags
+
+
+@pytest.mark.parametrize(
+    "element_id, interactive",
+    [
+        ("pointer-card", True),  # cursor:pointer, decided by computed style
+        ("inherits-pointer", False),  # only inherits its parent's pointer: the parent is the target
+        ("role-button", True),
+        ("tabbable", True),
+        ("untabbable", False),
+        ("handler", True),
+        ("editable", True),
+        ("anchor-no-href", False),
+        ("anchor", True),
+        ("hidden-input", False),
+        ("plain-text", False),
+    ],
+)
+async def test_interactive_heuristics(browser, open_page, find, element_id, interactive):
+    open_page("ext_interactive.html")
+    snap = await browser.session.snapshot()
+    assert find(snap, id=element_id)[1].interactive is interactive
+
+
+async def test_svg_is_one_element_without_its_drawing_internals(browser, open_page, find):
+    open_page("ext_interactive.html")
+    snap = await browser.session.snapshot()
+    ref, svg = find(snap, id="icon")
+    assert svg.tag == "svg" and svg.visible
+    assert not [e for e in snap.frames[0].elements if e.parent == ref.id]
+    assert not [e for e in snap.frames[0].elements if e.tag in ("circle", "title")]
