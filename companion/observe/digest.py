@@ -25,7 +25,12 @@ _BARE_STRUCTURE = re.compile(r"^\s*- [a-z]+(?: \"[^\"]*\")?$")  # "- list", "- l
 class ListSelection(BaseModel):
     content_hash: str
     item_roots: list[tuple[int, int]] = Field(description="(frame, id) of the selected items' roots")
-    positions: dict[str, int] = Field(default_factory=dict, description="item id -> 1-based position in the full list")
+
+    def pick(self, section: PageSection) -> list[tuple[int, PageSection]]:
+        """(1-based position, item) of the selected items in the section as it is now."""
+        wanted = set(map(tuple, self.item_roots))
+        return [(pos, it) for pos, it in enumerate(section.items, 1)
+                if it.roots and (it.roots[0].frame, it.roots[0].id) in wanted]
 
 
 class PageDigest(BaseModel):

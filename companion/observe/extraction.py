@@ -51,17 +51,19 @@ def list_header(section: PageSection) -> list[str]:
     return out
 
 
-def format_details(section: PageSection, view: str | None = None, positions: dict[str, int] | None = None) -> str:
+def format_details(section: PageSection, view: str | None = None,
+                   items: list[tuple[int, PageSection]] | None = None) -> str:
     """The details string of a section. `view` replaces a normal section's rendered content (PageDigest
-    shows sections without the elements added since page entry); `positions` maps item id -> 1-based
-    position in the full list, for numbering selected items."""
+    shows sections without the elements added since page entry); for a list, `items` are the selected
+    (1-based position, item) pairs — None means every item."""
     if section.kind != "list":
         return with_images(section.details if view is None else view)
     label = section.details.splitlines()[0] if section.details else "list"
     label = re.sub(r"\(\d+ items\)$", "", label).strip()
-    out = [f"{label} (selected items)"] + list_header(section)
-    for k, item in enumerate(section.items, 1):
-        pos = positions.get(item.id, k) if positions else k
+    chosen = items if items is not None else list(enumerate(section.items, 1))
+    note = f"({len(chosen)} of {len(section.items)} items selected)" if items is not None else f"({len(section.items)} items)"
+    out = [f"{label} {note}"] + list_header(section)
+    for pos, item in chosen:
         out.append(f"item {pos}:")
         out.extend("  " + line for line in item.details.splitlines())
     return with_images("\n".join(out))

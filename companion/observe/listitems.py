@@ -5,8 +5,9 @@ Chunks hold at most `Budget.list_chunk` items (default 25), fewer when their pre
 prompt bound. After each chunk but the last, a separate call sees how many items were scanned, the
 items selected so far and the first remaining ones, and decides whether to stop. A list of thousands
 of items therefore costs a bounded prompt per call, and usually a few calls when the answer is near
-the top. The section's `items` are then overwritten with the selected items only (their elements are
-what the candidate assembly sees); the next page refresh rebuilds the full list from the live page.
+the top. The selection is reported (Observation.list_items) rather than written into the PageMem: the
+paper overwrites the section's items, but dropping elements from the PageMem would renumber them at the
+next refresh (indices are kept only for elements the PageMem still holds).
 """
 
 from __future__ import annotations
@@ -98,8 +99,3 @@ async def _should_stop(caller: Caller, budget: Budget, task: str, history: str, 
     answer = await caller.ask("list_early_stop", variables(shown), EarlyStop, max_tokens=EARLY_STOP_MAX_TOKENS,
                               section_id=section_id)
     return bool(answer.stop)
-
-
-def apply_selection(section: PageSection, selected: list[int]) -> None:
-    """Overwrite the list's items with the selected ones (their ids, e.g. 's3.17', are kept)."""
-    section.items = [section.items[i] for i in selected if 0 <= i < len(section.items)]

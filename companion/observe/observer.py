@@ -22,10 +22,10 @@ from companion.observe.budget import Budget, fit_history
 from companion.observe.calls import Accounting, Caller, LLMLike
 from companion.observe.digest import ListSelection, PageDigest, render_added_group
 from companion.observe.extraction import extract, format_details
-from companion.observe.listitems import ListScan, apply_selection, select_list_items
+from companion.observe.listitems import ListScan, select_list_items
 from companion.observe.selection import select_sections
 from companion.observe.task_summary import summarize_for_task
-from companion.pagemem.model import PageMem, PageSection
+from companion.pagemem.model import Element, PageMem, PageSection
 from companion.pagemem.tokens import count_tokens
 from companion.pagemem.update import PageUpdate
 
@@ -48,12 +48,30 @@ class Observation(BaseModel):
     page_summary: str | None = None
     purposes: dict[str, str] = Field(default_factory=dict, description="section id -> purpose, every top-level section")
     list_scans: dict[str, ListScan] = Field(default_factory=dict, description="list section id -> item selection done this step")
+    list_items: dict[str, list[str]] = Field(default_factory=dict, description="selected list section id -> ids of its "
+                                             "selected items (absent: every item is shown, e.g. under view_all)")
     digest: str = Field("", description="the page digest as an actor could read it: selected sections in full, "
                                         "the others by purpose, then the added group")
 
     @property
     def digest_tokens(self) -> int:
         return count_tokens(self.digest)
+
+    def section_elements(self, pagemem: PageMem, section_id: str) -> list[Element]:
+        """The elements of a section as this observation shows it: for a list narrowed by SelectListItems,
+        its own elements plus those of the selected items only (what candidate assembly should offer)."""
+        section = pagemem.section(section_id)
+        if section is None:
+            return []
+        chosen = self.list_items.get(section_id)
+        if chosen is None:
+            return list(section.all_elements())
+        wanted = set(chosen)
+        out = list(section.elements)
+        for item in section.items:
+            if item.id in wanted:
+                out.extend(item.all_elements())
+        return out
 
 
 class PageObserver:
@@ -111,7 +129,7 @@ class PageObserver:
             if s.purpose is None:
                 s.purpose = describe_tiny(s)[0]
 
-        scans = await self._select_items(caller, task, history, [top[sid] for sid in selected], digest)
+        picked, scans = await self._select_items(caller, task, history, [top[sid] for sid in selected], digest)
 
         views: dict[str, str] = {}
         added_blocks: list[tuple[str, str]] = []
@@ -129,7 +147,7 @@ class PageObserver:
         extract_ids = [sid for sid in selected if views.get(sid, top[sid].details).strip() or top[sid].kind == "list"]
         results = await asyncio.gather(*(
             extract(caller, self.budget, task, history, pagemem, top[sid],
-                    format_details(top[sid], views.get(sid), self._positions(digest, sid)))
+                    format_details(top[sid], views.get(sid), picked.get(sid)))
             for sid in extract_ids))
         extractions = {sid: text for sid, (text, _) in zip(extract_ids, results)}
 
@@ -145,37 +163,30 @@ class PageObserver:
             added_group=added_group, modal=modal is not None, usage=accounting, new_page=new_page,
             view_all=digest.view_all, page_summary=pagemem.summary,
             purposes={s.id: s.purpose or "" for s in pagemem.sections}, list_scans=scans,
-            digest=render_digest(pagemem, selected, views, added_group, digest),
+            list_items={sid: [it.id for _, it in pairs] for sid, pairs in picked.items()},
+            digest=render_digest(pagemem, selected, views, added_group, picked),
         )
 
     # ------------------------------------------------------------------ helpers
 
     async def _select_items(self, caller: Caller, task: str, history: str, sections: list[PageSection],
-                            digest: PageDigest) -> dict[str, ListScan]:
-        """SelectListItems on the selected list sections; within a page an unchanged list keeps its picks."""
+                            digest: PageDigest) -> tuple[dict[str, list[tuple[int, PageSection]]], dict[str, ListScan]]:
+        """SelectListItems on the selected list sections; within a page an unchanged list keeps its picks.
+        Returns the picked (position, item) pairs per list (absent: every item, under view_all) and the scans."""
+        picked: dict[str, list[tuple[int, PageSection]]] = {}
         scans: dict[str, ListScan] = {}
         for s in sections:
-            if s.kind != "list" or not s.items or digest.view_all:
+            if s.kind != "list" or digest.view_all:
                 continue
             known = digest.lists.get(s.id)
-            if known is not None and known.content_hash == s.content_hash:
-                wanted = set(map(tuple, known.item_roots))
-                s.items = [it for it in s.items if it.roots and (it.roots[0].frame, it.roots[0].id) in wanted]
-                continue
-            scan = await select_list_items(caller, self.budget, task, history, s)
-            positions = {s.items[i].id: i + 1 for i in scan.selected}
-            content_hash = s.content_hash
-            apply_selection(s, scan.selected)
-            digest.lists[s.id] = ListSelection(
-                content_hash=content_hash, positions=positions,
-                item_roots=[(it.roots[0].frame, it.roots[0].id) for it in s.items if it.roots])
-            scans[s.id] = scan
-        return scans
-
-    @staticmethod
-    def _positions(digest: PageDigest, sid: str) -> dict[str, int] | None:
-        known = digest.lists.get(sid)
-        return known.positions if known else None
+            if known is None or known.content_hash != s.content_hash:
+                scan = await select_list_items(caller, self.budget, task, history, s)
+                known = digest.lists[s.id] = ListSelection(
+                    content_hash=s.content_hash,
+                    item_roots=[(s.items[i].roots[0].frame, s.items[i].roots[0].id) for i in scan.selected if s.items[i].roots])
+                scans[s.id] = scan
+            picked[s.id] = known.pick(s)
+        return picked, scans
 
     async def _added_entry(self, caller: Caller, task: str, history: str, pagemem: PageMem, group: str) -> str:
         """The added group as a summary entry: as it is when small, else through an extraction call."""
@@ -188,7 +199,7 @@ class PageObserver:
 
 
 def render_digest(pagemem: PageMem, selected: list[str], views: dict[str, str], added_group: str | None,
-                  digest: PageDigest) -> str:
+                  picked: dict[str, list[tuple[int, PageSection]]]) -> str:
     """Selected sections as their subtrees with their purposes, the others by purpose alone, then the
     added group (Region4Web §4.1-4.2)."""
     out = [f"Page: {pagemem.title} ({pagemem.url})"]
@@ -197,7 +208,7 @@ def render_digest(pagemem: PageMem, selected: list[str], views: dict[str, str], 
     for sid in selected:
         s = by_id[sid]
         out.append(f"## {s.purpose or s.kind} [{sid}]")
-        out.append(format_details(s, views.get(sid), digest.lists[sid].positions if sid in digest.lists else None))
+        out.append(format_details(s, views.get(sid), picked.get(sid)))
     others = [f"- {s.purpose or s.kind} [{s.id}]" for s in pagemem.sections if s.id not in shown]
     if others:
         out.append("Other sections (not shown in full):")

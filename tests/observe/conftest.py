@@ -1,0 +1,30 @@
+"""Observation tests: real Chromium + extension (tests/conftest.py) and the scripted LLM server."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.llm.testing import llm_client_for, scripted_llm  # noqa: F401
+from companion.pagemem.divide import divide_page
+from companion.pagemem.tokens import count_tokens
+
+
+@pytest.fixture
+def page_mem(browser, open_page):
+    """page_mem("obs_shop.html") -> (snapshot, PageMem) of the fixture page as loaded in Chromium."""
+
+    async def load(name: str):
+        open_page(name)
+        snapshot = await browser.session.snapshot()
+        return snapshot, divide_page(snapshot)
+
+    return load
+
+
+def requests_for(server, prompt: str, since: int = 0):
+    return [r for r in server.requests[since:] if r.prompt == prompt]
+
+
+def prompt_size(request) -> int:
+    """Our token count of a recorded request, measured the way the budget measures it."""
+    return sum(count_tokens(m.get("content") or "") for m in request.body.get("messages", []))
