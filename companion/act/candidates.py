@@ -108,7 +108,9 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
             calls.append(_filter(ctx, observation, _section_context(section, extraction), chunk))
     rest: list[Candidate] = []
     taken = 0
-    for sid in obs.unselected:
+    # With a modal open the page behind it is inert: only the modal's elements are offered.
+    behind = [] if getattr(obs, "modal", False) else obs.unselected
+    for sid in behind:
         section = pm.section(sid)
         if section is None or section.id in obs.selected:
             continue

@@ -213,3 +213,26 @@ async def test_irreversible_click_asks_first_and_declining_blocks_it(browser, op
         await execute(ctx, candidate_for(ctx, "Delete all offers"), "the task says so")
     assert len(asked) == 1 and "Delete all offers" in asked[0]
     assert text_of(browser, "#log") == ""
+
+
+async def test_copy_to_clipboard_logs_the_copied_text(browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    llm_client_for(scripted_llm())
+    open_page("act_copy.html")
+    ctx = await make_ctx("Copy the discount code")
+    outcome = await execute(ctx, candidate_for(ctx, "Copy code"), "copy it")
+    assert text_of(browser, "#log") == "copied"
+    assert outcome.actions == ['Copied "SAVE10" to the clipboard with button "Copy code"']
+
+
+async def test_type_url_navigates_and_an_invalid_url_fails(browser, open_page, pages, make_ctx, scripted_llm, llm_client_for):
+    target = pages.url("act_select.html")
+    server = scripted_llm(rules=[{"prompt": "input_value", "responses": ['{"value": "not a url"}', json.dumps({"value": target})]}])
+    llm_client_for(server)
+    open_page("act_copy.html")
+    ctx = await make_ctx("Open the checkout options page")
+    with pytest.raises(ActionFailed, match="invalid URL"):
+        await execute(ctx, Candidate(kind="type_url", label="type a URL"), "go there")
+    outcome = await execute(ctx, Candidate(kind="type_url", label="type a URL"), "go there")
+    assert outcome.url_changed and outcome.actions == [f"Navigated to {target}"]
+    assert ctx.pagemem.url == target and ctx.visited_urls[-1] == target
+    assert "address bar" in server.requests[0].last_user
