@@ -72,20 +72,19 @@ function announceFrame(frameId) {
   if (window.parent !== window) window.parent.postMessage({ __webchallengerFrame: frameId }, "*");
 }
 
-// Every child frame announces itself to its parent (see content/walk.js); returns the frame tree
-// as a map parent frame id -> child frame ids.
+// Every child frame announces itself to its parent (see content/walk.js). Returns the frames that
+// did, as a map parent frame id -> child frame ids: the parent waits for exactly those (error pages
+// and other frames we may not script never announce, and must not make it wait).
 export async function announceFrames(tabId) {
-  const frames = (await chrome.webNavigation.getAllFrames({ tabId })) || [];
+  const frames = ((await chrome.webNavigation.getAllFrames({ tabId })) || []).filter((f) => f.frameId !== 0);
+  const settled = await Promise.allSettled(
+    frames.map((f) => execute({ target: { tabId, frameIds: [f.frameId] }, func: announceFrame, args: [f.frameId] }, `frame ${f.frameId}`)),
+  );
   const children = new Map();
-  for (const f of frames) {
-    if (f.frameId === 0) continue;
+  frames.forEach((f, i) => {
+    if (settled[i].status !== "fulfilled") return;
     if (!children.has(f.parentFrameId)) children.set(f.parentFrameId, []);
     children.get(f.parentFrameId).push(f.frameId);
-  }
-  await Promise.allSettled(
-    frames
-      .filter((f) => f.frameId !== 0)
-      .map((f) => execute({ target: { tabId, frameIds: [f.frameId] }, func: announceFrame, args: [f.frameId] }, `frame ${f.frameId}`)),
-  );
+  });
   return children;
 }
