@@ -1,0 +1,107 @@
+"""A scripted LLM for agent tests: the real openai client over real HTTP to companion's ScriptedLLMServer,
+answering from the request itself instead of a fixed list, so a multi-step task can be scripted by intent.
+
+Every answer is built from the JSON schema the client sent (so it is always valid) and the prompt text:
+  - subset choices (section_selection, candidate_filtering, ...): every option, up to maxItems;
+  - detail_extraction echoes the section's details, page_task_summary echoes "title (url)" plus the
+    extractions: the observation really carries what the page shows, through the whole pipeline;
+  - action_selection, end_task_verification and final_answer come from the test's own functions.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import json
+import re
+from typing import Callable
+
+from companion.llm.scripted_server import RecordedRequest, ScriptedLLMServer, ScriptedReply
+
+_request: contextvars.ContextVar[RecordedRequest | None] = contextvars.ContextVar("agent_llm_request", default=None)
+OPTION_RE = re.compile(r"^\[(\d+)\] (.*)$", re.M)
+
+# (prompt text, candidate labels) -> index in labels
+ChooseFn = Callable[[str, list[str]], int]
+
+
+def options(text: str) -> list[str]:
+    """The numbered options of a prompt, in order."""
+    return [label for _, label in OPTION_RE.findall(text)]
+
+
+def candidates_of(text: str) -> list[str]:
+    block = text.split("Possible actions:\n", 1)[1]
+    return options(block.split("\n\n", 1)[0])
+
+
+def index_of(labels: list[str], pattern: str) -> int | None:
+    return next((i for i, label in enumerate(labels) if re.search(pattern, label, re.I)), None)
+
+
+def _allowed(spec: dict) -> list:
+    """The values an integer schema allows (a one-option choice is spelled with `const`)."""
+    return [spec["const"]] if "const" in spec else list(spec.get("enum", [0]))
+
+
+class AgentLLM(ScriptedLLMServer):
+    def __init__(self, *, choose: ChooseFn, verify: Callable[[str], bool] = lambda text: True,
+                 answer: Callable[[str], str] = lambda text: "done", **kwargs):
+        super().__init__(**kwargs)
+        self.choose = choose
+        self.verify = verify
+        self.answer_fn = answer
+
+    def prompts(self, name: str) -> list[str]:
+        """The user message of every request made with prompt `name`, in arrival order."""
+        return [r.last_user for r in self.requests if r.prompt == name]
+
+    async def _answer(self, record: RecordedRequest):
+        token = _request.set(record)
+        try:
+            return await super()._answer(record)
+        finally:
+            _request.reset(token)
+
+    def _next_reply(self, prompt: str, last_user: str) -> ScriptedReply:
+        record = _request.get()
+        with self._lock:
+            has_script = any(r.responses and r.matches(prompt, last_user) for r in self.rules) or bool(self.script)
+        if has_script or record is None:
+            return super()._next_reply(prompt, last_user)
+        schema = ((record.body.get("response_format") or {}).get("json_schema") or {}).get("schema") or {}
+        return ScriptedReply(content=json.dumps(self.respond(prompt, last_user, schema)))
+
+    def respond(self, prompt: str, text: str, schema: dict) -> dict:
+        if prompt == "action_selection":
+            return {"reason": f"scripted choice for {prompt}", "index": self.choose(text, candidates_of(text))}
+        if prompt == "end_task_verification":
+            done = self.verify(text)
+            return {"reason": "all parts are done" if done else "the value was not found yet", "complete": done}
+        if prompt == "final_answer":
+            return {"answer": self.answer_fn(text)}
+        if prompt == "detail_extraction":
+            body = text.split("\nSection: ", 1)[-1].split("\n", 1)[-1]
+            return {"details": body.split("\n\nExtract every fact", 1)[0][:1100]}
+        if prompt == "page_task_summary":
+            page = re.search(r"Current page: (.*)", text).group(1)
+            found = text.split("Relevant details found on the page:\n", 1)[-1].split("\n\nWrite one paragraph", 1)[0]
+            return {"summary": f"{page}. " + " ".join(found.split())[:800]}
+        return self.generic(schema)
+
+    @staticmethod
+    def generic(schema: dict) -> dict:
+        out: dict = {}
+        for name, spec in schema.get("properties", {}).items():
+            kind = spec.get("type")
+            if kind == "array":
+                values = _allowed(spec["items"])
+                out[name] = values[: spec.get("maxItems", len(values))]
+            elif kind == "integer":
+                out[name] = _allowed(spec)[0]
+            elif kind == "boolean":
+                out[name] = False if name == "stop" else True
+            elif kind == "string":
+                out[name] = "notes.txt" if "pattern" in spec else "scripted"
+            else:
+                out[name] = None
+        return out

@@ -1,0 +1,76 @@
+"""End to end in real Chromium with the real extension: the loop navigates, reads, verifies and answers;
+a stale element on the first try is recovered by the retry rule."""
+
+from __future__ import annotations
+
+import re
+
+from companion.agent.loop import run_task
+from tests.agent.agent_llm import candidates_of, index_of
+
+PRICE_TASK = "What is the price of the Blue kettle?"
+
+
+def _blue_price(text: str) -> str:
+    match = re.search(r"cell: Blue kettle\W+cell: (\$\d+\.\d\d)", text)  # the table row, as the page showed it
+    return match.group(1) if match else "not found"
+
+
+def test_multi_page_task_navigates_reads_the_table_and_answers_after_verification(browser, pages, agent_llm, memory_dir):
+    def choose(text: str, labels: list[str]) -> int:
+        if "agent_kettles.html" in text.split("Current page:", 1)[1].split("\n", 1)[0]:
+            return index_of(labels, r"^end the task")
+        if index_of(labels, r"^end the task") is not None and "History so far: none" in text and not llm_server.prompts("end_task_verification"):
+            return index_of(labels, r"^end the task")  # premature: the verification must refuse it
+        return index_of(labels, r'link "Kettles"')
+
+    llm_server = agent_llm(choose=choose, verify=lambda text: "agent_kettles.html" in text,
+                           answer=_blue_price)
+    result = browser.run(run_task(PRICE_TASK, session=browser.session, start_url=pages.url("agent_shop.html"),
+                                  memory_dir=memory_dir), timeout=180)
+
+    assert result.status == "done", result.explanation
+    assert result.answer == "$24.50", llm_server.prompts("final_answer")  # read through extraction -> summary -> answer
+    assert browser.driver.current_url == pages.url("agent_kettles.html")
+    assert result.actions == ['Clicked link "Kettles"']
+    # One verification only: the premature end task was refused (and removed for that step); the later
+    # end-task choice ended the task without a second check.
+    assert len(llm_server.prompts("end_task_verification")) == 1
+    assert len(llm_server.prompts("final_answer")) == 1
+    # The history has exactly one step (the failed end task is not an action) in the paper's format.
+    assert re.fullmatch(
+        r'Step 1\nObservation: Kettle Shop \(http://127\.0\.0\.1:\d+/agent_shop\.html\) - Summary: .+\n'
+        r'Reason for Action: .+\nAction: .*link "Kettles".*', result.history)
+    # The refused end task was not offered again in the same step.
+    second_prompt = llm_server.prompts("action_selection")[1]
+    assert "end the task" not in second_prompt.split("Possible actions:", 1)[1]
+    kinds = [e.kind for e in result.events]
+    assert kinds[0] == "started" and kinds[-2:] == ["answer", "finished"]
+    assert result.usage.calls == len(llm_server.requests)
+
+
+def test_stale_element_on_first_try_is_recovered_by_the_retry_rule(browser, pages, agent_llm, memory_dir):
+    replaced = []
+
+    def choose(text: str, labels: list[str]) -> int:
+        if "agent_kettles.html" in text.split("Current page:", 1)[1].split("\n", 1)[0]:
+            return index_of(labels, r"^end the task")
+        if not replaced:
+            # The page re-creates the nav link after the snapshot: the chosen element is stale.
+            browser.driver.execute_script(
+                "const a = document.getElementById('nav-kettles'); a.replaceWith(a.cloneNode(true));")
+            replaced.append(True)
+        return index_of(labels, r'link "(Kettles|Browse all kettles)"')
+
+    llm_server = agent_llm(choose=choose, verify=lambda text: True, answer=_blue_price)
+    result = browser.run(run_task(PRICE_TASK, session=browser.session, start_url=pages.url("agent_shop.html"),
+                                  memory_dir=memory_dir), timeout=180)
+
+    assert result.status == "done", result.explanation
+    assert result.answer == "$24.50"
+    selections = llm_server.prompts("action_selection")
+    first, retry = candidates_of(selections[0]), candidates_of(selections[1])
+    stale_label = next(label for label in first if 'link "Kettles"' in label)
+    assert retry == [label for label in first if label != stale_label]  # removed, then the LLM re-prompted
+    assert result.actions == ['Clicked link "Browse all kettles"']  # the failed attempt is not logged
+    assert any(e.kind == "note" and "Attempt failed" in e.text for e in result.events)
