@@ -18,7 +18,8 @@ async function load() {
   if (!edited.has("port")) $("port").value = port || DEFAULT_PORT;
   if (!edited.has("token")) $("token").value = token || "";
   // Asking the worker also wakes it if Chromium had stopped it.
-  show(await chrome.runtime.sendMessage({ type: "status" }).catch(() => null));
+  await chrome.runtime.sendMessage({ type: "status" }).catch(() => null);
+  show(await currentStatus());
 }
 
 async function save() {
@@ -30,7 +31,18 @@ async function save() {
   const token = $("token").value.trim();
   await chrome.storage.local.set({ port, token });
   $("status").textContent = "connecting…";
-  show(await chrome.runtime.sendMessage({ type: "reconnect" }).catch((e) => ({ detail: e.message })));
+  const reply = await chrome.runtime.sendMessage({ type: "reconnect" }).catch((e) => ({ error: e.message }));
+  if (reply && reply.error) {
+    show({ status: "error", detail: `the extension could not reconnect: ${reply.error}` });
+    return;
+  }
+  // The reply may be older than a "connected" that already arrived through onChanged: re-read.
+  show(await currentStatus());
+}
+
+async function currentStatus() {
+  const { connection } = await chrome.storage.session.get("connection");
+  return connection;
 }
 
 chrome.storage.onChanged.addListener((changes, area) => {
