@@ -19,7 +19,7 @@ from pydantic import Field
 from companion.llm.answers import PageSummary
 from companion.llm.structured import StrictAnswer
 from companion.memory.store import WebsiteMemStore
-from companion.observe.budget import preview
+from companion.observe.budget import Budget, preview, prompt_tokens
 from companion.observe.calls import Caller
 from companion.pagemem.model import PageMem, PageSection, hash_text
 from companion.pagemem.tokens import count_tokens
@@ -69,7 +69,7 @@ def summary_content(section: PageSection, max_tokens: int) -> str:
 
 
 async def abstract_section(caller: Caller, section: PageSection, pagemem: PageMem,
-                           store: WebsiteMemStore | None, preview_tokens: int) -> bool:
+                           store: WebsiteMemStore | None, budget: Budget) -> bool:
     """Fill purpose, summary and state of one section. Returns True when an LLM call was made."""
     if store is not None and section.content_hash:
         if section.summary is None or section.needs_summary:
@@ -87,8 +87,9 @@ async def abstract_section(caller: Caller, section: PageSection, pagemem: PageMe
         section.summary = section.state_summary = summary
         section.needs_summary = False
         return False
-    variables = {"page_title": pagemem.title, "url": pagemem.url,
-                 "content": summary_content(section, preview_tokens), "purpose": section.purpose or ""}
+    variables = {"page_title": pagemem.title, "url": pagemem.url, "content": "", "purpose": section.purpose or ""}
+    room = min(budget.summary_preview_tokens, budget.usable - prompt_tokens("section_summary", variables))
+    variables["content"] = summary_content(section, room)
     if section.purpose:
         answer = await caller.ask("section_summary", variables, SectionState, max_tokens=SUMMARY_MAX_TOKENS,
                                   section_id=section.id)
@@ -106,9 +107,9 @@ async def abstract_section(caller: Caller, section: PageSection, pagemem: PageMe
 
 
 async def abstract_sections(caller: Caller, sections: list[PageSection], pagemem: PageMem,
-                            store: WebsiteMemStore | None, preview_tokens: int) -> int:
+                            store: WebsiteMemStore | None, budget: Budget) -> int:
     """Abstract the sections that need it, concurrently. Returns the number of LLM calls made."""
-    made = await asyncio.gather(*(abstract_section(caller, s, pagemem, store, preview_tokens) for s in sections))
+    made = await asyncio.gather(*(abstract_section(caller, s, pagemem, store, budget) for s in sections))
     return sum(made)
 
 
@@ -125,7 +126,7 @@ def page_key(pagemem: PageMem) -> str:
     return hash_text("page-summary\x1f" + pagemem.title + "\x1f" + "\x1f".join(s.content_hash for s in pagemem.sections))
 
 
-async def summarize_page(caller: Caller, pagemem: PageMem, store: WebsiteMemStore | None, max_tokens: int) -> bool:
+async def summarize_page(caller: Caller, pagemem: PageMem, store: WebsiteMemStore | None, budget: Budget) -> bool:
     """The page's one-sentence summary (cached per page content). Returns True when a call was made."""
     if pagemem.summary:
         return False
@@ -137,12 +138,12 @@ async def summarize_page(caller: Caller, pagemem: PageMem, store: WebsiteMemStor
             return False
     lines = [f"{s.purpose or s.kind}: {s.summary or ''}" for s in pagemem.sections]
     # Many sections: show as many as fit, and say how many more there are (this is a one-sentence gist).
-    fixed = count_tokens(pagemem.title + pagemem.url) + 150
+    fixed = prompt_tokens("page_summary", {"page_title": pagemem.title, "url": pagemem.url, "sections": ["… and 9999 more sections"]})
     shown: list[str] = []
     used = fixed
     for line in lines:
         cost = count_tokens(line) + 3
-        if used + cost > max_tokens:
+        if used + cost > budget.usable:
             break
         shown.append(line)
         used += cost

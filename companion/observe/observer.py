@@ -110,15 +110,15 @@ class PageObserver:
 
         if modal is not None:
             # CheckModal: the dialog is the only relevant section; the inert page behind it is not read.
-            await abstract_section(caller, modal, pagemem, self.store, self.budget.summary_preview_tokens)
+            await abstract_section(caller, modal, pagemem, self.store, self.budget)
             selected = [modal.id]
         elif digest.view_all:
             selected = [s.id for s in pagemem.sections]
         elif new_page or not digest.selected:
-            await abstract_sections(caller, pagemem.sections, pagemem, self.store, self.budget.summary_preview_tokens)
+            await abstract_sections(caller, pagemem.sections, pagemem, self.store, self.budget)
             steps = [select_sections(caller, self.budget, task, history, pagemem, pagemem.sections, self.max_selected)]
             if self.page_summary:
-                steps.append(summarize_page(caller, pagemem, self.store, self.budget.usable))
+                steps.append(summarize_page(caller, pagemem, self.store, self.budget))
             digest.selected = (await asyncio.gather(*steps))[0]
             selected = list(digest.selected)
         else:

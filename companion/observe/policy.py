@@ -50,8 +50,10 @@ def _limit(model: type[BaseModel], field: str, default: int) -> int:
 
 
 class LocalPolicy:
-    def __init__(self) -> None:
+    def __init__(self, keep_prompts: bool = False) -> None:
         self.calls: list[CallUsage] = []
+        self.prompts: list[tuple[str, str]] = []  # (prompt name, user message) when keep_prompts
+        self.keep_prompts = keep_prompts
 
     async def ask(self, prompt: str, variables: dict, answer: type[BaseModel], *, max_tokens: int,
                   temperature: float = 0.0) -> Reply:
@@ -76,6 +78,8 @@ class LocalPolicy:
                           prompt_tokens=sum(count_tokens(m["content"]) for m in rendered.messages),
                           completion_tokens=count_tokens(json.dumps(value.model_dump())))
         self.calls.append(usage)
+        if self.keep_prompts:
+            self.prompts.append((prompt, rendered.messages[-1]["content"]))
         return Reply(answer=value, usage=usage)
 
     def _answer(self, prompt: str, v: dict, model: type[BaseModel]) -> dict:
