@@ -184,3 +184,30 @@ async def test_svg_is_one_element_without_its_drawing_internals(browser, open_pa
     assert svg.tag == "svg" and svg.visible
     assert not [e for e in snap.frames[0].elements if e.parent == ref.id]
     assert not [e for e in snap.frames[0].elements if e.tag in ("circle", "title")]
+
+
+async def test_nested_frame_offsets_accumulate(browser, open_page, find):
+    open_page("ext_nested.html", other=True)
+    driver = browser.driver
+    content_origin = (
+        "const f = document.getElementById(arguments[0]); const r = f.getBoundingClientRect();"
+        "const cs = getComputedStyle(f);"
+        "return [r.left + f.clientLeft + parseFloat(cs.paddingLeft), r.top + f.clientTop + parseFloat(cs.paddingTop)];"
+    )
+    outer_x, outer_y = driver.execute_script(content_origin, "outer")
+    driver.switch_to.frame(driver.find_element("id", "outer"))
+    try:
+        inner_x, inner_y = driver.execute_script(content_origin, "cross")
+    finally:
+        driver.switch_to.default_content()
+    snap = await browser.session.snapshot()
+    _, outer = find(snap, tag="iframe", id="outer")
+    _, inner = find(snap, tag="iframe", id="cross", frame=outer.child_frame)
+    inner_frame = next(f for f in snap.frames if f.frame == inner.child_frame)
+    assert inner_frame.parent_frame == outer.child_frame
+    _, button = find(snap, text="Frame button", frame=inner.child_frame)
+    assert button.box.x == pytest.approx(outer_x + inner_x + 20, abs=0.6)
+    assert button.box.y == pytest.approx(outer_y + inner_y + 30, abs=0.6)
+    # Document order: each frame is followed by its own descendants.
+    order = [f.frame for f in snap.frames]
+    assert order.index(outer.child_frame) < order.index(inner.child_frame)
