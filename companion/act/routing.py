@@ -53,7 +53,7 @@ async def _done(ctx: AgentContext, actions: list[str], url_changed: bool = False
     return Outcome(actions=actions, url_changed=url_changed or ctx.page_changed, modal_opened=opened)
 
 
-Route = Literal["dropdown", "upload", "select", "search", "input", "check", "copy", "click"]
+Route = Literal["dropdown", "upload", "select", "search", "autocomplete", "input", "check", "copy", "click"]
 
 
 def element_route(ctx: AgentContext, el: Element, section: PageSection | None = None) -> Route:
@@ -68,7 +68,7 @@ def element_route(ctx: AgentContext, el: Element, section: PageSection | None = 
     if is_search_field(el, section):
         return "search"
     if is_text_field(el):
-        return "input"
+        return "autocomplete" if el.role == "combobox" else "input"
     if is_checkable(el):
         return "check"
     if el.role == "combobox":  # a custom (non-native) select: open it and choose among what it reveals
@@ -90,6 +90,8 @@ async def element_action(ctx: AgentContext, el: Element, section: PageSection | 
         return await _done(ctx, [await select_option(ctx, el)])
     if route == "search":
         return await search(ctx, el)
+    if route == "autocomplete":
+        return await search(ctx, el, press=False)
     if route == "input":
         return await _done(ctx, [await enter_input(ctx, el)])
     if route == "check":

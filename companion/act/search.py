@@ -1,4 +1,7 @@
-"""Search (App. A.5): type the query, look for suggestions in the diff, offer them (or ignore them), press Enter."""
+"""Search (App. A.5): type the query, look for suggestions in the diff, offer them (or ignore them), press Enter.
+
+The same steps without the final Enter serve autocomplete comboboxes (a city or airport field): typing
+alone is not the choice there, picking the suggestion is."""
 
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ from companion.pagemem.model import Element
 SUGGESTION_WAIT_S = 0.5
 
 
-async def search(ctx: AgentContext, field: Element) -> Outcome:
+async def search(ctx: AgentContext, field: Element, *, press: bool = True) -> Outcome:
     actions = [await enter_input(ctx, field)]
     query = field.value or ""
     await asyncio.sleep(SUGGESTION_WAIT_S)
@@ -33,7 +36,7 @@ async def search(ctx: AgentContext, field: Element) -> Outcome:
             if result.url_changed or ctx.page_changed:
                 return Outcome(actions=actions, url_changed=True)
     live = ctx.pagemem.element_by_ref(field.ref) if ctx.pagemem else None
-    if live is None:  # the suggestion replaced the search box: nothing left to press Enter in
+    if live is None or not press:  # the suggestion replaced the search box: nothing left to press Enter in
         return Outcome(actions=actions)
     text, result = await press_enter(ctx, live)
     actions.append(text)

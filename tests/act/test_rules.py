@@ -149,7 +149,8 @@ async def test_switch_tab_is_offered_only_with_several_tabs(scripted_llm, llm_cl
 
 
 ROUTES = """<form><input aria-label="Name"><input type="search" aria-label="Find"><select aria-label="Size"><option>S</option></select>
-<input type="file" aria-label="Photo"><input type="checkbox" aria-label="Gift"></form>
+<input type="file" aria-label="Photo"><input type="checkbox" aria-label="Gift">
+<input role="combobox" aria-autocomplete="list" aria-label="City"></form>
 <div><button aria-haspopup="menu">Account</button><button>Copy link</button><a href="/next">Next page</a></div>"""
 
 
@@ -158,7 +159,7 @@ def test_element_action_decision_tree():
     ctx = ctx_for(pm)
     route = {e.name: element_route(ctx, e) for e in pm.all_elements()}
     assert route == {"Name": "input", "Find": "search", "Size": "select", "Photo": "upload", "Gift": "check",
-                     "Account": "dropdown", "Copy link": "copy", "Next page": "dropdown"}  # never explored: may open something
+                     "City": "autocomplete", "Account": "dropdown", "Copy link": "copy", "Next page": "dropdown"}  # never explored: may open something
     link = next(e for e in pm.all_elements() if e.name == "Next page")
     link.explored = True
     assert element_route(ctx, link) == "click"

@@ -117,6 +117,23 @@ async def test_custom_dropdown_option_is_chosen_from_the_revealed_elements(brows
     assert len(ctx.pagemem.element_by_ref(trigger.element).dropdown_elements) == 3
 
 
+async def test_revealed_form_like_cluster_goes_to_submit_form(browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    server = scripted_llm(rules=[
+        {"prompt": "form_field_selection", "responses": ['{"indices": [0, 1]}']},
+        {"prompt": "field_value", "pattern": 'Field: textbox "Your name"', "responses": ['{"value": "Ann"}']},
+        {"prompt": "field_value", "pattern": 'Field: textbox "Email address"', "responses": ['{"value": "ann@example.com"}']},
+        {"prompt": "form_review", "responses": [choice(2)]},  # [0] [1] edit, [2] Submit
+    ])
+    llm_client_for(server)
+    open_page("act_reveal.html")
+    ctx = await make_ctx("Subscribe to alerts as Ann, ann@example.com")
+    outcome = await execute(ctx, candidate_for(ctx, "Get alerts"), "alerts are asked for")
+    assert text_of(browser, "#result") == "Subscribed Ann <ann@example.com>"
+    assert outcome.actions == ['Clicked button "Get alerts"', 'Typed "Ann" into textbox "Your name"',
+                               'Typed "ann@example.com" into textbox "Email address"', 'Submitted the form with button "Subscribe"']
+    assert "dropdown_option" not in [r.prompt for r in server.requests]
+
+
 async def test_search_offers_suggestions_then_presses_enter(browser, open_page, make_ctx, scripted_llm, llm_client_for):
     server = scripted_llm(rules=[
         {"prompt": "input_value", "responses": ['{"value": "red k"}']},
