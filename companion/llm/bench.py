@@ -52,6 +52,10 @@ async def _bench_one(name: str, threads: int) -> dict:
     started = time.monotonic()
     info = await client.probe()
     result: dict = {"model": name, "load_s": round(time.monotonic() - started, 2), "n_ctx": info["n_ctx"]}
+    import httpx
+
+    meta = (httpx.get(f"{client.base_url}/models", timeout=10).json().get("data") or [{}])[0].get("meta") or {}
+    result["gguf"] = {k: meta.get(k) for k in ("ftype", "n_params", "n_ctx_train")}
 
     options = ["Sign in", "Search for products", "Open the shopping cart", "Read the help pages", "Change the language"]
     choice_vars = {"question": "Task: find the price of a red kettle. Which action comes first?", "options": options}
