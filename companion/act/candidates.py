@@ -72,8 +72,13 @@ async def _filter(ctx: AgentContext, observation: str, context: str, candidates:
         return []
     variables = {"task": ctx.task, "history": ctx.history_text(), "observation": observation, "context": context,
                  "candidates": [c.label for c in candidates]}
-    reply = await llm.choose_many("candidate_filtering", variables, n=len(candidates),
-                                  max_items=min(MAX_PICKS_PER_CALL, len(candidates)))
+    try:
+        reply = await llm.choose_many("candidate_filtering", variables, n=len(candidates),
+                                      max_items=min(MAX_PICKS_PER_CALL, len(candidates)))
+    except llm.LLMOutputError as exc:
+        # The model kept answering garbage: degrade to the first few candidates instead of losing the step.
+        log.warning("candidate filtering failed, keeping the first %d of %d: %s", MAX_PICKS_PER_CALL, len(candidates), exc)
+        return candidates[:MAX_PICKS_PER_CALL]
     kept = set(reply.answer.indices)
     return [c for i, c in enumerate(candidates) if i in kept]
 

@@ -40,6 +40,9 @@ def _remember(ctx: AgentContext, trigger: Element, revealed: list[Element]) -> N
 CONTAINER_ROLES = {"listbox", "menu", "menubar", "tree", "grid", "tablist", "radiogroup", "group", "list"}
 
 
+MAX_OPTIONS = 60  # a mega-menu is offered by its first entries: the prompt must stay small on CPU
+
+
 def revealed_elements(added: list[Element], trigger: Element) -> list[Element]:
     out = [e for e in added if not e.disabled and e.key != trigger.key]
     leaves = [e for e in out if e.role not in CONTAINER_ROLES]
@@ -95,12 +98,13 @@ async def dropdown_action(ctx: AgentContext, trigger: Element) -> Outcome:
                               elements=revealed, purpose=f"form revealed by {label(trigger)}")
         out = await submit_form(ctx, section, detached=True)
         return Outcome(actions=actions + out.actions, url_changed=out.url_changed, modal_opened=out.modal_opened)
+    offered = revealed[:MAX_OPTIONS]
     variables = {"task": ctx.task, "history": ctx.history_text(), "trigger": label(trigger),
-                 "options": [label(e) for e in revealed]}
-    reply = await llm.choose("dropdown_option", variables, n=len(revealed), allow_none=True, max_tokens=CHOICE_TOKENS)
+                 "options": [label(e) for e in offered]}
+    reply = await llm.choose("dropdown_option", variables, n=len(offered), allow_none=True, max_tokens=CHOICE_TOKENS)
     if reply.answer.index < 0:
         return Outcome(actions=actions)
-    more, url_changed = await act_on_revealed(ctx, revealed[reply.answer.index])
+    more, url_changed = await act_on_revealed(ctx, offered[reply.answer.index])
     actions.extend(more)
     await settle(ctx)
     return Outcome(actions=actions, url_changed=url_changed or ctx.page_changed)

@@ -21,7 +21,7 @@ from companion.pagemem.model import Element, PageSection
 log = logging.getLogger(__name__)
 
 REVIEW_ROUNDS = 4
-FIELD_PICK_TOKENS = 60
+FIELD_PICK_TOKENS_MAX = 120  # ~4 tokens per listed index
 SUBMIT = "Submit the form"
 LEAVE = "Leave the form without submitting"
 
@@ -79,7 +79,7 @@ async def submit_form(ctx: AgentContext, section: PageSection, *, detached: bool
 
     # Phase 1: which fields, then fill each.
     reply = await llm.choose_many("form_field_selection", {**variables, "fields": [field_description(e, ctx.typed_secrets) for e in fields]},
-                                  n=len(fields), max_tokens=FIELD_PICK_TOKENS)
+                                  n=len(fields), max_tokens=min(FIELD_PICK_TOKENS_MAX, 16 + 4 * len(fields)))
     for i in reply.answer.indices:
         await _fill(ctx, fields[i], purpose, actions)
 

@@ -16,6 +16,7 @@ from companion.pagemem.model import Element
 
 # Pages debounce their suggestion requests (typically 100-300 ms): give them that long before reading the diff.
 SUGGESTION_WAIT_S = 0.5
+MAX_SUGGESTIONS = 20
 
 
 async def search(ctx: AgentContext, field: Element, *, press: bool = True) -> Outcome:
@@ -25,7 +26,8 @@ async def search(ctx: AgentContext, field: Element, *, press: bool = True) -> Ou
     update = await settle(ctx)
     if ctx.page_changed:  # the page searched as we typed and navigated
         return Outcome(actions=actions, url_changed=True)
-    suggestions = [e for e in (update.added_elements if update else []) if e.key != field.key and not is_form_field(e) and not e.disabled]
+    suggestions = [e for e in (update.added_elements if update else [])
+                   if e.key != field.key and not is_form_field(e) and not e.disabled][:MAX_SUGGESTIONS]
     if suggestions:
         variables = {"task": ctx.task, "history": ctx.history_text(), "query": query, "suggestions": [label(e) for e in suggestions]}
         reply = await llm.choose("search_suggestion", variables, n=len(suggestions), allow_none=True, max_tokens=CHOICE_TOKENS)

@@ -211,3 +211,11 @@ def test_changes_of_several_refreshes_fold_into_the_net_change():
     assert net.added_elements == []  # the item came and went
     (change,) = [c for d in net.diffs.values() for c in d.modified]
     assert (change.before.value, change.after.value) == ("a", "c")
+
+
+async def test_garbage_filter_answers_degrade_to_the_first_candidates(scripted_llm, llm_client_for):
+    pm = page(SHOP, url="http://127.0.0.1:8000/kettles")
+    llm_client_for(scripted_llm(garbage=True, rules=[{"prompt": "candidate_filtering", "responses": ["ignored: garbage"]}]))
+    got = await gather_candidates(ctx_for(pm), obs([s.id for s in pm.sections], []))
+    assert [c.kind for c in got[-3:]] == ["type_url", "view_all", "end_task"]
+    assert {c.kind for c in got[:-3]} == {"element"} and len(got) > 3
