@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 from typing import Sequence
 
 from companion.pagemem.model import PageMem
@@ -47,8 +48,16 @@ def selector_attrs(attrs: dict[str, str]) -> dict[str, str]:
 
 def structural_signature(kind: str, tag: str, classes: str, attrs: dict[str, str], parent_tag: str = "",
                          parent_classes: str = "", item_tag: str = "", item_classes: str = "") -> str:
+    selectors = tuple((k, attrs[k]) for k in SELECTOR_ATTRS if attrs.get(k))
+    return _signature(kind, tag, classes, selectors, parent_tag, parent_classes, item_tag, item_classes)
+
+
+@lru_cache(maxsize=8192)
+def _signature(kind: str, tag: str, classes: str, selectors: tuple, parent_tag: str, parent_classes: str,
+               item_tag: str, item_classes: str) -> str:
+    # Cached: the items of one list share all of these, and a big list has thousands of them.
     parts = [kind, tag, normalize_classes(classes)]
-    parts += [f"{k}={fold(v)}" for k, v in sorted(selector_attrs(attrs).items())]
+    parts += [f"{k}={fold(v)}" for k, v in selectors]
     parts += [parent_tag, normalize_classes(parent_classes), item_tag, normalize_classes(item_classes)]
     return hashlib.sha1("\x1f".join(parts).encode()).hexdigest()[:16]
 

