@@ -2,7 +2,11 @@
 // Injected into every frame's ISOLATED world, possibly many times per document: the guard keeps the
 // first copy, so the id counter and the node->id map survive re-injection and ids stay stable.
 (() => {
-  const wc = (globalThis.__webchallenger ??= {});
+  // Keyed by version: after an extension update, code the old version left in this world must not
+  // answer for the new one (ids restart then, which is right: the old worker's ids are gone too).
+  const build = chrome.runtime.getManifest().version;
+  let wc = globalThis.__webchallenger;
+  if (!wc || wc.build !== build) wc = globalThis.__webchallenger = { build };
   if (wc.walk) return;
 
   // Content of these is never shown to a user, and svg internals are drawing detail, not page structure.
