@@ -56,6 +56,8 @@ def fit_history(history: str, max_tokens: int) -> str:
         kept.append(line)
         used += cost
     kept.reverse()
+    while len(kept) > 1 and count_tokens("\n".join(kept)) > max_tokens - 20:
+        kept.pop(0)
     if not kept:  # one enormous last line: keep its end, said so
         tail = split_text(lines[-1] if lines else history, max_tokens - 20)[-1]
         return f"(earlier history left out to fit the prompt; the last entry is shown from its end)\n…{tail}"
@@ -64,7 +66,8 @@ def fit_history(history: str, max_tokens: int) -> str:
 
 def split_text(text: str, max_tokens: int) -> list[str]:
     """Consecutive pieces of `text`, each within max_tokens: on line boundaries, long lines on word
-    boundaries, endless words by characters. Joining the pieces gives back every character."""
+    boundaries, endless words by characters. Joining the pieces gives back every character.
+    Each piece is measured as a whole (the counter is not additive across joins)."""
     max_tokens = max(max_tokens, 8)
     pieces: list[str] = []
     current: list[str] = []
@@ -84,7 +87,17 @@ def split_text(text: str, max_tokens: int) -> list[str]:
         used += cost
     if current:
         pieces.append("\n".join(current))
-    return pieces or [""]
+    return [p for piece in pieces for p in _halve_until_fits(piece, max_tokens)] or [""]
+
+
+def _halve_until_fits(piece: str, max_tokens: int) -> list[str]:
+    if count_tokens(piece) <= max_tokens:
+        return [piece]
+    lines = piece.split("\n")
+    if len(lines) == 1:
+        return _split_line(piece, max_tokens // 2 or 1)
+    mid = len(lines) // 2
+    return _halve_until_fits("\n".join(lines[:mid]), max_tokens) + _halve_until_fits("\n".join(lines[mid:]), max_tokens)
 
 
 def _split_line(line: str, max_tokens: int) -> list[str]:
@@ -123,6 +136,8 @@ def preview(text: str, max_tokens: int, what: str = "lines") -> str:
     if not kept:
         first = _split_line(lines[0], max_tokens - 15)[0]
         return f"{first}… (shortened here; {len(lines)} {what} in full)"
+    while len(kept) > 1 and count_tokens("\n".join(kept)) > max_tokens - 15:
+        kept.pop()  # the counter is not additive across joins: measure the whole
     return "\n".join(kept) + f"\n… ({len(lines) - len(kept)} more {what} not shown here)"
 
 

@@ -17,8 +17,10 @@ from urllib.parse import urldefrag
 from pydantic import BaseModel, Field
 
 from companion.pagemem.model import PageMem, PageSection
+from companion.pagemem.render import STRUCTURAL_ROLES
 
 _INDEX = re.compile(r"^\s*- \[(\d+)\] ")
+_STRUCTURE = re.compile(r"^\s*- (%s)(?=$| |:)" % "|".join(sorted(STRUCTURAL_ROLES)))
 _BARE_STRUCTURE = re.compile(r"^\s*- [a-z]+(?: \"[^\"]*\")?$")  # "- list", "- listitem", "- menu \"Account\""
 
 
@@ -38,6 +40,7 @@ class PageDigest(BaseModel):
     pagemem_id: int
     entry_indices: set[int]
     entry_sections: list[str]
+    entry_lines: dict[str, set[str]] = Field(default_factory=dict, description="section id -> its outline lines at entry")
     selected: list[str] = Field(default_factory=list)
     view_all: bool = False
     lists: dict[str, ListSelection] = Field(default_factory=dict)
@@ -46,7 +49,8 @@ class PageDigest(BaseModel):
     def enter(cls, pagemem: PageMem) -> "PageDigest":
         return cls(url=page_url(pagemem.url), pagemem_id=id(pagemem),
                    entry_indices={e.index for e in pagemem.all_elements()},
-                   entry_sections=[s.id for s in pagemem.sections])
+                   entry_sections=[s.id for s in pagemem.sections],
+                   entry_lines={s.id: set(s.details.splitlines()) for s in pagemem.sections if s.kind != "list"})
 
     def same_page(self, pagemem: PageMem, removed_sections: int = 0) -> bool:
         """Same URL (fragment aside), same PageMem, and not mostly replaced in place."""
@@ -69,13 +73,17 @@ class PageDigest(BaseModel):
         if self.is_new_section(section):
             return "", section.details
         added = self.added_indices(section)
-        if not added or section.kind == "list":
+        if section.kind == "list" or (not added and set(section.details.splitlines()) <= self.entry_lines.get(section.id, set())):
             return section.details, ""
         lines = section.details.splitlines()
         keep = [True] * len(lines)
+        before = self.entry_lines.get(section.id, set())
         for i, line in enumerate(lines):
+            if not keep[i]:
+                continue
             m = _INDEX.match(line)
-            if m and int(m.group(1)) in added:
+            # An added element, or a container that was not rendered at entry (a dialog or menu that opened).
+            if (m and int(m.group(1)) in added) or (not m and line not in before and _STRUCTURE.match(line)):
                 keep[i] = False
                 # Its subtree (deeper lines right below) goes with it.
                 depth = _depth(line)

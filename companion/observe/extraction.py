@@ -74,13 +74,14 @@ def extraction_key(task: str, details: str) -> str:
 
 
 async def extract(caller: Caller, budget: Budget, task: str, history: str, pagemem: PageMem,
-                  section: PageSection, details: str) -> tuple[str, bool]:
-    """(extraction, from_cache). Splits the details into pieces when one prompt cannot hold them."""
+                  section: PageSection, details: str, purpose: str | None = None) -> tuple[str, bool]:
+    """(extraction, from_cache). Splits the details into pieces when one prompt cannot hold them.
+    `purpose` overrides the section's label (a dialog shown from inside its host section)."""
     key = extraction_key(task, details)
     cached = section.cached_extraction(key)
     if cached is not None:
         return cached, True
-    purpose = section.purpose or section.kind
+    purpose = purpose or section.purpose or section.kind
 
     def variables(text: str) -> dict:
         return {"task": task, "history": history, "page_title": pagemem.title, "url": pagemem.url,

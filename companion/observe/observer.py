@@ -13,6 +13,7 @@ entry form a separate group, and only sections whose content changed are extract
 from __future__ import annotations
 
 import asyncio
+import re
 
 from pydantic import BaseModel, Field
 
@@ -30,6 +31,7 @@ from companion.pagemem.tokens import count_tokens
 from companion.pagemem.update import PageUpdate
 
 ADDED_INLINE_TOKENS = 600  # a larger added group is extracted like a section before the task summary
+_DIALOG_LINE = re.compile(r"^\s*- (dialog|alertdialog)\b", re.M)
 
 
 class Observation(BaseModel):
@@ -106,14 +108,20 @@ class PageObserver:
         digest = self.digest
         top = {s.id: s for s in pagemem.sections}
         digest.selected = [sid for sid in digest.selected if sid in top]
-        modal = pagemem.modal()
+        # Within the page: each section's view (as at entry, with removals and modifications applied) and
+        # what appeared in it since entry.
+        splits = {} if new_page else {sec.id: digest.split(sec) for sec in pagemem.sections}
+        modal, modal_view = pagemem.modal(), None
+        if modal is None:
+            modal, modal_view = _dialog_that_appeared(pagemem, splits)
 
         if modal is not None:
             # CheckModal: the dialog is the only relevant section; the inert page behind it is not read.
-            await abstract_section(caller, modal, pagemem, self.store, self.budget)
+            if modal_view is None:
+                await abstract_section(caller, modal, pagemem, self.store, self.budget)
             selected = [modal.id]
         elif digest.view_all:
-            selected = [s.id for s in pagemem.sections]
+            selected = [sec.id for sec in pagemem.sections]
         elif new_page or not digest.selected:
             await abstract_sections(caller, pagemem.sections, pagemem, self.store, self.budget)
             steps = [select_sections(caller, self.budget, task, history, pagemem, pagemem.sections, self.max_selected)]
@@ -125,29 +133,33 @@ class PageObserver:
             selected = list(digest.selected)
 
         for sid in selected:  # a section first seen inside the page (view_all) is labelled without a call
-            s = top[sid]
-            if s.purpose is None:
-                s.purpose = describe_tiny(s)[0]
+            sec = top[sid]
+            if sec.purpose is None:
+                sec.purpose = describe_tiny(sec)[0]
 
         picked, scans = await self._select_items(caller, task, history, [top[sid] for sid in selected], digest)
 
         views: dict[str, str] = {}
         added_blocks: list[tuple[str, str]] = []
-        for s in pagemem.sections:
-            if new_page:
-                views[s.id] = s.details
+        for sec in pagemem.sections:
+            if modal is not None and sec.id == modal.id:
+                views[sec.id] = modal_view or sec.details  # the dialog is the focus, shown whole, not as "added"
                 continue
-            view, moved = digest.split(s)
-            views[s.id] = view
-            if moved and not (modal is not None and s.id == modal.id):
-                where = "new region" if digest.is_new_section(s) else (s.purpose or s.kind)
+            if new_page:
+                views[sec.id] = sec.details
+                continue
+            view, moved = splits[sec.id]
+            views[sec.id] = view
+            if moved:
+                where = "new region" if digest.is_new_section(sec) else (sec.purpose or sec.kind)
                 added_blocks.append((where, moved))
         added_group = render_added_group(added_blocks)
 
         extract_ids = [sid for sid in selected if views.get(sid, top[sid].details).strip() or top[sid].kind == "list"]
         results = await asyncio.gather(*(
             extract(caller, self.budget, task, history, pagemem, top[sid],
-                    format_details(top[sid], views.get(sid), picked.get(sid)))
+                    format_details(top[sid], views.get(sid), picked.get(sid)),
+                    purpose="Dialog that opened on the page" if modal_view is not None and sid == modal.id else None)
             for sid in extract_ids))
         extractions = {sid: text for sid, (text, _) in zip(extract_ids, results)}
 
@@ -196,6 +208,16 @@ class PageObserver:
         holder = PageSection(id="added", kind="normal", roots=[], tag="", details=group, purpose=label)
         text, _ = await extract(caller, self.budget, task, history, pagemem, holder, group)
         return f"{label}: {text}"
+
+
+def _dialog_that_appeared(pagemem: PageMem, splits: dict[str, tuple[str, str]]) -> tuple[PageSection | None, str | None]:
+    """CheckModal for a dialog that opened inside a known section (UpdatePageMem keeps its elements in
+    that section): the added block that renders a dialog becomes the focus."""
+    for sec in pagemem.sections:
+        moved = splits.get(sec.id, ("", ""))[1]
+        if moved and _DIALOG_LINE.search(moved):
+            return sec, moved
+    return None, None
 
 
 def render_digest(pagemem: PageMem, selected: list[str], views: dict[str, str], added_group: str | None,

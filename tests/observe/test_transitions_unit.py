@@ -1,0 +1,53 @@
+"""PageDigest transitions on hand-built snapshots of one document changing (no browser), and errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.llm import LLMOutputError
+from companion.memory.store import WebsiteMemStore
+from companion.observe import LocalPolicy, PageObserver
+from companion.pagemem.divide import divide_page
+from companion.pagemem.update import update_page_mem
+from tests.observe.scripts import observation_rules
+from tests.pagemem.htmlsnap import ids_of, snapshot_from_html
+
+PAGE = """<html><body><nav><a href="/">Home</a> <a href="/plans">Plans</a> <button id="del">Delete account</button></nav>
+<main><h1>Your account</h1><p>Plan: Basic, renews on 1 May. Storage used: 3 of 10 GB.</p></main>
+<div id="dlg" role="dialog" aria-modal="true" aria-label="Confirm" {hidden}><p>Delete your account and all files?</p>
+<button id="yes">Yes, delete</button> <button id="no">Cancel</button></div></body></html>"""
+
+
+async def test_a_dialog_opening_within_the_page_becomes_the_only_section_read_in_full():
+    before = snapshot_from_html(PAGE.format(hidden="hidden"), title="Account")
+    pm = divide_page(before)
+    policy = LocalPolicy(keep_prompts=True)
+    observer = PageObserver(client=policy)
+    first = await observer.observe("Delete my account", "", pm)
+    assert not first.modal and first.new_page
+
+    after = snapshot_from_html(PAGE.format(hidden=""), title="Account", ids=ids_of(before))
+    update = update_page_mem(pm, after)
+    mark = len(policy.prompts)
+    obs = await observer.observe("Delete my account", "Step 1 clicked Delete account", pm, update)
+    # This small page is one section, so the dialog's elements joined it: the block that appeared is the focus.
+    host = pm.section_of(next(e for e in pm.all_elements() if e.name == "Yes, delete").ref)
+    assert obs.modal and obs.selected == [host.id] and not obs.new_page
+    prompts = [name for name, _ in policy.prompts[mark:]]
+    assert "section_selection" not in prompts and "section_summary" not in prompts
+    extraction = next(user for name, user in policy.prompts[mark:] if name == "detail_extraction")
+    assert "Section: Dialog that opened on the page" in extraction
+    assert 'button "Yes, delete"' in extraction and "Storage used" not in extraction
+    assert obs.added_group is None
+
+
+async def test_garbage_llm_output_is_a_clear_error_and_summaries_made_before_it_are_kept(scripted_llm, llm_client_for, tmp_path):
+    pm = divide_page(snapshot_from_html(PAGE.format(hidden="hidden"), title="Account"))
+    rules = [r for r in observation_rules() if r["prompt"] != "section_selection"]
+    rules.append({"prompt": "section_selection", "responses": ["I think the second section looks best."]})
+    server = scripted_llm(rules=rules)
+    with WebsiteMemStore("garbage", directory=tmp_path) as store:
+        with pytest.raises(LLMOutputError, match="section_selection"):
+            await PageObserver(store, client=llm_client_for(server)).observe("Delete my account", "", pm)
+        summarized = [s for s in pm.sections if s.summary and s.tokens > 24]
+        assert summarized and all(store.cached_summary(s.content_hash) for s in summarized)
