@@ -16,12 +16,12 @@ import os
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Coroutine, TypeVar
 
 from selenium import webdriver
-from selenium.common.exceptions import WebDriverException
+from selenium.common.exceptions import NoAlertPresentException, UnexpectedAlertPresentException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -88,6 +88,8 @@ def chrome_options(opts: LaunchOptions, user_data_dir: Path) -> webdriver.Chrome
         options.add_argument(f"--host-resolver-rules={OFFLINE_RESOLVER_RULES}")
     # Selenium adds --disable-extensions unless told otherwise, which would unload ours.
     options.add_experimental_option("excludeSwitches", ["disable-extensions", "enable-automation"])
+    # Some pages alert() while loading; accept such dialogs instead of failing the next command.
+    options.set_capability("unhandledPromptBehavior", "accept")
     return options
 
 
@@ -120,6 +122,11 @@ class LaunchedBrowser:
         for binary in (CHROMIUM, CHROMEDRIVER):
             if not Path(binary).exists():
                 raise LaunchError(f"{binary} is missing: install Debian's chromium and chromium-driver (python3 build.py install)")
+        # Load a private copy: a concurrent `build.py` replacing dist/extension must not pull files
+        # from under a running browser.
+        loaded = self._temp / "extension"
+        shutil.copytree(self.opts.extension, loaded)
+        self.opts = replace(self.opts, extension=loaded)
         try:
             t0 = time.perf_counter()
             self.companion.start()
@@ -192,8 +199,32 @@ class LaunchedBrowser:
         return self.run(self.hub.wait_for_session(timeout, newer_than=newer_than), timeout + 5)
 
     def open(self, url: str) -> None:
-        """Load `url` in the controlled tab (the active one) and return once its load event fired."""
-        self.driver.get(url)
+        """Load `url` in the controlled tab (the active one) and return once its load event fired.
+
+        Dialogs the page opens while loading (alert, confirm) are accepted, as a user would to go on:
+        an open dialog blocks the page's scripts, the extension's included.
+        """
+        try:
+            self.driver.get(url)
+        except UnexpectedAlertPresentException:
+            pass  # settled below
+        self._accept_dialogs_until_loaded()
+
+    def _accept_dialogs_until_loaded(self) -> None:
+        deadline = time.monotonic() + self.opts.page_load_timeout
+        while time.monotonic() < deadline:
+            try:
+                self.driver.switch_to.alert.accept()
+                continue  # there may be another one
+            except NoAlertPresentException:
+                pass
+            try:
+                if self.driver.execute_script("return document.readyState") == "complete":
+                    return
+            except UnexpectedAlertPresentException:
+                continue
+            time.sleep(0.05)
+        raise LaunchError(f"page did not finish loading within {self.opts.page_load_timeout:g} s (dialogs kept opening)")
 
     def snapshot(self, url: str | None = None, timeout: float = 60.0):
         """Convenience for sync callers: optionally open `url`, then return the Snapshot of the active tab."""

@@ -22,7 +22,7 @@ import uuid
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Awaitable, Callable, Iterable
+from typing import Awaitable, Callable, Literal
 
 from companion.bridge.errors import BridgeDisconnected, BridgeTimeout, RemoteError, BridgeError
 from companion.bridge.notify import ChangeNotifier
@@ -83,6 +83,11 @@ class RequestTiming:
     @property
     def total_ms(self) -> float:
         return (self.parsed - self.sent) * 1000
+
+    @property
+    def wait_ms(self) -> float:
+        """Sent until the raw reply arrived: the extension's work plus both transfers."""
+        return (self.received - self.sent) * 1000
 
     @property
     def parse_ms(self) -> float:
@@ -244,7 +249,7 @@ class BrowserSession:
     async def click(self, ref: RefLike, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
         return await self.act(Click(target=as_ref(ref)), tab, timeout)
 
-    async def type(self, ref: RefLike, text: str, mode: str = "replace", *, secret: bool = False,
+    async def type(self, ref: RefLike, text: str, mode: Literal["replace", "append"] = "replace", *, secret: bool = False,
                    tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
         """Type `text` into an input. `secret=True` (automatic for known password fields) keeps it out of the recording."""
         return await self.act(TypeText(target=as_ref(ref), text=text, mode=mode), tab, timeout, secret=secret)
@@ -350,10 +355,3 @@ class BrowserSession:
     def _is_password_field(self, tab: int | None, ref: ElementRef) -> bool:
         return (tab, ref.frame, ref.id) in self._password_refs
 
-
-def password_refs_of(snapshot: Snapshot) -> Iterable[tuple[int, int]]:
-    """(frame, id) of every password input in a snapshot: for tests and the recorder's checks."""
-    for frame in snapshot.frames:
-        for element in frame.elements:
-            if element.tag == "input" and element.attrs.get("type", "").lower() == "password":
-                yield frame.frame, element.id
