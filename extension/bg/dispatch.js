@@ -5,7 +5,7 @@ import { send, markConnected } from "./connection.js";
 import { snapshotTab, benchTab } from "./snapshot.js";
 import { runAction } from "./actions.js";
 import { listTabs, openTab, defaultTabId } from "./tabs.js";
-import { TabError } from "./inject.js";
+import { TabError, FrameTimeout } from "./inject.js";
 import { TASK_HANDLERS } from "./tasks.js";
 
 function errorReply(id, code, message) {
@@ -92,7 +92,7 @@ export async function dispatch(raw) {
   try {
     await handler(msg);
   } catch (e) {
-    const code = e instanceof TabError ? "no_tab" : "internal";
+    const code = e instanceof TabError ? "no_tab" : e instanceof FrameTimeout ? "timeout" : "internal";
     errorReply(id, code, e && e.message ? e.message : String(e));
   }
 }

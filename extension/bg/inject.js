@@ -9,7 +9,10 @@ export class TabError extends Error {}
 // A frame whose page script hogs its thread would otherwise hold the whole snapshot hostage.
 const FRAME_TIMEOUT_MS = 15_000;
 
-export class FrameTimeout extends TabError {}
+export class FrameTimeout extends Error {}
+
+// The content script itself failed (a bug, or a page that breaks an assumption): "internal".
+export class PageScriptError extends Error {}
 
 function withTimeout(promise, ms, what) {
   let timer;
@@ -31,6 +34,7 @@ export async function injectAllFrames(tabId) {
   try {
     await execute({ target: { tabId, allFrames: true }, files: CONTENT_FILES }, `tab ${tabId}`);
   } catch (e) {
+    if (e instanceof FrameTimeout) throw e;
     throw new TabError(`cannot access tab ${tabId}: ${e.message}`);
   }
 }
@@ -62,7 +66,7 @@ export async function callInFrame(tabId, frameId, path, args = []) {
   if (!res) throw new TabError(`frame ${frameId} of tab ${tabId} gave no result`);
   const out = res.result === undefined ? null : res.result;
   if (out && typeof out === "object" && typeof out.__error === "string") {
-    throw new TabError(`frame ${frameId}: ${out.__error}`);
+    throw new PageScriptError(`frame ${frameId}: ${out.__error}`);
   }
   return out;
 }

@@ -125,11 +125,13 @@
         if (frameId !== undefined) {
           rec.child_frame = frameId;
           // Child content is laid out inside the border and padding: its origin is the content box.
+          // (A frame in a display:none subtree has no rect yet: ask, it is all zeros.)
+          const fr = r || el.getBoundingClientRect();
           const cs = getComputedStyle(el);
           childFrames.push({
             frame: frameId,
-            x: r.left + ox + el.clientLeft + parseFloat(cs.paddingLeft || "0"),
-            y: r.top + oy + el.clientTop + parseFloat(cs.paddingTop || "0"),
+            x: fr.left + ox + el.clientLeft + parseFloat(cs.paddingLeft || "0"),
+            y: fr.top + oy + el.clientTop + parseFloat(cs.paddingTop || "0"),
           });
         }
       }

@@ -211,3 +211,12 @@ async def test_nested_frame_offsets_accumulate(browser, open_page, find):
     # Document order: each frame is followed by its own descendants.
     order = [f.frame for f in snap.frames]
     assert order.index(outer.child_frame) < order.index(inner.child_frame)
+
+
+async def test_frame_inside_a_hidden_subtree_is_snapshotted_and_not_visible(browser, open_page, find):
+    open_page("ext_hidden.html")
+    snap = await browser.session.snapshot()
+    _, iframe = find(snap, tag="iframe", id="hidden-frame")
+    assert not iframe.visible and iframe.child_frame is not None
+    _, button = find(snap, text="Frame button", frame=iframe.child_frame)
+    assert not button.visible
