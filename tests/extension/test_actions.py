@@ -201,3 +201,25 @@ async def test_upload_puts_a_file_into_a_file_input(browser, open_page, find, tm
     ref = await _ref(browser, find, id="file")
     assert (await browser.session.upload(ref, path)).ok
     assert _el(browser, "file").get_attribute("data-name") == "notes.txt:12"
+
+
+async def test_focus_moves_focus_to_the_element(browser, open_page, find):
+    open_page("ext_form.html")
+    ref = await _ref(browser, find, id="notes")
+    assert (await browser.session.focus(ref)).ok
+    assert browser.driver.execute_script("return document.activeElement.id") == "notes"
+
+
+async def test_space_toggles_a_focused_checkbox(browser, open_page, find):
+    open_page("ext_form.html")
+    ref = await _ref(browser, find, id="agree")
+    assert (await browser.session.press("Space", ref)).ok
+    assert _el(browser, "agree").is_selected()
+
+
+async def test_backspace_deletes_the_last_character(browser, open_page, find):
+    open_page("ext_form.html")
+    ref = await _ref(browser, find, id="q")
+    assert (await browser.session.type(ref, "abc")).ok
+    assert (await browser.session.press("Backspace", ref)).ok
+    assert _el(browser, "q").get_attribute("value") == "ab"
