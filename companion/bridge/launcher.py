@@ -12,7 +12,6 @@ fresh temporary config dir (its own token) unless one is given; Chromium a fresh
 from __future__ import annotations
 
 import logging
-import os
 import shutil
 import tempfile
 import time
@@ -26,8 +25,9 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from companion.bridge.auth import EXTENSION_ID, load_or_create_token
+from companion.bridge.auth import load_or_create_token
 from companion.bridge.hub import BridgeHub
+from companion.bridge.locations import OPTIONS_URL, REPO_ROOT, extension_dir  # noqa: F401  (re-exported)
 from companion.bridge.recorder import Recorder
 from companion.bridge.runner import CompanionServer
 from companion.bridge.server import BridgeSettings
@@ -38,8 +38,6 @@ T = TypeVar("T")
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-REPO_ROOT = Path(__file__).resolve().parents[2]
-OPTIONS_URL = f"chrome-extension://{EXTENSION_ID}/options.html"
 HEADLESS_FLAGS = [
     "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -51,12 +49,6 @@ OFFLINE_RESOLVER_RULES = "MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , EXCLUDE localhos
 
 class LaunchError(RuntimeError):
     pass
-
-
-def extension_dir() -> Path:
-    """The built unpacked extension: $WEBCHALLENGER_EXTENSION_DIR, else dist/extension in the source tree."""
-    override = os.environ.get("WEBCHALLENGER_EXTENSION_DIR")
-    return Path(override) if override else REPO_ROOT / "dist" / "extension"
 
 
 @dataclass

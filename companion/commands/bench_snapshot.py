@@ -22,9 +22,12 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from companion.bridge.errors import BridgeError, RemoteError
-from companion.bridge.launcher import OPTIONS_URL, REPO_ROOT, LaunchedBrowser, LaunchOptions
-from companion.bridge.pageserver import PageServer
+from typing import TYPE_CHECKING
+
+from companion.bridge.locations import OPTIONS_URL, REPO_ROOT
+
+if TYPE_CHECKING:  # heavy (selenium, uvicorn): imported when the benchmark runs
+    from companion.bridge.launcher import LaunchedBrowser
 
 DEFAULT_CORPUS = REPO_ROOT.parent / "shared" / "corpus"
 
@@ -89,13 +92,15 @@ class FloorProbe:
     """The extension's count-only walk, reached over the protocol (BenchRequest) or, when the extension
     does not answer that, through its options-page hook `webchallengerBench(tabId, runs)`."""
 
-    def __init__(self, browser: LaunchedBrowser):
+    def __init__(self, browser: "LaunchedBrowser"):
         self.browser = browser
         self.via = "protocol"
         self._options_handle: str | None = None
         self.unavailable: str | None = None
 
     def measure(self, tab_id: int, runs: int) -> dict | None:
+        from companion.bridge.errors import RemoteError
+
         if self.unavailable:
             return None
         if self.via == "protocol":
@@ -131,14 +136,16 @@ class FloorProbe:
         return result
 
 
-def tab_id_of(browser: LaunchedBrowser, url: str) -> int:
+def tab_id_of(browser: "LaunchedBrowser", url: str) -> int:
+    from companion.bridge.errors import BridgeError
+
     for tab in browser.run(browser.session.list_tabs()):
         if tab.url == url:
             return tab.tab_id
     raise BridgeError(f"no tab shows {url}")
 
 
-def measure_page(browser: LaunchedBrowser, floor: FloorProbe, name: str, url: str, runs: int) -> PageFigures:
+def measure_page(browser: "LaunchedBrowser", floor: FloorProbe, name: str, url: str, runs: int) -> PageFigures:
     figures = PageFigures(page=name)
     try:
         browser.open(url)
@@ -231,6 +238,9 @@ def describe_summary(s: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from companion.bridge.launcher import LaunchedBrowser, LaunchOptions
+    from companion.bridge.pageserver import PageServer
+
     corpus_files = sorted(args.corpus.rglob("*.html.gz")) if args.corpus.is_dir() else []
     if args.limit:
         corpus_files = corpus_files[: args.limit]

@@ -9,11 +9,9 @@ import sys
 from pathlib import Path
 
 from companion.bridge.auth import TokenError, load_or_create_token, token_path
-from companion.bridge.hub import BridgeHub
-from companion.bridge.launcher import OPTIONS_URL, extension_dir
-from companion.bridge.recorder import Recorder
-from companion.bridge.runner import bind_loopback, uvicorn_server
-from companion.bridge.server import DEFAULT_PORT, BridgeSettings
+from companion.bridge.locations import OPTIONS_URL, extension_dir
+
+DEFAULT_PORT = 47611  # companion.bridge.server.DEFAULT_PORT; not imported so `--help` stays fast
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -60,6 +58,11 @@ def install_tasks(hub: BridgeHub, llm_spec: str | None) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from companion.bridge.hub import BridgeHub
+    from companion.bridge.recorder import Recorder
+    from companion.bridge.runner import bind_loopback, uvicorn_server
+    from companion.bridge.server import BridgeSettings
+
     configure_logging(args.verbose)
     try:
         token = load_or_create_token()

@@ -10,10 +10,11 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.bridge.errors import BridgeError
-from companion.bridge.launcher import LaunchError, LaunchOptions, LaunchedBrowser
-from companion.bridge.pageserver import PageServer
-from companion.protocol import Snapshot
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # heavy (selenium, uvicorn): imported when the command runs, not when the CLI starts
+    from companion.bridge.launcher import LaunchedBrowser
+    from companion.protocol import Snapshot
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -42,7 +43,7 @@ class SnapshotTiming:
                 f"parse {self.parse_ms:.0f} ms), {self.elements} elements in {self.frames} frame(s), {self.json_bytes} bytes")
 
 
-def snapshot_url(browser: LaunchedBrowser, url: str, timeout: float = 60.0) -> tuple[Snapshot, SnapshotTiming]:
+def snapshot_url(browser: "LaunchedBrowser", url: str, timeout: float = 60.0) -> tuple["Snapshot", SnapshotTiming]:
     """Open `url` in the controlled tab and take its snapshot; the core of the command, reused by tests."""
     t0 = time.perf_counter()
     browser.open(url)
@@ -56,6 +57,10 @@ def snapshot_url(browser: LaunchedBrowser, url: str, timeout: float = 60.0) -> t
 
 
 def run(args: argparse.Namespace) -> int:
+    from companion.bridge.errors import BridgeError
+    from companion.bridge.launcher import LaunchError, LaunchOptions, LaunchedBrowser
+    from companion.bridge.pageserver import PageServer
+
     target = args.target
     path = Path(target)
     is_file = "://" not in target and path.is_file()
