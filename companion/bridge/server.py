@@ -183,6 +183,8 @@ async def _serve_connection(websocket: WebSocket, settings: BridgeSettings, hub:
                 message = classify(raw)
             except MessageProblem as problem:
                 log.warning("session %s: %s message (%d bytes): %s", session_id[:8], problem.reply.code, len(raw), problem.reply.message)
+                # A broken reply to a waiting request fails that request now instead of at its timeout.
+                session.fail_request(problem.reply.id, f"the reply was not valid: {problem.reply.message}")
                 await conn.send_message(problem.reply)
                 continue
             if message.type in _COMPANION_ONLY or isinstance(message, Hello):

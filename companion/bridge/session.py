@@ -117,6 +117,7 @@ class BrowserSession:
         self.loop = loop
         self._send = send
         self._pending: dict[str, _Pending] = {}
+        self._expired: deque[str] = deque(maxlen=100)  # ids of requests that timed out
         self.connected_at = time.monotonic()
         self.closed = False
         self.close_reason = ""
@@ -171,6 +172,10 @@ class BrowserSession:
             return None
         pending = self._pending.get(getattr(message, "id", ""))
         if pending is None:
+            if getattr(message, "id", "") in self._expired:
+                # The caller already got a BridgeTimeout; a late answer is normal on a slow page, not an error.
+                log.info("session %s: late %s for expired request %s dropped", self.session_id[:8], message.type, message.id)
+                return None
             if isinstance(message, ErrorMessage):
                 log.warning("extension reported %s: %s", message.code, message.message)
                 return None
@@ -182,6 +187,14 @@ class BrowserSession:
         if not pending.future.done():
             pending.future.set_result(message)
         return None
+
+    def fail_request(self, request_id: str, reason: str) -> bool:
+        """Fail a waiting request at once (e.g. its reply arrived malformed). False if none was waiting."""
+        pending = self._pending.get(request_id)
+        if pending is None or pending.future.done():
+            return False
+        pending.future.set_exception(BridgeError(f"{pending.kind} request {request_id}: {reason}"))
+        return True
 
     def close(self, reason: str) -> None:
         """The socket closed: fail every waiting request so no caller hangs until its timeout."""
@@ -212,6 +225,7 @@ class BrowserSession:
             try:
                 reply = await asyncio.wait_for(pending.future, timeout)
             except asyncio.TimeoutError:
+                self._expired.append(request_id)
                 raise BridgeTimeout(f"{kind} request {request_id} got no reply within {timeout:g} s") from None
         finally:
             self._pending.pop(request_id, None)

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from companion.bridge.errors import BridgeDisconnected, BridgeTimeout, RemoteError
+from companion.bridge.errors import BridgeDisconnected, BridgeError, BridgeTimeout, RemoteError
 from companion.bridge.recorder import Recorder, read_recording
 from companion.protocol import ElementRef
 
@@ -147,3 +147,28 @@ def test_sync_call_keeps_the_bridge_timeout_message(server):
 
     with pytest.raises(BridgeTimeout, match="action reload request"):
         server.call(scenario(), timeout=10)
+
+
+async def test_malformed_reply_fails_the_waiting_request_at_once(server):
+    async with connect(server) as ws:
+        await paired(ws)
+        session = await server.hub.wait_for_session(5)
+        task = asyncio.ensure_future(session.snapshot(timeout=60))
+        request = await recv_json(ws)
+        await ws.send(json.dumps({"type": "snapshot_result", "id": request["id"], "tab_id": 1, "snapshot": {"url": 5}}))
+        with pytest.raises(BridgeError, match="reply was not valid"):
+            await asyncio.wait_for(task, 5)
+        assert (await recv_json(ws))["code"] == "malformed"  # and the extension is told
+
+
+async def test_late_reply_after_a_timeout_is_dropped_quietly(server):
+    async with connect(server) as ws:
+        await paired(ws)
+        session = await server.hub.wait_for_session(5)
+        task = asyncio.ensure_future(session.list_tabs(timeout=0.2))
+        request = await recv_json(ws)
+        with pytest.raises(BridgeTimeout):
+            await task
+        await ws.send(json.dumps({"type": "tabs_result", "id": request["id"], "tabs": []}))
+        await ws.send(json.dumps({"type": "heartbeat", "id": "after", "sent_at": 1.0}))
+        assert (await recv_json(ws))["id"] == "after"  # no error reply came before the heartbeat's answer
