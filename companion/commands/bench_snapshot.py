@@ -47,23 +47,27 @@ def register(bench_subparsers: argparse._SubParsersAction) -> None:
 
 
 def synthetic_page(n_elements: int) -> str:
-    """A page of about `n_elements` elements shaped like a real one: nested sections, lists of links,
-    forms with labelled inputs, buttons, text. Deterministic, so runs compare."""
-    parts = ["<!doctype html><html><head><meta charset='utf-8'><title>Synthetic</title></head><body>"]
-    count = 4  # html, head, title, body (+ meta counted below)
+    """A page of exactly `n_elements` elements shaped like a real one: sections with headings, text,
+    links, lists, labelled inputs and buttons. Deterministic, so runs compare."""
+    head = "<!doctype html><html><head><meta charset='utf-8'><title>Synthetic</title></head><body>"
+    count = 5  # html, head, meta, title, body
+    parts = [head]
     i = 0
-    while count < n_elements:
-        # One "card": 12 elements.
+    while count + CARD_ELEMENTS <= n_elements:
         parts.append(
             f"<section class='card c{i % 7}' id='s{i}'><h3>Item {i}</h3><p>Description of item {i} with "
             f"<a href='#i{i}'>a link</a> and <b>bold</b> text.</p><ul><li><a href='/p/{i}'>Open</a></li>"
             f"<li><span title='t{i}'>Meta {i}</span></li></ul><label for='q{i}'>Qty</label>"
             f"<input id='q{i}' name='q{i}' value='{i % 5}'><button type='button'>Add</button></section>"
         )
-        count += 12
+        count += CARD_ELEMENTS
         i += 1
+    parts.append("<span>filler</span>" * max(0, n_elements - count))
     parts.append("</body></html>")
     return "".join(parts)
+
+
+CARD_ELEMENTS = 13  # section h3 p a b ul li a li span label input button
 
 
 # --------------------------------------------------------------------------- measuring one page
@@ -134,6 +138,18 @@ class FloorProbe:
             self.unavailable = f"the extension offers no count-only walk ({(result or {}).get('error', 'no result')})"
             return None
         return result
+
+
+    def close(self) -> None:
+        """Close the options tab, if one was opened, and return to the page tab."""
+        if self._options_handle is None:
+            return
+        driver = self.browser.driver
+        page_handle = driver.current_window_handle
+        driver.switch_to.window(self._options_handle)
+        driver.close()
+        driver.switch_to.window(page_handle)
+        self._options_handle = None
 
 
 def tab_id_of(browser: "LaunchedBrowser", url: str) -> int:
@@ -264,6 +280,7 @@ def run(args: argparse.Namespace) -> int:
                             log(f"  [{i}/{len(corpus_files)}] {time.perf_counter() - t0:.0f} s" + (f"  {figures.page}: {figures.error}" if figures.error else ""))
             else:
                 log(f"no corpus pages under {args.corpus}: synthetic page only")
+            floor.close()
             summary = summarize(corpus) if corpus else None
             floor_note = floor.unavailable or f"floor measured via the extension's count-only walk ({floor.via})"
             if args.json:
