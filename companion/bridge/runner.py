@@ -74,6 +74,10 @@ class CompanionServer:
         return self.settings.port
 
     @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    @property
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
 

@@ -15,7 +15,16 @@ pytestmark = pytest.mark.browser
 RECONNECT_TIMEOUT = 45  # the extension's backoff tops out at 10 s; the alarm fires every 30 s
 
 
-def test_extension_reconnects_after_the_companion_restarts(browser, open_page):
+@pytest.fixture
+def companion_back_up(browser):
+    """Whatever a test does to the companion, the next test finds it running again."""
+    yield
+    if not browser.companion.running:
+        browser.companion.start()
+    browser.wait_for_session(RECONNECT_TIMEOUT)
+
+
+def test_extension_reconnects_after_the_companion_restarts(browser, open_page, companion_back_up):
     before = browser.session
     browser.companion.stop()
     assert before.closed
@@ -45,7 +54,7 @@ def _wait_for_line(stream, needle: str, timeout: float) -> list[str]:
     return lines
 
 
-def test_extension_reconnects_after_serve_is_killed(browser, open_page):
+def test_extension_reconnects_after_serve_is_killed(browser, open_page, companion_back_up):
     port = browser.companion.port
     before = browser.session
     browser.companion.stop()
