@@ -27,7 +27,7 @@ from pydantic import BaseModel, Field
 from companion import llm
 from companion.act import ActionFailed, AgentContext, Candidate, execute, gather_candidates
 from companion.agent.bookmarks import choose_bookmarks
-from companion.agent.change import describe_change
+from companion.agent.change import describe_change, page_lines
 from companion.agent.decide import select_action
 from companion.agent.events import EventStream, Subscriber, usage_of
 from companion.agent.finish import final_answer, verify_end_task
@@ -249,6 +249,7 @@ class _Agent:
                     ctx.observation = observation
                     candidates = await gather_candidates(ctx, obs, exclude=failed)
                     continue
+                before = page_lines(ctx.pagemem)
                 try:
                     outcome = await execute(ctx, chosen, decision.reason)
                 except ActionFailed as exc:
@@ -274,7 +275,7 @@ class _Agent:
                 update = await ctx.refresh()
                 if ctx.page_changed or ctx.pagemem.modal() is not None:
                     return
-                change = await describe_change("; ".join(outcome.actions) or chosen.label, update)
+                change = await describe_change("; ".join(outcome.actions) or chosen.label, before, page_lines(ctx.pagemem), update)
                 observation = f"{observation} After \"{'; '.join(outcome.actions) or chosen.label}\": {change}"
                 ctx.observation = observation
                 await self.events.emit("note", step=self.step, text=f"Page change: {change}")

@@ -82,6 +82,9 @@ class AgentLLM(ScriptedLLMServer):
         if prompt == "detail_extraction":
             body = text.split("\nSection: ", 1)[-1].split("\n", 1)[-1]
             return {"details": body.split("\n\nExtract every fact", 1)[0][:1100]}
+        if prompt == "change_description":
+            appeared = re.findall(r"^- (.*)$", text.split("Appeared:", 1)[1].split("\n\n", 1)[0], re.M) if "Appeared:" in text else []
+            return {"description": ("Now shown: " + "; ".join(appeared)) if appeared else "Something changed."}
         if prompt == "page_task_summary":
             page = re.search(r"Current page: (.*)", text).group(1)
             found = text.split("Relevant details found on the page:\n", 1)[-1].split("\n\nWrite one paragraph", 1)[0]

@@ -1,0 +1,23 @@
+"""Loop detection in a real run: the same action on an unchanged page gets a nudge in the action-selection
+prompt from the third repetition on, and the task ends with an explanation at the fifth."""
+
+from __future__ import annotations
+
+from companion.agent.loop import run_task
+from tests.agent.agent_llm import index_of
+
+
+def test_repeating_an_action_on_an_unchanged_page_nudges_then_stops(browser, pages, agent_llm, memory_dir):
+    server = agent_llm(choose=lambda text, labels: index_of(labels, r'button "Check again"'))
+    result = browser.run(run_task("Open the report", session=browser.session, start_url=pages.url("agent_stuck.html"),
+                                  memory_dir=memory_dir, max_steps=4), timeout=180)
+
+    assert result.status == "looping"
+    assert 'Clicked button "Check again"' in result.explanation or "Check again" in result.explanation
+    assert "5 times" in result.explanation
+    assert result.actions == ['Clicked button "Check again"'] * 5
+    prompts = server.prompts("action_selection")
+    assert len(prompts) == 5
+    nudged = ["Warning: on this same page state you already did" in p for p in prompts]
+    assert nudged == [False, False, False, True, True]  # after 3 repetitions, before the 4th and 5th choice
+    assert result.events[-1].kind == "finished" and result.events[-1].status == "looping"
