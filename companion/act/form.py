@@ -20,7 +20,7 @@ from companion.pagemem.model import Element, PageSection
 
 log = logging.getLogger(__name__)
 
-REVIEW_ROUNDS = 4
+REVIEW_ROUNDS = 3  # edits before the form is left as it is: a small model can loop on "edit"
 FIELD_PICK_TOKENS_MAX = 120  # ~4 tokens per listed index
 SUBMIT = "Submit the form"
 LEAVE = "Leave the form without submitting"
