@@ -20,6 +20,12 @@
     "listbox", "treeitem", "gridcell", "scrollbar",
   ]);
   const VALUE_TAGS = new Set(["input", "textarea", "select"]);
+  // Page structure that is practically never the click target itself: no cursor check. Should one
+  // show a pointer anyway, its children inherit it and are flagged in its place.
+  const STRUCTURAL_TAGS = new Set([
+    "html", "body", "main", "header", "footer", "nav", "section", "article", "aside", "form", "fieldset",
+    "table", "thead", "tbody", "tfoot", "ul", "ol", "dl", "br", "hr", "wbr", "picture", "source", "track",
+  ]);
   const MAX_TEXT = 300;
   const MAX_ATTR = 200;
   const MAX_VALUE = 2000;
@@ -100,7 +106,7 @@
       // cursor:pointer only decides elements nothing else decided, that render, and that do not
       // merely inherit a pointer from an ancestor: this keeps getComputedStyle off most nodes.
       let childPointerCtx = pointerCtx || interactive;
-      if (!interactive && visible && !pointerCtx) {
+      if (!interactive && visible && !pointerCtx && !STRUCTURAL_TAGS.has(tag)) {
         cursorChecks.n++;
         if (getComputedStyle(el).cursor === "pointer") {
           interactive = true;
