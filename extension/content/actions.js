@@ -55,6 +55,12 @@
 
   function click(el) {
     if (el.disabled) throw new ActionError(`element is disabled`);
+    // A native <select>'s options open in a browser popup a script cannot click: choose it instead.
+    const select = el.localName === "option" ? el.closest("select") : null;
+    if (select) {
+      selectOption(select, el.value, null);
+      return;
+    }
     el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
     hoverSequence(el);
     const down = firePointer(el, "pointerdown", { buttons: 1 });

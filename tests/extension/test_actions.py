@@ -223,3 +223,12 @@ async def test_backspace_deletes_the_last_character(browser, open_page, find):
     assert (await browser.session.type(ref, "abc")).ok
     assert (await browser.session.press("Backspace", ref)).ok
     assert _el(browser, "q").get_attribute("value") == "ab"
+
+
+async def test_clicking_an_option_selects_it(browser, open_page, find):
+    open_page("ext_form.html")
+    snap = await browser.session.snapshot()
+    ref, _ = find(snap, tag="option", text="Green")
+    assert (await browser.session.click(ref)).ok
+    assert _el(browser, "color").get_attribute("value") == "g"
+    assert _el(browser, "color").get_attribute("data-changes") == "1"
