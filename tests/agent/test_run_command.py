@@ -1,0 +1,62 @@
+"""`webchallenger run` end to end as a user runs it (a subprocess launching its own Chromium): a session
+recorded against the scripted LLM replays to the identical sequence of actions with no LLM server at all."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.agent.agent_llm import index_of
+from tests.agent.test_task_flow import PRICE_TASK, _blue_price
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_cli(args: list[str], data_dir: Path, timeout: float = 180) -> subprocess.CompletedProcess:
+    env = {**os.environ, "WEBCHALLENGER_DATA_DIR": str(data_dir)}
+    return subprocess.run([sys.executable, "-m", "companion", "run", *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def action_lines(output: str) -> list[str]:
+    return [line.strip() for line in output.splitlines() if line.strip().startswith(("Action:", "Reason:"))]
+
+
+def test_recorded_session_replays_to_the_same_actions_without_a_server(pages, agent_llm, tmp_path):
+    def choose(text: str, labels: list[str]) -> int:
+        if "agent_kettles.html" in text.split("Current page:", 1)[1].split("\n", 1)[0]:
+            return index_of(labels, r"^end the task")
+        return index_of(labels, r'link "Kettles"')
+
+    server = agent_llm(choose=choose, answer=_blue_price)
+    session = tmp_path / "session.jsonl"
+    common = [PRICE_TASK, "--start-url", pages.url("agent_shop.html"), "--headless", "--no-confirm"]
+
+    recorded = run_cli(common + ["--llm", server.spec, "--record", str(session)], tmp_path / "data1")
+    assert recorded.returncode == 0, recorded.stdout + recorded.stderr
+    assert "Answer: $24.50" in recorded.stdout
+    assert 'Action: Clicked link "Kettles"' in recorded.stdout
+    calls = len(server.requests)
+    assert calls > 0 and len(session.read_text().splitlines()) == calls  # every call recorded
+    server.stop()  # nothing answers HTTP any more
+
+    replayed = run_cli(common + ["--replay", str(session)], tmp_path / "data2")
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    assert action_lines(replayed.stdout) == action_lines(recorded.stdout)
+    assert "Answer: $24.50" in replayed.stdout
+    assert "LLM: replay:" in replayed.stdout
+
+
+def test_run_reports_a_bad_llm_spec_clearly(tmp_path):
+    result = run_cli(["anything", "--start-url", "http://127.0.0.1:1/", "--llm", "nonsense:thing"], tmp_path / "data", timeout=60)
+    assert result.returncode == 2
+    assert "cannot understand LLM spec" in result.stderr
+
+
+def test_replay_of_a_missing_file_is_a_clear_error(tmp_path):
+    result = run_cli(["anything", "--start-url", "http://127.0.0.1:1/", "--replay", str(tmp_path / "none.jsonl")],
+                     tmp_path / "data", timeout=60)
+    assert result.returncode == 2
+    assert "not found" in result.stderr
