@@ -47,7 +47,13 @@ def failed_name(page: Path) -> str:
 
 
 def failed_pages(cache: Path) -> dict[str, str]:
-    return {p.name.removesuffix(".failed"): p.read_text().strip() for p in sorted(cache.glob("*.failed"))}
+    """Pages that could not be snapshotted (and have no snapshot since), with the reason."""
+    out = {}
+    for p in sorted(cache.glob("*.failed")):
+        name = p.name.removesuffix(".failed")
+        if not (cache / f"{name}.json.gz").exists():
+            out[name] = p.read_text().strip()
+    return out
 
 
 def load_cached(cache: Path) -> Iterator[tuple[str, Snapshot]]:
@@ -94,6 +100,7 @@ def record_corpus(corpus: Path, cache: Path, limit: int | None = None,
                     tmp = cache / (cache_name(page) + ".tmp")
                     tmp.write_bytes(gzip.compress(snap.model_dump_json(exclude_none=True).encode(), 6))
                     tmp.replace(cache / cache_name(page))
+                    (cache / failed_name(page)).unlink(missing_ok=True)
                     done += 1
                     progress(f"{done}/{len(todo)} {rel} {sum(len(f.elements) for f in snap.frames)} elements "
                              f"{time.perf_counter() - t0:.1f}s")
