@@ -123,7 +123,9 @@ def form_section_for(ctx: AgentContext, el: Element, section: PageSection | None
 
 async def _navigate(ctx: AgentContext, url: str) -> Outcome:
     parts = urlsplit(url)
-    if parts.scheme not in ("http", "https", "file") or not (parts.netloc or parts.scheme == "file"):
+    # Only web URLs: a file:, chrome: or javascript: URL chosen by the model (or injected by a page) could
+    # read local files or run script.
+    if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ActionFailed(f"invalid URL {url!r}: give a full http(s) URL")
     if not domain_allowed(url, ctx.allowed_domains):
         raise ActionFailed(f"{url} is outside the allowed domains ({', '.join(ctx.allowed_domains)})")
@@ -146,9 +148,13 @@ async def _switch_tab(ctx: AgentContext, tab_id: int) -> Outcome:
         if tab is None:
             raise ActionFailed(f"tab {tab_id} is closed")
     # Every request names its tab: switching is addressing another tab from now on.
-    ctx.tab = tab_id
-    ctx.pagemem = None
-    await ctx.refresh()
+    previous = (ctx.tab, ctx.pagemem)
+    ctx.tab, ctx.pagemem = tab_id, None
+    try:
+        await ctx.refresh()
+    except BaseException:
+        ctx.tab, ctx.pagemem = previous  # stay where we were
+        raise
     for t in ctx.tabs:
         t.active = t.tab_id == tab_id
     return Outcome(actions=[say.switched_tab(tab_id, tab.title, tab.url)], url_changed=True)

@@ -253,3 +253,31 @@ async def test_type_url_navigates_and_an_invalid_url_fails(browser, open_page, p
     assert outcome.url_changed and outcome.actions == [f"Navigated to {target}"]
     assert ctx.pagemem.url == target and ctx.visited_urls[-1] == target
     assert "address bar" in server.requests[0].last_user
+
+
+async def test_non_web_urls_are_refused(browser, open_page, make_ctx):
+    open_page("act_copy.html")
+    ctx = await make_ctx("Read a local file")
+    for url in ("file:///etc/passwd", "javascript:alert(1)", "chrome://settings"):
+        with pytest.raises(ActionFailed, match="invalid URL"):
+            await execute(ctx, Candidate(kind="navigate", label=url, url=url), "go")
+    assert ctx.pagemem.url.endswith("act_copy.html")
+
+
+async def test_switch_tab_addresses_the_other_tab_from_then_on(browser, open_page, pages, make_ctx):
+    open_page("act_copy.html")
+    ctx = await make_ctx("Compare with the other tab")
+    original = browser.driver.current_window_handle
+    other = await browser.session.open_tab(pages.url("act_select.html"), active=False)  # the user's view stays put
+    try:
+        tabs = await ctx.refresh_tabs()
+        assert len(tabs) == 2
+        outcome = await execute(ctx, Candidate(kind="switch_tab", label="other", tab_id=other.tab_id), "look there")
+        assert outcome.url_changed and outcome.actions[0].startswith(f"Switched to tab {other.tab_id}")
+        assert ctx.tab == other.tab_id and ctx.pagemem.url.endswith("act_select.html")
+    finally:
+        for handle in browser.driver.window_handles:
+            if handle != original:
+                browser.driver.switch_to.window(handle)
+                browser.driver.close()
+        browser.driver.switch_to.window(original)
