@@ -101,15 +101,21 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
     ctx.observation = observation
     domains = ctx.allowed_domains
 
-    def usable(section: PageSection) -> list[Candidate]:
-        return [element_candidate(e, section.id) for e in usable_elements(list(section.all_elements()), url, domains)
+    def usable(section: PageSection, elements: list[Element] | None = None) -> list[Candidate]:
+        elements = list(section.all_elements()) if elements is None else elements
+        return [element_candidate(e, section.id) for e in usable_elements(elements, url, domains)
                 if f"element:{e.ref.frame}:{e.ref.id}" not in exclude]
+
+    def shown(section: PageSection) -> list[Element] | None:
+        # A list narrowed by SelectListItems offers only its selected items (the observation knows which).
+        narrow = getattr(obs, "section_elements", None)
+        return narrow(pm, section.id) if callable(narrow) else None
 
     calls = []
     selected = [s for s in (pm.section(sid) for sid in obs.selected) if s is not None]
     for section in selected:
         extraction = (getattr(obs, "extractions", {}) or {}).get(section.id, "")
-        for chunk in _chunks(usable(section), MAX_ELEMENTS_PER_CALL):
+        for chunk in _chunks(usable(section, shown(section)), MAX_ELEMENTS_PER_CALL):
             calls.append(_filter(ctx, observation, _section_context(section, extraction), chunk))
     rest: list[Candidate] = []
     taken = 0
@@ -125,8 +131,9 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
             taken += 1
         if taken == UNSELECTED_SECTIONS:
             break
-    for chunk in _chunks(rest, MAX_ELEMENTS_PER_CALL):
-        calls.append(_filter(ctx, observation, "other sections near the top of the page (navigation bars, search boxes, main buttons)", chunk))
+    # One call, as in the paper: a long list among these sections is offered by its first elements only.
+    calls.append(_filter(ctx, observation, "other sections near the top of the page (navigation bars, search boxes, main buttons)",
+                         rest[:MAX_ELEMENTS_PER_CALL]))
     nav = prefilter(navigation_candidates(ctx), pm, page_url=url, active_tab=ctx.active_tab_id, allowed_domains=domains)
     nav = [c for c in nav if c.key not in exclude]
     calls.append(_filter(ctx, observation, "navigation actions (pages visited earlier, bookmarks, other tabs)", nav))

@@ -219,3 +219,16 @@ async def test_garbage_filter_answers_degrade_to_the_first_candidates(scripted_l
     got = await gather_candidates(ctx_for(pm), obs([s.id for s in pm.sections], []))
     assert [c.kind for c in got[-3:]] == ["type_url", "view_all", "end_task"]
     assert {c.kind for c in got[:-3]} == {"element"} and len(got) > 3
+
+
+async def test_a_list_narrowed_by_item_selection_offers_only_the_selected_items(scripted_llm, llm_client_for):
+    pm = page(SHOP, url="http://127.0.0.1:8000/kettles")
+    lst = next(s for s in pm.sections if s.kind == "list")
+    picked = next(item for item in lst.items if any(e.name == "Kettle 3" for e in item.all_elements()))
+    server = scripted_llm(rules=[{"prompt": "candidate_filtering", "responses": [choose([0])]}])
+    llm_client_for(server)
+    observation = obs([lst.id], []).model_copy(update={"list_items": {lst.id: [picked.id]}})
+    got = await gather_candidates(ctx_for(pm), observation)
+    assert [c.label.split("] ", 1)[1] for c in got if c.kind == "element"] == ['link "Kettle 3"']
+    asked = server.requests[0].last_user
+    assert 'link "Kettle 3"' in asked and 'link "Kettle 2"' not in asked
