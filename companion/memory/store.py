@@ -213,6 +213,33 @@ class WebsiteMemStore:
             if key:
                 table.upsert({"kind": kind, "key": key, "purpose": purpose}, (Query().kind == kind) & (Query().key == key))
 
+    def store_abstractions(self, summaries: Iterable[tuple[str, str, str | None]],
+                           purposes: Iterable[tuple[str, str | None, str | None]]) -> None:
+        """Record many summaries (content_hash, summary, state_summary) and purposes (purpose, content_hash,
+        signature) at once: one write per table for new keys, instead of one rewrite (and fsync) of the
+        site's file per section when an observation step abstracts a whole page."""
+        rows = {h: {"hash": h, "summary": s, "state_summary": st} for h, s, st in summaries if h}
+        self._upsert_many("summaries", rows, lambda d: d.get("hash"))
+        prows: dict[tuple[str, str], dict] = {}
+        for purpose, content_hash, signature in purposes:
+            for kind, key in (("hash", content_hash), ("signature", signature)):
+                if key and purpose:
+                    prows[(kind, key)] = {"kind": kind, "key": key, "purpose": purpose}
+        self._upsert_many("purposes", prows, lambda d: (d.get("kind"), d.get("key")))
+
+    def _upsert_many(self, name: str, rows: dict, key_of) -> None:
+        if not rows:
+            return
+        table = self.db.table(name)
+        existing = {key_of(d): d for d in table.all()}
+        new = [row for key, row in rows.items() if key not in existing]
+        if new:
+            table.insert_multiple(new)
+        for key, row in rows.items():  # changed values of known keys: rare (same content, same summary)
+            doc = existing.get(key)
+            if doc is not None and any(doc.get(k) != v for k, v in row.items()):
+                table.update(row, doc_ids=[doc.doc_id])
+
     def apply_cached(self, pagemem: PageMem) -> int:
         """Fill summaries and purposes from the caches; returns how many sections need no LLM call now."""
         served = 0
@@ -231,7 +258,9 @@ class WebsiteMemStore:
     def remember(self, pagemem: PageMem) -> None:
         """Record every section's summary and purpose in the caches, then the page itself."""
         for section in _all_sections(pagemem):
-            if section.summary is not None and section.content_hash:
+            # A summary written while a field held typed text may quote it: such summaries stay in memory only.
+            typed = any((e.is_typed_field or e.is_password) and e.value for e in section.all_elements())
+            if section.summary is not None and section.content_hash and not typed:
                 self.store_summary(section.content_hash, section.summary, section.state_summary)
             if section.purpose:
                 self.store_purpose(section.purpose, section.content_hash, section.signature)

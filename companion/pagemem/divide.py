@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel
 
-from companion.pagemem.model import Element, PageMem, PageSection, hash_text
-from companion.pagemem.render import details_string, list_details, render_nodes
+from companion.pagemem.model import Element, PageMem, PageSection
+from companion.pagemem.render import content_fingerprint, details_string, list_details, render_nodes
 from companion.pagemem.template import normalize_classes, page_template_id, structural_signature
 from companion.pagemem.tokens import count_tokens
 from companion.pagemem.tree import Node, PageTree, build_tree, is_modal
@@ -304,7 +304,7 @@ class _Divider:
             elements=self._elements(region.roots, region.shallow, set()),
             signature=structural_signature(region.kind, el.tag, el.attrs.get("class", ""), el.attrs,
                                            parent.el.tag if parent else "", parent.el.attrs.get("class", "") if parent else ""),
-            details=details, tokens=tokens, content_hash=hash_text(details),
+            details=details, tokens=tokens, content_hash=content_fingerprint(details),
         )
 
     def _list_section(self, region: _Region) -> PageSection:
@@ -322,7 +322,7 @@ class _Divider:
                 attrs=_selector_attrs(item.el.attrs), box=item.box(), elements=self._elements([item], set(), set()),
                 form=_ref(region.form) if region.form is not None else None,
                 signature=structural_signature("list_item", item.el.tag, item.el.attrs.get("class", ""), item.el.attrs),
-                details=d, tokens=count_tokens(d), content_hash=hash_text(d),
+                details=d, tokens=count_tokens(d), content_hash=content_fingerprint(d),
             ))
         root = region.roots[0]
         label = root.el.attrs.get("aria-label", "")
@@ -340,7 +340,7 @@ class _Divider:
             signature=structural_signature("list", root.el.tag, root.el.attrs.get("class", ""), root.el.attrs,
                                            parent.el.tag if parent else "", parent.el.attrs.get("class", "") if parent else "",
                                            first.tag, first.attrs.get("class", "")),
-            details=details, tokens=count_tokens(details), content_hash=hash_text(details),
+            details=details, tokens=count_tokens(details), content_hash=content_fingerprint(details),
         )
 
 

@@ -114,7 +114,7 @@ class PageSection(PageMemModel):
     signature: str = Field("", description="structural signature (template.py); content does not change it")
     details: str = Field("", description="the rendered details string (render.py), the content the LLM sees")
     tokens: int = 0
-    content_hash: str = Field("", description="sha256 of `details`; the key of every content cache")
+    content_hash: str = Field("", description="render.content_fingerprint(details): the key of the summary/purpose caches")
     # sigma: model-written
     summary: str | None = None
     purpose: str | None = Field(None, description="what the section is for; stable across visits")

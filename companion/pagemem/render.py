@@ -16,6 +16,7 @@ interactive elements print. Password values are never rendered (snapshots do not
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -234,3 +235,18 @@ def list_details(header_lines: list[str], items: list[list[str]], label: str = "
         out.append(f"item {i}:")
         out.extend("  " + line for line in lines)
     return "\n".join(out)
+
+
+# --------------------------------------------------------------------------- content fingerprint
+
+_INDEX = re.compile(r"\[\d+\] ")
+_TYPED_VALUE = re.compile(r'^(\s*- \[\] (?:textbox|searchbox|spinbutton)\b[^\n]*?) value="[^"\n]*"', re.MULTILINE)
+
+
+def content_fingerprint(details: str) -> str:
+    """The key of the summary/purpose caches: sha256 of the details string without element indices
+    (the same header on every page of a site numbers its links differently) and without typed values
+    (what someone typed is not what the section is, and must not leak into a stored key)."""
+    from companion.pagemem.model import hash_text
+
+    return hash_text(_TYPED_VALUE.sub(r"\1", _INDEX.sub("[] ", details)))

@@ -16,8 +16,8 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from companion.pagemem.divide import DivideOptions, _Divider, _Region, divide_tree, make_element
-from companion.pagemem.model import Element, PageMem, PageSection, hash_text
-from companion.pagemem.render import details_string, node_line, render_nodes
+from companion.pagemem.model import Element, PageMem, PageSection
+from companion.pagemem.render import content_fingerprint, details_string, node_line, render_nodes
 from companion.pagemem.template import normalize_classes
 from companion.pagemem.tokens import count_tokens
 from companion.pagemem.tree import Node, PageTree, build_tree, reindex
@@ -102,7 +102,7 @@ def update_section(section: PageSection, tree: PageTree, divider: _Divider) -> S
     section.elements = new
     section.details = details_string(lines)
     section.tokens = count_tokens(section.details)
-    section.content_hash = hash_text(section.details)
+    section.content_hash = content_fingerprint(section.details)
     if section.summary is None or len(diff.added) + len(diff.removed) >= RESUMMARY_CHANGES:
         section.needs_summary = True
     return diff

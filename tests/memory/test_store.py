@@ -47,6 +47,15 @@ def test_typed_values_and_passwords_are_never_persisted(tmp_path):
     assert remember.checked is True  # state of a checkbox is not typed text
 
 
+def test_summary_of_a_section_holding_typed_text_is_not_stored(tmp_path):
+    pm = login_page()
+    form = next(s for s in pm.sections if s.kind == "form")
+    form.summary = "login form, user alice"
+    with WebsiteMemStore("shop.example.com", tmp_path) as store:
+        store.remember(pm)
+    assert "alice" not in (tmp_path / "shop.example.com.json").read_text()
+
+
 def test_revisit_gets_summaries_from_cache_and_purposes_by_signature(tmp_path):
     first = login_page()
     for s in first.sections:
@@ -103,3 +112,19 @@ def test_list_and_remove_sites(tmp_path):
     assert [s for s, _ in list_sites(tmp_path)] == ["a.com", "b.com"]
     assert remove_site("a.com", tmp_path) and not remove_site("a.com", tmp_path)
     assert [s for s, _ in list_sites(tmp_path)] == ["b.com"]
+
+
+def test_a_header_summarized_on_one_page_is_reused_on_another(tmp_path):
+    body = '<header><a href="/">Home</a><a href="/cart">Cart</a></header>'
+    filler = "".join(f"<p>Paragraph {i} about boots, laces and the weather in spring.</p>" for i in range(15))
+    first = divide_page(snapshot_from_html(f"<html><body>{body}{filler}</body></html>", url="https://s.example/a"))
+    second = divide_page(snapshot_from_html(f"<html><body><button>Before</button>{body}{filler}</body></html>",
+                                            url="https://s.example/b"))
+    header_a = next(s for s in first.sections if s.tag == "header")
+    header_b = next(s for s in second.sections if s.tag == "header")
+    assert header_a.elements[0].index != header_b.elements[0].index  # numbered differently...
+    header_a.summary, header_a.needs_summary = "site header", False
+    with WebsiteMemStore("s.example", tmp_path) as store:
+        store.remember(first)
+        store.apply_cached(second)
+    assert header_b.summary == "site header"  # ...yet the same content

@@ -45,3 +45,13 @@ def test_select_shows_value_and_options():
     pm = divide('<select aria-label="Size"><option>S</option><option selected>M</option><option>L</option></select>')
     (el,) = list(pm.all_elements())
     assert el.line().endswith('combobox "Size" value="M" options: S | M | L')
+
+
+def test_fingerprint_ignores_indices_and_typed_text_but_not_content():
+    from companion.pagemem.render import content_fingerprint
+
+    a = '- [3] link "Home"\n- [4] textbox "Search" value="red shoes"\n- [5] combobox "Size" value="M"'
+    b = '- [17] link "Home"\n- [18] textbox "Search" value="blue boots"\n- [19] combobox "Size" value="M"'
+    c = '- [17] link "Home"\n- [18] textbox "Search"\n- [19] combobox "Size" value="L"'
+    assert content_fingerprint(a) == content_fingerprint(b)
+    assert content_fingerprint(b) != content_fingerprint(c)
