@@ -71,15 +71,18 @@ def element_site_key(element: Element) -> str:
 
 
 def scrub(pagemem: PageMem) -> PageMem:
-    """A copy safe to persist: no typed values, no password values, no task extractions. A section whose
-    details string rendered a typed value loses its details (recomputed on the next visit)."""
+    """A copy safe to persist: no typed values, no password values, no task extractions. A section that
+    held typed text loses its details and summaries (recomputed on the next visit); its purpose stays."""
     copy = pagemem.model_copy(deep=True)
     sections = list(_all_sections(copy))
     typed = [any((e.is_typed_field or e.is_password) and e.value for e in s.all_elements()) for s in sections]
     for section, has_typed in zip(sections, typed):
         section.extractions = {}
         if has_typed:
+            # What the LLM read and wrote about this section may quote the typed text.
             section.details = ""
+            section.summary = section.state_summary = None
+            section.needs_summary = True
         for el in section.elements:
             if el.is_typed_field or el.is_password:
                 el.value = None

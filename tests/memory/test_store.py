@@ -11,13 +11,15 @@ from companion.pagemem.divide import divide_page
 from companion.pagemem.model import Bookmark
 from tests.pagemem.htmlsnap import snapshot_from_html
 
+FILLER = "".join(f"<p>Paragraph {i} about boots, laces and the weather in spring.</p>" for i in range(15))
 LOGIN = ('<html><body><header><a href="/">Home</a></header><form><input name="user" aria-label="User" value="alice">'
          '<input type="password" aria-label="Password"><input type="checkbox" aria-label="Remember" checked>'
-         '<button>Log in</button></form></body></html>')
+         f'<button>Log in</button></form><div class="text">{FILLER}</div></body></html>')
 
 
-def login_page():
-    return divide_page(snapshot_from_html(LOGIN, url="https://shop.example.com/login?b=2&a=1#top"))
+def login_page(typed: bool = True):
+    html = LOGIN if typed else LOGIN.replace(' value="alice"', "")
+    return divide_page(snapshot_from_html(html, url="https://shop.example.com/login?b=2&a=1#top"))
 
 
 def test_page_round_trip_and_url_normalization(tmp_path):
@@ -57,12 +59,12 @@ def test_summary_of_a_section_holding_typed_text_is_not_stored(tmp_path):
 
 
 def test_revisit_gets_summaries_from_cache_and_purposes_by_signature(tmp_path):
-    first = login_page()
+    first = login_page(typed=False)
     for s in first.sections:
         s.summary, s.purpose, s.needs_summary = f"summary of {s.tag}", f"purpose of {s.tag}", False
     with WebsiteMemStore("shop.example.com", tmp_path) as store:
         store.remember(first)
-        again = login_page()
+        again = login_page(typed=False)
         assert store.apply_cached(again) == len(again.sections)
         assert [s.summary for s in again.sections] == [s.summary for s in first.sections]
         # Same structure, different content: the purpose carries over, the summary does not.
