@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Awaitable, Callable
@@ -55,10 +56,12 @@ class AgentContext:
     # While execute() runs: the net change of all its refreshes (see changes.py); None when not tracking.
     tracked_changes: PageUpdate | None = None
     tracking: bool = False
+    _last_refresh: float | None = None  # time.monotonic() when the previous refresh asked for its snapshot
 
     async def refresh(self) -> PageUpdate:
         """Snapshot the tab and bring `pagemem` up to date: update_page_mem on the same document, a fresh
         divide_page (every element reported as added) after a URL change."""
+        asked_at = time.monotonic()
         try:
             result = await self.session.snapshot_result(self.tab)
         except BridgeDisconnected:
@@ -67,7 +70,9 @@ class AgentContext:
             raise ActionFailed(f"could not read the page: {exc}") from exc
         snapshot = result.snapshot
         self.forms, self.form_labels = enclosing_forms(snapshot)
-        if self.pagemem is None or not same_document_url(self.pagemem.url, snapshot.url):
+        reloaded = self._navigated_since_last_refresh(result.tab_id)
+        self._last_refresh = asked_at
+        if self.pagemem is None or reloaded or not same_document_url(self.pagemem.url, snapshot.url):
             self.pagemem = divide_page(snapshot)
             if self.store is not None:
                 self.store.apply_cached(self.pagemem)
@@ -91,6 +96,19 @@ class AgentContext:
 
             self.tracked_changes = merge_updates(self.tracked_changes, update)
         return update
+
+    def _navigated_since_last_refresh(self, tab_id: int) -> bool:
+        """A navigation committed in this tab since the last snapshot: a new document even at the same URL
+        (a reload, a form posting back to its own page). Element ids restart per document, so diffing it
+        against the old PageMem would pair unrelated elements."""
+        if self._last_refresh is None or self.pagemem is None:
+            return False
+        try:
+            events = self.session.events(self._last_refresh)
+        except AttributeError:
+            return False
+        return any(e.event == "navigated" and e.tab_id == tab_id and same_document_url(e.url, self.pagemem.url)
+                   for e in events)
 
     async def refresh_tabs(self) -> list[TabInfo]:
         self.tabs = await self.session.list_tabs()

@@ -281,3 +281,13 @@ async def test_switch_tab_addresses_the_other_tab_from_then_on(browser, open_pag
                 browser.driver.switch_to.window(handle)
                 browser.driver.close()
         browser.driver.switch_to.window(original)
+
+
+async def test_a_reload_of_the_same_url_is_a_new_document(browser, open_page, make_ctx):
+    open_page("act_copy.html")
+    ctx = await make_ctx("Look twice")
+    await ctx.refresh()
+    assert not ctx.page_changed  # same document: diffed, not rebuilt
+    browser.driver.refresh()
+    await ctx.refresh()
+    assert ctx.page_changed  # element ids restart in the new document: rebuilt, not diffed
