@@ -179,6 +179,7 @@ async def _serve_connection(websocket: WebSocket, settings: BridgeSettings, hub:
         hub.add(session)
         while True:
             raw, received = await conn.receive()
+            cpu_start = time.thread_time()
             try:
                 message = classify(raw)
             except MessageProblem as problem:
@@ -191,7 +192,7 @@ async def _serve_connection(websocket: WebSocket, settings: BridgeSettings, hub:
                 await conn.send_message(ErrorMessage(id=message.id, code="unknown_type",
                                                      message=f"{message.type} is not a message the extension sends"))
                 continue
-            reply = session.deliver(message, received, len(raw))
+            reply = session.deliver(message, received, len(raw), parse_cpu=time.thread_time() - cpu_start)
             if reply is not None:
                 await conn.send_message(reply)
     except WebSocketDisconnect as exc:

@@ -79,6 +79,7 @@ class RequestTiming:
     received: float  # raw text in hand
     parsed: float  # typed message in hand
     raw_bytes: int
+    parse_cpu: float = 0.0  # CPU seconds of parsing in the server thread: unlike wall time, not inflated by machine load
 
     @property
     def total_ms(self) -> float:
@@ -146,7 +147,7 @@ class BrowserSession:
 
     # ------------------------------------------------------------------ incoming (server side)
 
-    def deliver(self, message: WireModel, received: float, raw_bytes: int) -> WireModel | None:
+    def deliver(self, message: WireModel, received: float, raw_bytes: int, parse_cpu: float = 0.0) -> WireModel | None:
         """Route one parsed incoming message. Returns a message to send back, if any."""
         self.last_message_at = time.monotonic()
         if isinstance(message, Heartbeat):
@@ -183,7 +184,7 @@ class BrowserSession:
             return ErrorMessage(id=getattr(message, "id", ""), code="unknown_type",
                                 message=f"{message.type} is not expected here (no request with this id is waiting)")
         if isinstance(message, SnapshotResult):
-            self.last_snapshot_timing = RequestTiming(pending.request_id, pending.sent, received, time.perf_counter(), raw_bytes)
+            self.last_snapshot_timing = RequestTiming(pending.request_id, pending.sent, received, time.perf_counter(), raw_bytes, parse_cpu)
         if not pending.future.done():
             pending.future.set_result(message)
         return None
