@@ -70,6 +70,9 @@ export async function ensureConnected() {
     await setStatus("unpaired", "not paired: enter the token printed by `webchallenger serve`");
     return;
   }
+  // Before the socket exists: written later, "connecting" could land after "connected".
+  await setStatus("connecting", `connecting to port ${port}…`);
+  if (socket && (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING)) return;
   let ws;
   try {
     ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, [SUBPROTOCOL, `auth.${token}`]);
@@ -80,7 +83,7 @@ export async function ensureConnected() {
   }
   socket = ws;
   let opened = false;
-  await setStatus("connecting", `connecting to port ${port}…`);
+  // Handlers are attached in the same task that created the socket, so no event can be missed.
 
   ws.onopen = () => {
     opened = true;
