@@ -344,13 +344,18 @@ class _Divider:
         )
 
 
+TINY_TOKENS = 15  # a plain region this small ("Advertisement", a lone link) joins its plain neighbour
+
+
 def _merge(regions: list[_Region], limit: int) -> list[_Region]:
-    """Merge consecutive small plain sibling regions (a heading and its paragraph, loose links)."""
+    """Merge consecutive plain regions: siblings (a heading and its paragraphs, loose links) up to the
+    limit, and any tiny one into its neighbour, so the LLM is not asked to summarize a lone word."""
     out: list[_Region] = []
     for r in regions:
         prev = out[-1] if out else None
         if (prev is not None and r.merge_key is not None and prev.merge_key is not None
-                and _merge_group(prev) == _merge_group(r) and prev.tokens + r.tokens <= limit):
+                and (_merge_group(prev) == _merge_group(r) or min(prev.tokens, r.tokens) < TINY_TOKENS)
+                and prev.tokens + r.tokens <= limit):
             prev.roots.extend(r.roots)
             prev.shallow |= r.shallow
             prev.tokens += r.tokens
