@@ -69,7 +69,7 @@ def summary_content(section: PageSection, max_tokens: int) -> str:
 
 
 async def abstract_section(caller: Caller, section: PageSection, pagemem: PageMem,
-                           store: WebsiteMemStore | None, budget: Budget) -> bool:
+                           store: WebsiteMemStore | None, budget: Budget, remember: bool = True) -> bool:
     """Fill purpose, summary and state of one section. Returns True when an LLM call was made."""
     if store is not None and section.content_hash:
         if section.summary is None or section.needs_summary:
@@ -100,17 +100,30 @@ async def abstract_section(caller: Caller, section: PageSection, pagemem: PageMe
     section.summary = answer.summary.strip()
     section.state_summary = answer.state.strip()
     section.needs_summary = False
-    if store is not None and section.content_hash:
-        store.store_summary(section.content_hash, section.summary, section.state_summary)
-        store.store_purpose(section.purpose, section.content_hash, section.signature)
+    if store is not None and section.content_hash and remember:
+        remember_sections(store, [section])
     return True
+
+
+def remember_sections(store: WebsiteMemStore, sections: list[PageSection]) -> None:
+    """Record the sections' abstractions in WebsiteMem with one write per table."""
+    done = [s for s in sections if s.content_hash and s.summary is not None]
+    store.store_abstractions([(s.content_hash, s.summary, s.state_summary) for s in done],
+                             [(s.purpose, s.content_hash, s.signature) for s in done if s.purpose])
 
 
 async def abstract_sections(caller: Caller, sections: list[PageSection], pagemem: PageMem,
                             store: WebsiteMemStore | None, budget: Budget) -> int:
-    """Abstract the sections that need it, concurrently. Returns the number of LLM calls made."""
-    made = await asyncio.gather(*(abstract_section(caller, s, pagemem, store, budget) for s in sections))
-    return sum(made)
+    """Abstract the sections that need it, concurrently; what the LLM wrote is recorded in WebsiteMem
+    in one go at the end (sections served from rules are not recorded: they cost nothing to redo)."""
+    made = await asyncio.gather(*(abstract_section(caller, s, pagemem, store, budget, remember=False) for s in sections),
+                                return_exceptions=True)
+    if store is not None:  # what succeeded is kept even when another call failed
+        remember_sections(store, [s for s, m in zip(sections, made) if m is True])
+    for m in made:
+        if isinstance(m, BaseException):
+            raise m
+    return sum(1 for m in made if m is True)
 
 
 def section_line(section: PageSection) -> str:
