@@ -56,11 +56,17 @@ class AgentContext:
     # While execute() runs: the net change of all its refreshes (see changes.py); None when not tracking.
     tracked_changes: PageUpdate | None = None
     tracking: bool = False
+    # The net change execute() saw and nobody has been told of yet: folded into the next outside refresh(),
+    # so a caller's refresh after an action reports what the action changed, not an empty diff.
+    unreported_changes: PageUpdate | None = None
+    entered_page_while_tracking: bool = False
     _last_refresh: float | None = None  # time.monotonic() when the previous refresh asked for its snapshot
 
     async def refresh(self) -> PageUpdate:
         """Snapshot the tab and bring `pagemem` up to date: update_page_mem on the same document, a fresh
-        divide_page (every element reported as added) after a URL change."""
+        divide_page (every element reported as added) after a URL change or a reload. Called from outside a
+        workflow, the diff covers everything since the caller's previous refresh, including what execute()
+        changed in between (its own refreshes are folded in)."""
         asked_at = time.monotonic()
         try:
             result = await self.session.snapshot_result(self.tab)
@@ -87,14 +93,18 @@ class AgentContext:
             )
             if self.tracking:
                 self.tracked_changes = update.model_copy(deep=True)  # a new document: the old diffs mean nothing
+                self.entered_page_while_tracking = True
+            self.unreported_changes = None
             return update
         self.page_changed = False
         update = update_page_mem(self.pagemem, snapshot)
         self.pagemem.url = snapshot.url
-        if self.tracking:
-            from companion.act.changes import merge_updates
+        from companion.act.changes import merge_updates
 
+        if self.tracking:
             self.tracked_changes = merge_updates(self.tracked_changes, update)
+        elif self.unreported_changes is not None:
+            update, self.unreported_changes = merge_updates(self.unreported_changes, update), None
         return update
 
     def _navigated_since_last_refresh(self, tab_id: int) -> bool:

@@ -162,16 +162,25 @@ async def _switch_tab(ctx: AgentContext, tab_id: int) -> Outcome:
 
 async def execute(ctx: AgentContext, candidate: Candidate, reason: str = "") -> Outcome:
     """Carry out one chosen candidate. Returns its basic action strings, whether the URL changed or a modal
-    opened, and the net page change (Outcome.changes: pass it to the change description; the PageMem is
-    already refreshed). Raises ActionFailed when it could not be done (the AGENT removes the candidate and
+    opened, and the net page change (Outcome.changes; the PageMem is already refreshed, and the caller's next
+    ctx.refresh() reports the same change folded with anything newer). Raises ActionFailed when it could not be done (the AGENT removes the candidate and
     asks again). `reason` is the selection's reason (for logs; workflows read task and history from ctx)."""
-    ctx.tracking, ctx.tracked_changes = True, None
+    from companion.act.changes import merge_updates
+
+    ctx.tracking, ctx.tracked_changes, ctx.entered_page_while_tracking = True, None, False
     try:
         outcome = await _execute(ctx, candidate, reason)
     finally:
         ctx.tracking = False
-    outcome.changes = ctx.tracked_changes
-    ctx.tracked_changes = None
+        # Even a failed compound action may have changed the page: the caller's next refresh reports it.
+        # A new document needs no report: the caller sees a new PageMem, whose every element is new.
+        if ctx.entered_page_while_tracking:
+            ctx.unreported_changes = None
+        elif ctx.tracked_changes is not None:
+            ctx.unreported_changes = (ctx.tracked_changes if ctx.unreported_changes is None
+                                      else merge_updates(ctx.unreported_changes, ctx.tracked_changes))
+        changes, ctx.tracked_changes = ctx.tracked_changes, None
+    outcome.changes = changes
     return outcome
 
 

@@ -113,6 +113,10 @@ async def test_custom_dropdown_option_is_chosen_from_the_revealed_elements(brows
     # The net change over the workflow's refreshes: the options came and went, the trigger now shows the choice.
     assert outcome.changes.added_elements == []
     assert [c.after.name for d in outcome.changes.diffs.values() for c in d.modified] == ["Ocean blue"]
+    # The caller's own refresh afterwards reports the same net change, not an empty diff.
+    after = await ctx.refresh()
+    assert [c.after.name for d in after.diffs.values() for c in d.modified] == ["Ocean blue"]
+    assert [c.after.name for d in (await ctx.refresh()).diffs.values() for c in d.modified] == []  # told once
     # What the trigger revealed is remembered for ElementAction's "known dropdown" branch.
     assert len(ctx.pagemem.element_by_ref(trigger.element).dropdown_elements) == 3
 
