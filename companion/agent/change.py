@@ -20,7 +20,7 @@ NO_CHANGE = "No visible change on the page."
 
 def page_lines(pagemem: PageMem) -> dict[str, list[str]]:
     """Section id -> its details lines (stripped): the text form to compare before and after an action."""
-    return {s.id: [line.strip() for line in s.details.splitlines() if line.strip()] for s in pagemem.sections}
+    return {s.id: [line.strip().removeprefix("- ") for line in s.details.splitlines() if line.strip()] for s in pagemem.sections}
 
 
 def _state(el: Element) -> str:

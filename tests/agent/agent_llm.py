@@ -11,6 +11,7 @@ Every answer is built from the JSON schema the client sent (so it is always vali
 from __future__ import annotations
 
 import contextvars
+import itertools
 import json
 import re
 from typing import Callable
@@ -83,7 +84,8 @@ class AgentLLM(ScriptedLLMServer):
             body = text.split("\nSection: ", 1)[-1].split("\n", 1)[-1]
             return {"details": body.split("\n\nExtract every fact", 1)[0][:1100]}
         if prompt == "change_description":
-            appeared = re.findall(r"^- (.*)$", text.split("Appeared:", 1)[1].split("\n\n", 1)[0], re.M) if "Appeared:" in text else []
+            block = text.split("Appeared:\n", 1)[1].splitlines() if "Appeared:\n" in text else []
+            appeared = [line[2:] for line in itertools.takewhile(lambda line: line.startswith("- "), block)]
             return {"description": ("Now shown: " + "; ".join(appeared)) if appeared else "Something changed."}
         if prompt == "page_task_summary":
             page = re.search(r"Current page: (.*)", text).group(1)
