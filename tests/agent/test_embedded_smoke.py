@@ -1,0 +1,41 @@
+"""Smoke: `webchallenger run` with an embedded model (no server, no scripted answers) completes a simple task
+on a local fixture site: search for an item and report its price. Marker `embedded` (minutes on 2 cores).
+
+The model is WEBCHALLENGER_SMOKE_MODEL (default: the product default, qwen2.5-coder-1.5b); the wall time
+is printed for the report (`pytest -s -m embedded tests/agent`), never asserted.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.llm.models import DEFAULT_MODEL, ensure_model
+
+pytestmark = pytest.mark.embedded
+
+ROOT = Path(__file__).resolve().parents[2]
+MODEL = os.environ.get("WEBCHALLENGER_SMOKE_MODEL", DEFAULT_MODEL)
+
+
+def test_embedded_model_searches_for_an_item_and_reports_its_price(pages, tmp_path):
+    ensure_model(MODEL, install=True, log=lambda message: None)  # into the tests' cache dir, once per session
+    env = {**os.environ, "WEBCHALLENGER_DATA_DIR": str(tmp_path / "data"),
+           # A loaded 2-core machine can take minutes for the first call of a cold model.
+           "WEBCHALLENGER_LLM_TIMEOUT": os.environ.get("WEBCHALLENGER_LLM_TIMEOUT", "600")}
+    started = time.monotonic()
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "run", "Search for the blue kettle and tell me its price",
+         "--start-url", pages.url("agent_search.html"), "--headless", "--no-confirm", "--max-steps", "6",
+         "--llm", f"embedded:{MODEL}"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800)
+    elapsed = time.monotonic() - started
+    print(f"\n[embedded smoke] model {MODEL}: {elapsed:.1f} s wall\n{result.stdout}")
+    assert result.returncode == 0, result.stdout + result.stderr
+    answer = next(line for line in result.stdout.splitlines() if line.startswith("Answer:"))
+    assert "24.50" in answer
