@@ -22,7 +22,7 @@ from companion.observe.calls import Caller
 from companion.pagemem.model import PageMem, PageSection
 from companion.pagemem.tokens import count_tokens
 
-EXTRACTION_MAX_TOKENS = 300
+EXTRACTION_MAX_TOKENS = 320  # Extraction allows 1,200 characters; the prompt asks for far fewer
 _IMG = re.compile(r'^\s*- img(?: "(?P<alt>[^"]*)")? src=(?P<src>\S+)')
 
 

@@ -14,7 +14,7 @@ from companion.observe.calls import Caller
 from companion.pagemem.model import PageMem
 from companion.pagemem.tokens import count_tokens
 
-TASK_SUMMARY_MAX_TOKENS = 220
+TASK_SUMMARY_MAX_TOKENS = 240  # TaskSummary allows 900 characters; the prompt asks for one short paragraph
 MAX_ROUNDS = 6
 
 

@@ -51,3 +51,12 @@ async def test_garbage_llm_output_is_a_clear_error_and_summaries_made_before_it_
             await PageObserver(store, client=llm_client_for(server)).observe("Delete my account", "", pm)
         summarized = [s for s in pm.sections if s.summary and s.tokens > 24]
         assert summarized and all(store.cached_summary(s.content_hash) for s in summarized)
+
+
+def test_images_of_at_least_50px_are_described_from_alt_text_and_file_name():
+    from companion.observe.extraction import with_images
+
+    details = '- heading "Kettles" [level=1]\n- img "Red kettle" src=http://127.0.0.1/img/red-kettle_2000w.jpg\n- img src=/i/steel_toaster-01.png'
+    out = with_images(details)
+    assert out.startswith(details) and "Images:" in out
+    assert '"Red kettle"; file name: red kettle 2000w' in out and "file name: steel toaster" in out
