@@ -21,3 +21,24 @@ def test_repeating_an_action_on_an_unchanged_page_nudges_then_stops(browser, pag
     nudged = ["Warning: on this same page state you already did" in p for p in prompts]
     assert nudged == [False, False, False, True, True]  # after 3 repetitions, before the 4th and 5th choice
     assert result.events[-1].kind == "finished" and result.events[-1].status == "looping"
+
+
+def test_stop_event_ends_the_task_at_once_as_stopped(browser, pages, agent_llm, memory_dir):
+    import asyncio
+
+    stop = asyncio.Event()
+
+    def choose(text: str, labels: list[str]) -> int:
+        # The user presses Stop while the LLM is thinking about the first action.
+        browser.companion.loop.call_soon_threadsafe(stop.set)
+        return index_of(labels, r'button "Check again"')
+
+    async def run():
+        return await run_task("Open the report", session=browser.session, start_url=pages.url("agent_stuck.html"),
+                              memory_dir=memory_dir, stop=stop)
+
+    agent_llm(choose=choose)
+    result = browser.run(run(), timeout=180)
+    assert result.status == "stopped"
+    assert len(result.actions) <= 1  # at most the action already on its way when Stop came
+    assert result.events[-1].kind == "finished" and result.events[-1].status == "stopped"
