@@ -54,7 +54,9 @@ def format_event(event) -> str | None:
     return None
 
 
-def _cli_confirm(description: str):
+def _cli_confirm():
+    """Ask on the terminal before an irreversible action; anything but y/yes (or no terminal) declines."""
+
     async def confirm(text: str) -> bool:
         def read() -> str:
             print(f"\n   Allow this action? {text} [y/N] ", end="", flush=True)
@@ -113,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
         if not quiet:
             print(f"Task: {args.task}\nLLM: {client.settings.spec}  browser ready in {launched - started:.1f} s", flush=True)
         coro = run_task(args.task, session=browser.session, start_url=args.start_url, max_steps=args.max_steps,
-                        confirm=None if args.no_confirm else _cli_confirm(""), on_event=show,
+                        confirm=None if args.no_confirm else _cli_confirm(), on_event=show,
                         allowed_domains=args.allow_domain)
         future = asyncio.run_coroutine_threadsafe(coro, browser.companion.loop)
         try:
