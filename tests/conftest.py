@@ -51,7 +51,7 @@ DIST_EXTENSION = ROOT / "dist" / "extension"
 # Set before any test module imports code that reads them at import time.
 _ISOLATED = Path(tempfile.mkdtemp(prefix="webchallenger-tests-"))
 for _name in ("CONFIG", "DATA", "CACHE"):
-    os.environ.setdefault(f"WEBCHALLENGER_{_name}_DIR", str(_ISOLATED / _name.lower()))
+    os.environ[f"WEBCHALLENGER_{_name}_DIR"] = str(_ISOLATED / _name.lower())
 
 
 def pytest_configure(config: pytest.Config) -> None:
