@@ -136,7 +136,7 @@ def register(bench_subparsers) -> None:
 
 def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--models", default=",".join([DEFAULT_MODEL, "qwen2.5-coder-0.5b", "smollm2-135m"]))
-    parser.add_argument("--threads", type=int, default=0, help="0 = all cores")
+    parser.add_argument("--threads", type=int, default=0, help="0 = the default (all cores but one)")
     parser.add_argument("--out", default=str(ROOT / "bench-results" / "llm.json"))
 
 

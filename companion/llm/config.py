@@ -48,7 +48,7 @@ class LLMSettings(BaseModel):
     record_path: str = ""  # append every call to this JSONL file
     n_ctx: int = Field(default=16384, ge=512)  # embedded: total KV size, shared by the slots
     n_parallel: int = Field(default=2, ge=1)  # embedded: decoding slots
-    threads: int = Field(default=0, ge=0)  # embedded: 0 = all cores
+    threads: int = Field(default=0, ge=0)  # embedded: 0 = all cores but one (companion.llm.embedded.default_threads)
 
 
 def parse_spec(spec: str, **overrides) -> LLMSettings:

@@ -25,9 +25,12 @@ class EmbeddedServer:
         params.model.path = str(model_path)
         params.n_ctx = n_ctx
         params.n_parallel = n_parallel
-        n_threads = threads or os.cpu_count() or 2
-        params.cpuparams.n_threads = n_threads
-        params.cpuparams_batch.n_threads = n_threads
+        n_threads = threads or default_threads()
+        for cpu in (params.cpuparams, params.cpuparams_batch):
+            cpu.n_threads = n_threads
+            # No spin-waiting between ops: on a busy machine (the browser renders, tests run) spinning threads
+            # that get descheduled stall every barrier; measured here 88 s -> 17 s for one small call.
+            cpu.poll = 0
         params.hostnames = ["127.0.0.1"]  # loopback only, never exposed
         params.port = 0  # the OS picks a free port
         params.verbosity = -1  # llama.cpp logs every slot event to stderr otherwise
@@ -41,6 +44,12 @@ class EmbeddedServer:
     @property
     def model_name(self) -> str:
         return str(self.model_path)
+
+
+def default_threads() -> int:
+    """All cores but one: llama.cpp's threads meet at a barrier after every op, so one thread descheduled by the
+    browser or the companion stalls all of them (on a loaded 2-core machine 1 thread beat 2 by 7x)."""
+    return max(1, (os.cpu_count() or 2) - 1)
 
 
 def model_path_for(settings: LLMSettings, install: bool = False) -> Path:

@@ -217,6 +217,7 @@ class ScriptedLLMServer:
     def stop(self) -> None:
         if self._server is not None:
             self._server.should_exit = True
+            self._server.force_exit = True  # do not wait for a deliberately slow answer to finish
         if self._thread is not None:
             self._thread.join(timeout=5)
         self._server = self._thread = None
