@@ -37,6 +37,7 @@ directories (session-wide), so no test touches the user's real files.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -56,6 +57,10 @@ for _name in ("CONFIG", "DATA", "CACHE"):
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: takes tens of seconds by nature (idle-connection checks); still part of the suite")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(_ISOLATED, ignore_errors=True)
 
 
 def _extension_is_stale() -> bool:
