@@ -37,7 +37,6 @@ class ListSelection(BaseModel):
 
 class PageDigest(BaseModel):
     url: str
-    pagemem_id: int
     entry_indices: set[int]
     entry_sections: list[str]
     entry_lines: dict[str, set[str]] = Field(default_factory=dict, description="section id -> its outline lines at entry")
@@ -47,14 +46,14 @@ class PageDigest(BaseModel):
 
     @classmethod
     def enter(cls, pagemem: PageMem) -> "PageDigest":
-        return cls(url=page_url(pagemem.url), pagemem_id=id(pagemem),
+        return cls(url=page_url(pagemem.url),
                    entry_indices={e.index for e in pagemem.all_elements()},
                    entry_sections=[s.id for s in pagemem.sections],
                    entry_lines={s.id: set(s.details.splitlines()) for s in pagemem.sections if s.kind != "list"})
 
     def same_page(self, pagemem: PageMem, removed_sections: int = 0) -> bool:
-        """Same URL (fragment aside), same PageMem, and not mostly replaced in place."""
-        if page_url(pagemem.url) != self.url or id(pagemem) != self.pagemem_id:
+        """Same URL (fragment aside) and not mostly replaced in place (the caller checks it is the same PageMem)."""
+        if page_url(pagemem.url) != self.url:
             return False
         survivors = sum(1 for s in pagemem.sections if s.id in self.entry_sections)
         return not (self.entry_sections and removed_sections and survivors * 2 < len(self.entry_sections))

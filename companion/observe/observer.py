@@ -87,6 +87,7 @@ class PageObserver:
         self.page_summary = page_summary
         self.max_selected = max_selected
         self.digest: PageDigest | None = None
+        self._pagemem: PageMem | None = None
 
     def view_all(self) -> None:
         """Show every section in full for the rest of this page (the fallback when selection missed)."""
@@ -96,15 +97,18 @@ class PageObserver:
     def forget_page(self) -> None:
         """Treat the next observation as a page entry (e.g. after a reload the caller knows about)."""
         self.digest = None
+        self._pagemem = None
 
     async def observe(self, task: str, history: str, pagemem: PageMem, update: PageUpdate | None = None) -> Observation:
         accounting = Accounting()
         caller = Caller(self.client, self.budget, accounting)
         history = fit_history(history, self.budget.history_tokens)
         removed = len(update.removed_sections) if update is not None else 0
-        new_page = self.digest is None or not self.digest.same_page(pagemem, removed)
+        new_page = (self.digest is None or pagemem is not self._pagemem
+                    or not self.digest.same_page(pagemem, removed))
         if new_page:
             self.digest = PageDigest.enter(pagemem)
+            self._pagemem = pagemem  # held, so identity means "the same PageMem" (ids of freed objects are reused)
         digest = self.digest
         top = {s.id: s for s in pagemem.sections}
         digest.selected = [sid for sid in digest.selected if sid in top]

@@ -60,3 +60,18 @@ def test_images_of_at_least_50px_are_described_from_alt_text_and_file_name():
     out = with_images(details)
     assert out.startswith(details) and "Images:" in out
     assert '"Red kettle"; file name: red kettle 2000w' in out and "file name: steel toaster" in out
+
+
+async def test_a_new_pagemem_or_url_is_a_page_entry_and_a_fragment_change_is_not():
+    policy = LocalPolicy(keep_prompts=True)
+    observer = PageObserver(client=policy)
+    pm = divide_page(snapshot_from_html(PAGE.format(hidden="hidden"), url="http://127.0.0.1/account", title="Account"))
+    assert (await observer.observe("Delete my account", "", pm)).new_page
+    pm.url = "http://127.0.0.1/account#storage"  # an in-page anchor: the same page
+    mark = len(policy.prompts)
+    obs = await observer.observe("Delete my account", "", pm)
+    assert not obs.new_page and [n for n, _ in policy.prompts[mark:]] == ["page_task_summary"]
+    other = divide_page(snapshot_from_html(PAGE.format(hidden="hidden"), url="http://127.0.0.1/plans", title="Plans"))
+    mark = len(policy.prompts)
+    obs = await observer.observe("Delete my account", "", other)
+    assert obs.new_page and "section_selection" in [n for n, _ in policy.prompts[mark:]]
