@@ -59,7 +59,9 @@ _Todo = tuple[Node, "list[Node] | None", "Node | None"]
 
 
 @dataclass
-class _Region:
+class Region:
+    """A section before rendering: the subtrees it covers (`shallow` ones without their descendants)."""
+
     kind: str
     roots: list[Node]
     shallow: set[tuple[int, int]] = field(default_factory=set)
@@ -71,12 +73,13 @@ class _Region:
 
 
 def divide_page(snapshot: Snapshot, options: DivideOptions | None = None) -> PageMem:
+    """DividePage: the snapshot's sections in document order (pure; see the module docstring)."""
     tree = build_tree(snapshot)
     return divide_tree(tree, snapshot.url, snapshot.title, options or DivideOptions())
 
 
 def divide_tree(tree: PageTree, url: str, title: str, options: DivideOptions) -> PageMem:
-    divider = _Divider(tree, options)
+    divider = Divider(tree, options)
     for root in tree.roots:
         divider.visit(root, None)
     regions = _merge(divider.out, options.merge_tokens)
@@ -136,12 +139,15 @@ def _is_grouping(node: Node) -> bool:
     return node.el.tag in GROUPING_TAGS or node.role in GROUPING_ROLES
 
 
-class _Divider:
+class Divider:
+    """The walk of DividePage over one tree, and the builders that turn regions into PageSections
+    (UpdateSection reuses them to re-read a section from a newer tree)."""
+
     def __init__(self, tree: PageTree, options: DivideOptions) -> None:
         self.tree = tree
         self.o = options
         self.area_limit = options.area_fraction * tree.viewport_area
-        self.out: list[_Region] = []
+        self.out: list[Region] = []
 
     # ------------------------------------------------------------------ the walk
 
@@ -155,7 +161,7 @@ class _Divider:
         while stack:
             node, run, form = stack.pop()
             if run is not None:
-                self.out.append(_Region("list", list(run), container=node, items=list(run), form=form,
+                self.out.append(Region("list", list(run), container=node, items=list(run), form=form,
                                         tokens=sum(k.tokens for k in run)))
                 continue
             stack.extend(reversed(self._visit_one(node, form)))
@@ -166,7 +172,7 @@ class _Divider:
         if not node.kept or (node.tokens == 0 and node.n_interactive == 0):
             return []
         if is_modal(node):
-            self.out.append(_Region("modal", [node], form=form, tokens=node.tokens))
+            self.out.append(Region("modal", [node], form=form, tokens=node.tokens))
             return []
         if _is_form(node):
             form = node
@@ -177,27 +183,27 @@ class _Divider:
             found = self._dominant_list(node, depth=3)
             if found is not None:
                 container, items = found
-                self.out.append(_Region("list", [node], container=container, items=items, form=form, tokens=node.tokens))
+                self.out.append(Region("list", [node], container=container, items=items, form=form, tokens=node.tokens))
                 return []
             if node.tokens <= o.max_tokens:
-                self.out.append(_Region(kind, [node], form=form, tokens=node.tokens))
+                self.out.append(Region(kind, [node], form=form, tokens=node.tokens))
                 return []
             return self._split(node, form, kind)
         kids = node.kept_children()
         found = self._dominant_list(node, depth=1, share=0.8)
         if found is not None:
             container, items = found
-            self.out.append(_Region("list", [node], container=container, items=items, form=form, tokens=node.tokens))
+            self.out.append(Region("list", [node], container=container, items=items, form=form, tokens=node.tokens))
             return []
         fits = node.tokens <= o.max_tokens
         small = node.tokens <= o.small_tokens or node.area() <= self.area_limit
         if fits and (small or not kids or node.el.interactive):
             merge_key = ("plain", id(node.parent)) if kind == "normal" else None
-            self.out.append(_Region(kind, [node], form=form, merge_key=merge_key, tokens=node.tokens))
+            self.out.append(Region(kind, [node], form=form, merge_key=merge_key, tokens=node.tokens))
             return []
         if not kids:
             # A leaf over the bound cannot be split; its lines are capped (render.py), so this is rare.
-            self.out.append(_Region(kind, [node], form=form, tokens=node.tokens))
+            self.out.append(Region(kind, [node], form=form, tokens=node.tokens))
             return []
         return self._split(node, form, kind)
 
@@ -207,7 +213,7 @@ class _Divider:
         # A bare structural line ("- main") carries nothing worth a section of its own.
         if node.line_tokens and (node.el.interactive or node.el.text):
             merge_key = ("plain", id(node)) if kind == "normal" else None
-            self.out.append(_Region(kind, [node], shallow={node.key}, form=form, merge_key=merge_key,
+            self.out.append(Region(kind, [node], shallow={node.key}, form=form, merge_key=merge_key,
                                     tokens=node.line_tokens))
         kids = node.kept_children()
         runs = _runs(kids, self.o.min_list_run, self.o.max_tokens)
@@ -243,10 +249,10 @@ class _Divider:
 
     # ------------------------------------------------------------------ sections
 
-    def finalize(self, region: _Region) -> list[PageSection]:
+    def finalize(self, region: Region) -> list[PageSection]:
         """Render a region; a normal/form region whose rendered content is over the bound is split again."""
         if region.kind == "list":
-            return [self._list_section(region)]
+            return [self.build_list_section(region)]
         lines = render_nodes(region.roots, region.shallow)
         details = details_string(lines)
         tokens = count_tokens(details)
@@ -257,11 +263,11 @@ class _Divider:
                 for part in parts:
                     out.extend(self.finalize(part))
                 return out
-        return [self._section(region, details, tokens)]
+        return [self.build_section(region, details, tokens)]
 
-    def _resplit(self, region: _Region) -> list[_Region] | None:
+    def _resplit(self, region: Region) -> list[Region] | None:
         if len(region.roots) > 1:
-            return [_Region(region.kind, [r], shallow=region.shallow & {r.key}, form=region.form, tokens=r.tokens)
+            return [Region(region.kind, [r], shallow=region.shallow & {r.key}, form=region.form, tokens=r.tokens)
                     for r in region.roots]
         root = region.roots[0]
         if root.key in region.shallow or not root.kept_children():
@@ -274,7 +280,7 @@ class _Divider:
         # Forcing the split: a piece equal to the region itself would loop.
         return [p for p in parts if not (p.roots == region.roots and p.shallow == region.shallow)] or None
 
-    def _elements(self, roots: list[Node], shallow: set, skip: set) -> list[Element]:
+    def elements_of(self, roots: list[Node], shallow: set, skip: set) -> list[Element]:
         out = []
         for r in roots:
             if r.key in shallow:
@@ -291,7 +297,7 @@ class _Divider:
                 stack.extend(reversed([c for c in n.children if c.kept]))
         return out
 
-    def _section(self, region: _Region, details: str, tokens: int) -> PageSection:
+    def build_section(self, region: Region, details: str, tokens: int) -> PageSection:
         root = region.roots[0]
         parent = root.parent
         el = root.el
@@ -301,13 +307,13 @@ class _Divider:
             form=_ref(region.form) if region.form is not None else None,
             tag=el.tag, classes=el.attrs.get("class", ""), attrs=_selector_attrs(el.attrs),
             box=_union_box(region.roots),
-            elements=self._elements(region.roots, region.shallow, set()),
+            elements=self.elements_of(region.roots, region.shallow, set()),
             signature=structural_signature(region.kind, el.tag, el.attrs.get("class", ""), el.attrs,
                                            parent.el.tag if parent else "", parent.el.attrs.get("class", "") if parent else ""),
             details=details, tokens=tokens, content_hash=content_fingerprint(details),
         )
 
-    def _list_section(self, region: _Region) -> PageSection:
+    def build_list_section(self, region: Region) -> PageSection:
         items = region.items
         item_keys = {i.key for i in items}
         header = render_nodes(region.roots, skip=item_keys)
@@ -319,7 +325,7 @@ class _Divider:
             d = details_string(lines)
             item_sections.append(PageSection(
                 id="", kind="list_item", roots=[_ref(item)], tag=item.el.tag, classes=item.el.attrs.get("class", ""),
-                attrs=_selector_attrs(item.el.attrs), box=item.box(), elements=self._elements([item], set(), set()),
+                attrs=_selector_attrs(item.el.attrs), box=item.box(), elements=self.elements_of([item], set(), set()),
                 form=_ref(region.form) if region.form is not None else None,
                 signature=structural_signature("list_item", item.el.tag, item.el.attrs.get("class", ""), item.el.attrs),
                 details=d, tokens=count_tokens(d), content_hash=content_fingerprint(d),
@@ -336,7 +342,7 @@ class _Divider:
             form=_ref(region.form) if region.form is not None else None,
             tag=root.el.tag, classes=root.el.attrs.get("class", ""), attrs=_selector_attrs(root.el.attrs),
             item_tag=first.tag, item_classes=first.attrs.get("class", ""), box=_union_box(region.roots),
-            elements=self._elements(region.roots, set(), item_keys), items=item_sections,
+            elements=self.elements_of(region.roots, set(), item_keys), items=item_sections,
             signature=structural_signature("list", root.el.tag, root.el.attrs.get("class", ""), root.el.attrs,
                                            parent.el.tag if parent else "", parent.el.attrs.get("class", "") if parent else "",
                                            first.tag, first.attrs.get("class", "")),
@@ -347,10 +353,10 @@ class _Divider:
 TINY_TOKENS = 15  # a plain region this small ("Advertisement", a lone link) joins its plain neighbour
 
 
-def _merge(regions: list[_Region], limit: int) -> list[_Region]:
+def _merge(regions: list[Region], limit: int) -> list[Region]:
     """Merge consecutive plain regions: siblings (a heading and its paragraphs, loose links) up to the
     limit, and any tiny one into its neighbour, so the LLM is not asked to summarize a lone word."""
-    out: list[_Region] = []
+    out: list[Region] = []
     for r in regions:
         prev = out[-1] if out else None
         if (prev is not None and r.merge_key is not None and prev.merge_key is not None
@@ -360,11 +366,11 @@ def _merge(regions: list[_Region], limit: int) -> list[_Region]:
             prev.shallow |= r.shallow
             prev.tokens += r.tokens
             continue
-        out.append(_Region(r.kind, list(r.roots), set(r.shallow), r.container, list(r.items), r.form, r.merge_key, r.tokens))
+        out.append(Region(r.kind, list(r.roots), set(r.shallow), r.container, list(r.items), r.form, r.merge_key, r.tokens))
     return out
 
 
-def _merge_group(region: _Region) -> object:
+def _merge_group(region: Region) -> object:
     """A shallow parent region merges with its own children's regions; plain regions with their siblings."""
     first = region.roots[0]
     if first.key in region.shallow:

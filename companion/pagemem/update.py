@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from companion.pagemem.divide import DivideOptions, _Divider, _Region, divide_tree, make_element
+from companion.pagemem.divide import DivideOptions, Divider, Region, divide_tree, make_element
 from companion.pagemem.model import Element, PageMem, PageSection
 from companion.pagemem.render import content_fingerprint, details_string, node_line, render_nodes
 from companion.pagemem.template import normalize_classes
@@ -59,7 +59,7 @@ def update_page_mem(pagemem: PageMem, snapshot: Snapshot, options: DivideOptions
     pagemem.next_index = reindex(tree, {e.key: e.index for e in pagemem.all_elements()}, pagemem.next_index)
     pagemem.title = snapshot.title
     update = PageUpdate()
-    divider = _Divider(tree, options)
+    divider = Divider(tree, options)
     survivors: list[PageSection] = []
     for section in pagemem.sections:
         if not any(_live(tree, r.frame, r.id) for r in section.roots):
@@ -88,7 +88,7 @@ def update_page_mem(pagemem: PageMem, snapshot: Snapshot, options: DivideOptions
     return update
 
 
-def update_section(section: PageSection, tree: PageTree, divider: _Divider) -> SectionDiff:
+def update_section(section: PageSection, tree: PageTree, divider: Divider) -> SectionDiff:
     """Re-read one section's elements from `tree`, update it in place, and return the diff."""
     if section.kind == "list":
         _rebuild_list(section, tree, divider)
@@ -96,7 +96,7 @@ def update_section(section: PageSection, tree: PageTree, divider: _Divider) -> S
     roots = [tree.nodes[(r.frame, r.id)] for r in section.roots if _live(tree, r.frame, r.id)]
     shallow = {(r.frame, r.id) for r in section.shallow_roots}
     old = list(section.elements)
-    new = divider._elements(roots, shallow, set())
+    new = divider.elements_of(roots, shallow, set())
     diff = _diff(section.id, old, new, tree)
     lines = render_nodes(roots, shallow)
     section.elements = new
@@ -152,7 +152,7 @@ def _carry_state(before: Element, after: Element) -> None:
     after.dropdown_elements = list(before.dropdown_elements)
 
 
-def _rebuild_list(section: PageSection, tree: PageTree, divider: _Divider) -> None:
+def _rebuild_list(section: PageSection, tree: PageTree, divider: Divider) -> None:
     container = tree.nodes.get((section.container.frame, section.container.id)) if section.container else None
     roots = [tree.nodes[(r.frame, r.id)] for r in section.roots if _live(tree, r.frame, r.id)]
     key = (section.item_tag, normalize_classes(section.item_classes))
@@ -169,7 +169,7 @@ def _rebuild_list(section: PageSection, tree: PageTree, divider: _Divider) -> No
         section.needs_summary = True
         return
     old_by_key = {e.key: e for e in section.all_elements()}
-    fresh = divider._list_section(_Region("list", roots, container=container, items=items))
+    fresh = divider.build_list_section(Region("list", roots, container=container, items=items))
     for e in fresh.all_elements():
         before = old_by_key.get(e.key)
         if before is not None:
@@ -189,7 +189,7 @@ def _new_sections(tree: PageTree, snapshot: Snapshot, options: DivideOptions, co
     if not uncovered:
         return []
     out: list[PageSection] = []
-    divider = _Divider(tree, options)
+    divider = Divider(tree, options)
     for s in divide_tree(tree, snapshot.url, snapshot.title, options).sections:
         keys = [e.key for e in s.all_elements()]
         if not keys or not any(k in uncovered for k in keys):
@@ -199,9 +199,9 @@ def _new_sections(tree: PageTree, snapshot: Snapshot, options: DivideOptions, co
             continue
         # Mixed with known elements: the new ones form a group of their own (Region4Web's "added" group).
         nodes = [tree.nodes[k] for k in keys if k in uncovered]
-        region = _Region("normal", nodes)
+        region = Region("normal", nodes)
         d = details_string(render_nodes(nodes))
-        out.append(divider._section(region, d, count_tokens(d)))
+        out.append(divider.build_section(region, d, count_tokens(d)))
     return out
 
 
