@@ -44,3 +44,6 @@ def test_database_always_opens_after_sigkill_mid_write(tmp_path):
         assert explored >= last_explored  # writes that completed are never lost
         last_explored = explored
     assert last_explored > 0
+    # Evidence that kills landed mid-write: temporary files of interrupted writes were left behind
+    # (and ignored by every reader).
+    assert list(tmp_path.glob(".*.tmp"))
