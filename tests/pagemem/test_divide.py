@@ -111,3 +111,22 @@ def test_iframe_content_belongs_to_the_iframe_section():
     assert el.ref.frame == 7
     section = pm.section_of(el.ref)
     assert any(r.id == iframe.id or r.frame == 0 for r in section.roots)
+
+
+def test_division_is_identical_across_processes_with_different_hash_seeds(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    cards = "".join(f'<div class="card c{i % 2}"><a href="/p/{i}">Shoe {i}</a></div>' for i in range(9))
+    snap = snapshot_from_html(page(f'<nav><a href="/">Home</a></nav><div class="grid">{cards}</div>'))
+    path = tmp_path / "snap.json"
+    path.write_text(snap.model_dump_json())
+    code = ("import sys; from companion.protocol import Snapshot; from companion.pagemem.divide import divide_page; "
+            "print(divide_page(Snapshot.model_validate_json(open(sys.argv[1]).read())).model_dump_json())")
+    outs = [subprocess.run([sys.executable, "-c", code, str(path)], cwd=root, capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(root)}).stdout
+            for seed in ("1", "2")]
+    assert outs[0] == outs[1] and '"sections"' in outs[0]
