@@ -31,6 +31,7 @@
   const MAX_VALUE = 2000;
 
   const round = (n) => Math.round(n * 10) / 10;
+  const RENDERS = { opacityProperty: true, visibilityProperty: true }; // one object, not one per call
 
   function cap(s, max) {
     return s.length > max ? s.slice(0, max) : s;
@@ -97,7 +98,7 @@
       if (r && (r.width > 0 || r.height > 0)) {
         rec.box = { x: round(r.left + ox), y: round(r.top + oy), w: round(r.width), h: round(r.height) };
         // A box can exist for visibility:hidden / opacity:0 content; checkVisibility says if it renders.
-        visible = el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+        visible = el.checkVisibility(RENDERS);
       } else if (r && !el.checkVisibility()) {
         // No box at all: display:none hides the subtree; display:contents only hides itself.
         childRendered = getComputedStyle(el).display === "contents";
