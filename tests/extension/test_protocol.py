@@ -106,3 +106,14 @@ async def test_open_tab_then_snapshot_it_and_close_it(browser, pages, find):
             driver.close()
         driver.switch_to.window(original)
     await browser.session.wait_for_event(lambda e: e.event == "closed" and e.tab_id == tab.tab_id, since=since)
+
+
+async def test_a_page_the_extension_may_not_script_is_a_clear_error(browser, open_page):
+    browser.open("chrome://version/")
+    try:
+        with pytest.raises(RemoteError) as err:
+            await browser.session.snapshot()
+        assert err.value.code == "no_tab"
+        assert "cannot access" in str(err.value)
+    finally:
+        open_page("ext_form.html")
