@@ -8,7 +8,7 @@ import logging
 import sys
 from pathlib import Path
 
-from companion.bridge.auth import TokenError, load_or_create_token, token_path
+from companion.bridge.auth import DEFAULT_ALLOWED_ORIGINS, TokenError, load_or_create_token, token_path
 from companion.bridge.locations import OPTIONS_URL, extension_dir
 
 DEFAULT_PORT = 47611  # companion.bridge.server.DEFAULT_PORT; not imported so `--help` stays fast
@@ -20,6 +20,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port on 127.0.0.1 (default {DEFAULT_PORT})")
     parser.add_argument("--record", type=Path, metavar="FILE", help="append every message, both directions, to this JSONL file")
     parser.add_argument("--show-token", action="store_true", help="also print the pairing token itself")
+    parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                        help="also accept this extension origin (development builds with another id); repeatable")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     parser.add_argument("--llm", metavar="SPEC", help="LLM for tasks started from the side panel (default: embedded)")
     parser.set_defaults(func=run)
@@ -71,7 +73,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"webchallenger serve: {exc}", file=sys.stderr)
         return 1
     recorder = Recorder(args.record) if args.record else None
-    settings = BridgeSettings(token=token, port=sock.getsockname()[1], record=args.record)
+    origins = tuple(dict.fromkeys([*DEFAULT_ALLOWED_ORIGINS, *args.allow_origin]))
+    bad = [o for o in origins if not o.startswith("chrome-extension://")]
+    if bad:
+        # Only extension pages may drive the browser: a web origin here would let that site in.
+        print(f"webchallenger serve: --allow-origin takes chrome-extension:// origins only, not {bad[0]!r}", file=sys.stderr)
+        sock.close()
+        return 2
+    settings = BridgeSettings(token=token, port=sock.getsockname()[1], record=args.record, allowed_origins=origins)
     print(pairing_instructions(settings.port, token if args.show_token else None), flush=True)
     if recorder:
         print(f"Recording every message to {args.record}", flush=True)
