@@ -88,21 +88,6 @@ def pages():
         yield pair
 
 
-class _Harness:
-    """Wraps LaunchedBrowser so `session` tolerates a reconnect in progress."""
-
-    def __init__(self, launched):
-        self._launched = launched
-
-    def __getattr__(self, name):
-        return getattr(self._launched, name)
-
-    @property
-    def session(self):
-        latest = self._launched.hub.latest
-        return latest if latest is not None and not latest.closed else self._launched.wait_for_session(20)
-
-
 @pytest.fixture(scope="session")
 def browser():
     """Headless Chromium + the built extension + a paired in-process companion (see the module docstring)."""
@@ -112,7 +97,7 @@ def browser():
     launched = LaunchedBrowser(LaunchOptions(extension=DIST_EXTENSION, config_dir=_ISOLATED / "browser-config"))
     launched.start()
     try:
-        yield _Harness(launched)
+        yield launched
     finally:
         launched.close()
 

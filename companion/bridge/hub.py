@@ -87,14 +87,15 @@ class BridgeHub:
     def latest(self) -> BrowserSession | None:
         """The most recently connected open session."""
         with self._lock:
-            return self._sessions[-1] if self._sessions else None
+            open_sessions = [s for s in self._sessions if not s.closed]
+        return open_sessions[-1] if open_sessions else None
 
     async def wait_for_session(self, timeout: float = 30.0, *, newer_than: BrowserSession | None = None) -> BrowserSession:
         """The latest open session; with `newer_than`, one registered after that session."""
 
         def ready() -> BrowserSession | None:
             with self._lock:
-                candidates = self._sessions
+                candidates = [s for s in self._sessions if not s.closed]
                 if newer_than is not None:
                     later = self._all[self._all.index(newer_than) + 1:] if newer_than in self._all else self._all
                     candidates = [s for s in candidates if s in later]

@@ -179,10 +179,11 @@ class LaunchedBrowser:
 
     @property
     def session(self) -> BrowserSession:
-        session = self.hub.latest
-        if session is None:
-            raise LaunchError("no browser session is connected right now (use wait_for_session after a restart)")
-        return session
+        """The current session; waits up to 20 s when the extension is reconnecting right now."""
+        latest = self.hub.latest
+        if latest is not None and not latest.closed:
+            return latest
+        return self.wait_for_session(20)
 
     def run(self, coro: Coroutine[Any, Any, T], timeout: float | None = 120.0) -> T:
         return self.companion.call(coro, timeout)
