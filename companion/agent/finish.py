@@ -9,9 +9,11 @@ VERIFY_MAX_TOKENS = 80
 ANSWER_MAX_TOKENS = 200
 
 
-async def verify_end_task(task: str, history: str, observation: str) -> Verification:
-    reply = await llm.ask("end_task_verification", {"task": task, "history": history, "observation": observation},
-                          Verification, max_tokens=VERIFY_MAX_TOKENS)
+async def verify_end_task(task: str, history: str, observation: str, actions_done: list[str]) -> Verification:
+    """actions_done: every basic action of the task so far; listing them (or "(none)") makes a claim of
+    completion checkable even for a small model that would otherwise trust a hallucinated observation."""
+    variables = {"task": task, "history": history, "observation": observation, "actions_done": actions_done}
+    reply = await llm.ask("end_task_verification", variables, Verification, max_tokens=VERIFY_MAX_TOKENS)
     return reply.answer
 
 

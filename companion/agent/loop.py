@@ -231,7 +231,8 @@ class _Agent:
                 if chosen.kind == "end_task":
                     if not self.verified:
                         self.verified = True
-                        verdict = await verify_end_task(self.task, self._history_with(obs, step_summary, reasons, actions), observation)
+                        verdict = await verify_end_task(self.task, self._history_with(obs, step_summary, reasons, actions),
+                                                        observation, self.history.actions() + actions)
                         if not verdict.complete:
                             end_task_removed = True
                             await self.events.emit("note", step=self.step, reason=decision.reason,
