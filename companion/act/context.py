@@ -60,14 +60,13 @@ class AgentContext:
     # so a caller's refresh after an action reports what the action changed, not an empty diff.
     unreported_changes: PageUpdate | None = None
     entered_page_while_tracking: bool = False
-    _last_refresh: float | None = None  # time.monotonic() when the previous refresh asked for its snapshot
+    _last_refresh: float | None = None  # time.monotonic() when the previous refresh had its snapshot
 
     async def refresh(self) -> PageUpdate:
         """Snapshot the tab and bring `pagemem` up to date: update_page_mem on the same document, a fresh
         divide_page (every element reported as added) after a URL change or a reload. Called from outside a
         workflow, the diff covers everything since the caller's previous refresh, including what execute()
         changed in between (its own refreshes are folded in)."""
-        asked_at = time.monotonic()
         try:
             result = await self.session.snapshot_result(self.tab)
         except BridgeDisconnected:
@@ -77,7 +76,10 @@ class AgentContext:
         snapshot = result.snapshot
         self.forms, self.form_labels = enclosing_forms(snapshot)
         reloaded = self._navigated_since_last_refresh(result.tab_id)
-        self._last_refresh = asked_at
+        # Marked when the reply is in hand, not when it was asked for: the extension sends a tab event and
+        # a snapshot reply over one ordered socket, so an event that arrives after this moment was sent
+        # after the snapshot was taken. (Events can lag the page by a lot: the request time is no bound.)
+        self._last_refresh = time.monotonic()
         if self.pagemem is None or reloaded or not same_document_url(self.pagemem.url, snapshot.url):
             self.pagemem = divide_page(snapshot)
             if self.store is not None:

@@ -295,3 +295,4 @@ async def test_a_reload_of_the_same_url_is_a_new_document(browser, open_page, ma
     browser.driver.refresh()
     await ctx.refresh()
     assert ctx.page_changed  # element ids restart in the new document: rebuilt, not diffed
+
