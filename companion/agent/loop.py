@@ -205,7 +205,11 @@ class _Agent:
     # ------------------------------------------------------------------ one step
 
     async def _run_step(self, ctx: AgentContext) -> None:
-        update = await ctx.refresh() if self.step > 1 else None
+        try:
+            update = await ctx.refresh() if self.step > 1 else None
+        except ActionFailed as exc:  # e.g. the last action led to a browser error page
+            await self._recover(ctx, exc)
+            return
         await self.events.emit("step", step=self.step, url=ctx.url, page=ctx.pagemem.title, text=f"Step {self.step}")
         obs = await self.observer.observe(self.task, self.history.render(), ctx.pagemem, update)
         await self.events.emit("observation", step=self.step, url=obs.url, page=obs.page_title, text=obs.summary)
@@ -286,6 +290,23 @@ class _Agent:
         finally:
             if not (self.history.steps and self.history.steps[-1].step == self.step):
                 self._record(obs, step_summary, reasons, actions)
+
+    async def _recover(self, ctx: AgentContext, problem: ActionFailed) -> None:
+        """The page cannot be read (an error page, a crashed tab): go back and say so in the history, so the
+        LLM sees what happened instead of the task failing. A second failure in a row ends the task."""
+        tabs = await self.session.list_tabs()
+        url = next((t.url for t in tabs if t.tab_id == self.tab), "") or ctx.url
+        await self.events.emit("step", step=self.step, url=url, page="(unreadable page)", text=f"Step {self.step}")
+        await self.events.emit("note", step=self.step, text=f"The page could not be read ({problem}); going back.")
+        previous = ctx.url  # the PageMem still holds the last page that could be read
+        # Navigate rather than history.back(): nothing can run inside a browser error page.
+        result = await self.session.navigate(previous, tab=self.tab)
+        if not result.ok:
+            raise problem
+        await ctx.refresh()
+        self.history.add(StepRecord(step=self.step, page_name="Unreadable page", url=url,
+                                    summary=f"The page could not be loaded or read: {problem}",
+                                    reason="Leave a page that cannot be used.", actions=[f"Went back to {previous}"]))
 
     def _record(self, obs, summary: str, reasons: list[str], actions: list[str]) -> None:
         if not actions or (self.history.steps and self.history.steps[-1].step == self.step):

@@ -39,6 +39,14 @@ def index_of(labels: list[str], pattern: str) -> int | None:
     return next((i for i, label in enumerate(labels) if re.search(pattern, label, re.I)), None)
 
 
+def _fit(answer: dict, schema: dict) -> dict:
+    """Cut echoed text to the schema's maxLength, as a constrained decoder would."""
+    for name, spec in schema.get("properties", {}).items():
+        if isinstance(answer.get(name), str) and "maxLength" in spec:
+            answer[name] = answer[name][: spec["maxLength"]]
+    return answer
+
+
 def _allowed(spec: dict) -> list:
     """The values an integer schema allows (a one-option choice is spelled with `const`)."""
     return [spec["const"]] if "const" in spec else list(spec.get("enum", [0]))
@@ -46,8 +54,10 @@ def _allowed(spec: dict) -> list:
 
 class AgentLLM(ScriptedLLMServer):
     def __init__(self, *, choose: ChooseFn, verify: Callable[[str], bool] = lambda text: True,
-                 answer: Callable[[str], str] = lambda text: "done", **kwargs):
+                 answer: Callable[[str], str] = lambda text: "done",
+                 overrides: dict[str, Callable[[str], dict]] | None = None, **kwargs):
         super().__init__(**kwargs)
+        self.overrides = overrides or {}  # prompt name -> (prompt text -> answer object)
         self.choose = choose
         self.verify = verify
         self.answer_fn = answer
@@ -70,9 +80,11 @@ class AgentLLM(ScriptedLLMServer):
         if has_script or record is None:
             return super()._next_reply(prompt, last_user)
         schema = ((record.body.get("response_format") or {}).get("json_schema") or {}).get("schema") or {}
-        return ScriptedReply(content=json.dumps(self.respond(prompt, last_user, schema)))
+        return ScriptedReply(content=json.dumps(_fit(self.respond(prompt, last_user, schema), schema)))
 
     def respond(self, prompt: str, text: str, schema: dict) -> dict:
+        if prompt in self.overrides:
+            return self.overrides[prompt](text)
         if prompt == "action_selection":
             return {"reason": f"scripted choice for {prompt}", "index": self.choose(text, candidates_of(text))}
         if prompt == "end_task_verification":
@@ -88,7 +100,7 @@ class AgentLLM(ScriptedLLMServer):
             appeared = [line[2:] for line in itertools.takewhile(lambda line: line.startswith("- "), block)]
             return {"description": ("Now shown: " + "; ".join(appeared)) if appeared else "Something changed."}
         if prompt == "page_task_summary":
-            page = re.search(r"Current page: (.*)", text).group(1)
+            page = re.search(r"Current page: (.*)", text).group(1)  # noqa: the prompt always names the page
             found = text.split("Relevant details found on the page:\n", 1)[-1].split("\n\nWrite one paragraph", 1)[0]
             return {"summary": f"{page}. " + " ".join(found.split())[:800]}
         return self.generic(schema)

@@ -74,3 +74,22 @@ def test_stale_element_on_first_try_is_recovered_by_the_retry_rule(browser, page
     assert retry == [label for label in first if label != stale_label]  # removed, then the LLM re-prompted
     assert result.actions == ['Clicked link "Browse all kettles"']  # the failed attempt is not logged
     assert any(e.kind == "note" and "Attempt failed" in e.text for e in result.events)
+
+
+def test_an_unreadable_error_page_is_left_and_noted_in_the_history(browser, pages, agent_llm, memory_dir):
+    def choose(text: str, labels: list[str]) -> int:
+        page = text.split("Current page:", 1)[1].split("\n", 1)[0]
+        if "agent_kettles.html" in page:
+            return index_of(labels, r"^end the task")
+        if "Unreadable page" not in text:
+            return index_of(labels, r"^type a URL")
+        return index_of(labels, r'link "Kettles"')
+
+    agent_llm(choose=choose, answer=_blue_price, overrides={"input_value": lambda text: {"value": "http://127.0.0.1:1/"}})
+    result = browser.run(run_task(PRICE_TASK, session=browser.session, start_url=pages.url("agent_shop.html"),
+                                  memory_dir=memory_dir, max_steps=6), timeout=180)
+
+    assert result.status == "done", result.explanation
+    assert result.answer == "$24.50"
+    assert f"Went back to {pages.url('agent_shop.html')}" in result.actions
+    assert "Observation: Unreadable page (" in result.history
