@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field, field_validator
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from companion.bridge.auth import DEFAULT_ALLOWED_ORIGINS, SUBPROTOCOL, handshake_refusal
+from companion.bridge.gcpause import gc_paused
 from companion.bridge.hub import BridgeHub
 from companion.bridge.session import BrowserSession
 from companion.protocol import (
@@ -36,6 +37,8 @@ LOOPBACK_HOST = "127.0.0.1"
 WS_MAX_SIZE = 256 * 1024 * 1024
 _LOOPBACK_NAMES = {"127.0.0.1", "localhost", "[::1]"}
 _KNOWN_TYPES = {name for name in MESSAGE_ADAPTER.json_schema()["discriminator"]["mapping"]}
+# Below this size a parse allocates too little for the garbage collector to matter.
+_GC_PAUSE_MIN_CHARS = 64 * 1024
 # Messages only the companion sends; the extension sending one is a protocol error.
 _COMPANION_ONLY = {"hello_ack", "snapshot", "action", "list_tabs", "open_tab", "bench", "task_update", "confirm_request"}
 
@@ -70,8 +73,11 @@ def classify(raw: str) -> Message:
     """Parse one incoming message; raise MessageProblem carrying the ErrorMessage to send back."""
     try:
         # Happy path: pydantic-core parses and validates in one pass (a big snapshot costs half as much
-        # as json.loads followed by validation).
-        return MESSAGE_ADAPTER.validate_json(raw)
+        # as json.loads followed by validation), with the garbage collector paused for big messages.
+        if len(raw) < _GC_PAUSE_MIN_CHARS:
+            return MESSAGE_ADAPTER.validate_json(raw)
+        with gc_paused():
+            return MESSAGE_ADAPTER.validate_json(raw)
     except pydantic.ValidationError:
         pass  # diagnose below, step by step, for a precise reply
     try:
