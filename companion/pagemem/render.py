@@ -249,4 +249,7 @@ def content_fingerprint(details: str) -> str:
     (what someone typed is not what the section is, and must not leak into a stored key)."""
     from companion.pagemem.model import hash_text
 
-    return hash_text(_TYPED_VALUE.sub(r"\1", _INDEX.sub("[] ", details)))
+    text = _INDEX.sub("[] ", details)
+    if 'value="' in text:
+        text = _TYPED_VALUE.sub(r"\1", text)
+    return hash_text(text)
