@@ -80,7 +80,7 @@ async def select_option(ctx: AgentContext, el: Element, *, field_hint: str = "")
     """SelectOption on a native <select>: the LLM picks one of its options, set by label."""
     if not el.options:
         raise ActionFailed(f"{label(el)} has no options to choose from")
-    field = field_description(el, ctx.typed_secrets) + (f" ({field_hint})" if field_hint else "")
+    field = field_description(el, ctx.typed_secrets, options=False) + (f" ({field_hint})" if field_hint else "")
     reply = await llm.choose("select_option", _variables(ctx, field=field, options=el.options), n=len(el.options),
                              max_tokens=CHOICE_TOKENS)
     option = el.options[reply.answer.index]

@@ -122,10 +122,14 @@ def is_empty(el: Element, typed_secrets: set[tuple[int, int]]) -> bool:
     return not (el.value or "").strip()
 
 
-def field_description(el: Element, typed_secrets: set[tuple[int, int]]) -> str:
-    """One line for a form field: its line without the index, plus whether a password field was filled."""
+def field_description(el: Element, typed_secrets: set[tuple[int, int]], *, options: bool = True) -> str:
+    """One line for a form field: its line without the index, plus whether a password field was filled.
+    options=False drops a select's inline option list (when the options follow as a numbered list, an
+    unnumbered copy invites off-by-one answers)."""
     line = el.line()
     line = re.sub(r"^\[\d+\]\s*", "", line)
+    if not options:
+        line = re.sub(r" options: .*$", "", line)
     if el.is_password:
         line += " (filled)" if el.key in typed_secrets else " (empty)"
     elif is_text_field(el) and not el.value:

@@ -178,6 +178,8 @@ async def test_native_select_option_is_set(browser, open_page, make_ctx, scripte
     assert text_of(browser, "#chosen") == "Express (2 days)"
     assert outcome.actions == ['Selected "Express (2 days)" in combobox "Shipping speed"']
     assert "[2] Overnight" in server.requests[0].last_user
+    # The options appear once, numbered: an unnumbered inline copy invited off-by-one picks from small models.
+    assert 'Select: combobox "Shipping speed" value="Standard (5 days)"\n' in server.requests[0].last_user
 
 
 async def test_upload_writes_a_new_text_file_the_page_can_read(browser, open_page, make_ctx, scripted_llm, llm_client_for):
