@@ -32,6 +32,7 @@ from companion.agent.decide import select_action
 from companion.agent.events import EventStream, Subscriber, usage_of
 from companion.agent.finish import final_answer, verify_end_task
 from companion.agent.history import History, StepRecord
+from companion.agent.grounding import SeenText
 from companion.agent.loopguard import LoopGuard, page_state
 from companion.bridge.errors import BridgeError
 from companion.bridge.session import BrowserSession
@@ -134,6 +135,7 @@ class _Agent:
         self.tally = None
         self.store: WebsiteMemStore | None = None
         self.finished: TaskResult | None = None
+        self.seen = SeenText(task)  # what the agent has read: the grounding check's reference
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -212,6 +214,7 @@ class _Agent:
             return
         await self.events.emit("step", step=self.step, url=ctx.url, page=ctx.pagemem.title, text=f"Step {self.step}")
         obs = await self.observer.observe(self.task, self.history.render(), ctx.pagemem, update)
+        self.seen.add_page(ctx.pagemem)
         await self.events.emit("observation", step=self.step, url=obs.url, page=obs.page_title, text=obs.summary)
         step_summary = obs.summary  # the history keeps the step's observation, not the continuation notes
         observation = obs.summary
@@ -237,10 +240,14 @@ class _Agent:
                         self.verified = True
                         verdict = await verify_end_task(self.task, self._history_with(obs, step_summary, reasons, actions),
                                                         observation, self.history.actions() + actions)
-                        if not verdict.complete:
+                        invented = self.seen.ungrounded_numbers(observation) if verdict.complete else []
+                        if not verdict.complete or invented:
+                            why = verdict.reason if not verdict.complete else (
+                                f"the value(s) {', '.join(invented)} appear on no page visited so far")
                             end_task_removed = True
-                            await self.events.emit("note", step=self.step, reason=decision.reason,
-                                                   text=f"Not done yet: {verdict.reason}")
+                            await self.events.emit("note", step=self.step, reason=decision.reason, text=f"Not done yet: {why}")
+                            if invented:  # tell the next choice, so it looks for the value instead
+                                observation += f" (Not verified: {why}.)"
                             continue
                     self._record(obs, step_summary, reasons, actions)
                     answer = await final_answer(self.task, self.history.render(), observation)
@@ -278,6 +285,7 @@ class _Agent:
                     return
                 # Continuation: same page, fresh look, choose again.
                 update = await ctx.refresh()
+                self.seen.add_page(ctx.pagemem)
                 if ctx.page_changed or ctx.pagemem.modal() is not None:
                     return
                 change = await describe_change("; ".join(outcome.actions) or chosen.label, before, page_lines(ctx.pagemem), update)

@@ -39,6 +39,13 @@ def index_of(labels: list[str], pattern: str) -> int | None:
     return next((i for i, label in enumerate(labels) if re.search(pattern, label, re.I)), None)
 
 
+def echo_details(text: str) -> dict:
+    """A faithful extraction: the section's text as the prompt showed it (it ends at the blank line before
+    the instructions)."""
+    body = text.split("\nSection: ", 1)[-1].split("\n", 1)[-1]
+    return {"details": body.split("\n\n", 1)[0]}
+
+
 def _fit(answer: dict, schema: dict) -> dict:
     """Cut echoed text to the schema's maxLength, as a constrained decoder would."""
     for name, spec in schema.get("properties", {}).items():
@@ -93,15 +100,14 @@ class AgentLLM(ScriptedLLMServer):
         if prompt == "final_answer":
             return {"answer": self.answer_fn(text)}
         if prompt == "detail_extraction":
-            body = text.split("\nSection: ", 1)[-1].split("\n", 1)[-1]
-            return {"details": body.split("\n\nExtract every fact", 1)[0][:1100]}
+            return echo_details(text)
         if prompt == "change_description":
             block = text.split("Appeared:\n", 1)[1].splitlines() if "Appeared:\n" in text else []
             appeared = [line[2:] for line in itertools.takewhile(lambda line: line.startswith("- "), block)]
             return {"description": ("Now shown: " + "; ".join(appeared)) if appeared else "Something changed."}
         if prompt == "page_task_summary":
             page = re.search(r"Current page: (.*)", text).group(1)  # noqa: the prompt always names the page
-            found = text.split("Relevant details found on the page:\n", 1)[-1].split("\n\nWrite one paragraph", 1)[0]
+            found = text.split("Relevant details found on the page:\n", 1)[-1].split("\n\n", 1)[0]
             return {"summary": f"{page}. " + " ".join(found.split())[:800]}
         return self.generic(schema)
 

@@ -93,3 +93,28 @@ def test_an_unreadable_error_page_is_left_and_noted_in_the_history(browser, page
     assert result.answer == "$24.50"
     assert f"Went back to {pages.url('agent_shop.html')}" in result.actions
     assert "Observation: Unreadable page (" in result.history
+
+
+def test_an_invented_value_does_not_pass_end_task_verification(browser, pages, agent_llm, memory_dir):
+    from tests.agent.agent_llm import echo_details
+
+    def extraction(text: str) -> dict:  # a small model inventing a price on a page that shows none
+        page = text.split("Current page:", 1)[1].split("\n", 1)[0]
+        return {"details": "The Blue kettle costs $15."} if "agent_shop.html" in page else echo_details(text)
+
+    def choose(text: str, labels: list[str]) -> int:
+        page = text.split("Current page:", 1)[1].split("Possible actions:", 1)[0]
+        if ("$15" in page and "Not verified" not in page) or "agent_kettles.html" in page:
+            return index_of(labels, r"^end the task")
+        return index_of(labels, r'link "Kettles"')
+
+    server = agent_llm(choose=choose, verify=lambda text: True, answer=_blue_price,
+                       overrides={"detail_extraction": extraction})
+    result = browser.run(run_task(PRICE_TASK, session=browser.session, start_url=pages.url("agent_shop.html"),
+                                  memory_dir=memory_dir), timeout=180)
+
+    assert result.status == "done", result.explanation
+    assert result.answer == "$24.50"
+    assert any(e.kind == "note" and "15 appear on no page visited" in e.text for e in result.events)
+    assert len(server.prompts("end_task_verification")) == 1  # the LLM said complete; the rule check refused
+    assert result.actions == ['Clicked link "Kettles"']

@@ -1,0 +1,27 @@
+"""The grounding check: numbers an observation states must have been seen on a page (or in the task)."""
+
+from companion.agent.grounding import SeenText
+from companion.pagemem.model import PageMem, PageSection
+
+
+def _page(details: str) -> PageMem:
+    return PageMem(url="http://127.0.0.1:8000/kettles.html", title="Kettles",
+                   sections=[PageSection(id="s1", kind="normal", roots=[], tag="main", details=details)])
+
+
+def test_a_price_read_from_a_page_is_grounded():
+    seen = SeenText("What is the price of the Blue kettle?")
+    seen.add_page(_page("- row\n  - cell: Blue kettle\n  - cell: $24.50"))
+    assert seen.ungrounded_numbers("The Blue kettle costs $24.50 (http://127.0.0.1:8000/kettles.html).") == []
+
+
+def test_an_invented_price_is_not_grounded():
+    seen = SeenText("What is the price of the Blue kettle?")
+    seen.add_page(_page("- text: We sell kettles in every colour."))
+    assert seen.ungrounded_numbers("The Blue kettle is priced at $15.") == ["15"]
+
+
+def test_a_number_is_matched_whole_not_inside_another():
+    seen = SeenText("task")
+    seen.add_page(_page("- cell: $150.00\n- cell: 2015"))
+    assert seen.ungrounded_numbers("It costs 15 or 150.00 since 2015") == ["15"]
