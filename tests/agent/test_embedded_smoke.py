@@ -1,5 +1,6 @@
 """Smoke: `webchallenger run` with an embedded model (no server, no scripted answers) completes a simple task
-on a local fixture site: search for an item and report its price. Marker `embedded` (minutes on 2 cores).
+on a local fixture site: find an item's price (home page -> kettles page -> price table). Marker `embedded`
+(minutes on 2 cores).
 
 The model is WEBCHALLENGER_SMOKE_MODEL (default: the product default, qwen2.5-coder-1.5b); the wall time
 is printed for the report (`pytest -s -m embedded tests/agent`), never asserted.
@@ -23,15 +24,15 @@ ROOT = Path(__file__).resolve().parents[2]
 MODEL = os.environ.get("WEBCHALLENGER_SMOKE_MODEL", DEFAULT_MODEL)
 
 
-def test_embedded_model_searches_for_an_item_and_reports_its_price(pages, tmp_path):
+def test_embedded_model_finds_an_item_and_reports_its_price(pages, tmp_path):
     ensure_model(MODEL, install=True, log=lambda message: None)  # into the tests' cache dir, once per session
     env = {**os.environ, "WEBCHALLENGER_DATA_DIR": str(tmp_path / "data"),
            # A loaded 2-core machine can take minutes for the first call of a cold model.
            "WEBCHALLENGER_LLM_TIMEOUT": os.environ.get("WEBCHALLENGER_LLM_TIMEOUT", "600")}
     started = time.monotonic()
     result = subprocess.run(
-        [sys.executable, "-m", "companion", "run", "Search for the blue kettle and tell me its price",
-         "--start-url", pages.url("agent_search.html"), "--headless", "--no-confirm", "--max-steps", "6",
+        [sys.executable, "-m", "companion", "run", "What is the price of the Blue kettle?",
+         "--start-url", pages.url("agent_shop.html"), "--headless", "--no-confirm", "--max-steps", "6",
          "--llm", f"embedded:{MODEL}"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800)
     elapsed = time.monotonic() - started
