@@ -8,7 +8,9 @@ one numbered candidate with a reason, execute it. Around that:
     words, append it to the observation and choose again from fresh candidates, until the URL changes,
     a modal opens, end task is chosen or MAX_STEP_ACTIONS actions ran in the step;
   - end task: one verification call per task; "not complete" removes end task for this step only; a later
-    end-task choice ends the task without another check; a final-answer call produces the answer;
+    end-task choice ends the task without another LLM check; a final-answer call produces the answer.
+    Before either, a rule check (grounding.py) on every end-task choice refuses an observation stating a
+    number no visited page showed (small models invent prices);
   - view all: the observer shows every section in full for the rest of the page; observe again;
   - loop detection (loopguard.py), the step budget, cancellation (asyncio or a `stop` event) and a
     confirm callback the workflows call before irreversible actions.
@@ -236,18 +238,23 @@ class _Agent:
                                                self.guard.nudge(state))
                 chosen = shown[decision.index]
                 if chosen.kind == "end_task":
+                    # The rule check runs on every end-task choice (it is not the one LLM verification of the
+                    # paper): an observation stating a number no page showed is an invention, not an answer.
+                    invented = self.seen.ungrounded_numbers(observation)
+                    if invented:
+                        why = f"the value(s) {', '.join(invented)} appear on no page visited so far"
+                        end_task_removed = True
+                        await self.events.emit("note", step=self.step, reason=decision.reason, text=f"Not done yet: {why}")
+                        observation += f" (Not verified: {why}.)"  # so the next choice looks for the value
+                        continue
                     if not self.verified:
                         self.verified = True
                         verdict = await verify_end_task(self.task, self._history_with(obs, step_summary, reasons, actions),
                                                         observation, self.history.actions() + actions)
-                        invented = self.seen.ungrounded_numbers(observation) if verdict.complete else []
-                        if not verdict.complete or invented:
-                            why = verdict.reason if not verdict.complete else (
-                                f"the value(s) {', '.join(invented)} appear on no page visited so far")
+                        if not verdict.complete:
                             end_task_removed = True
-                            await self.events.emit("note", step=self.step, reason=decision.reason, text=f"Not done yet: {why}")
-                            if invented:  # tell the next choice, so it looks for the value instead
-                                observation += f" (Not verified: {why}.)"
+                            await self.events.emit("note", step=self.step, reason=decision.reason,
+                                                   text=f"Not done yet: {verdict.reason}")
                             continue
                     self._record(obs, step_summary, reasons, actions)
                     answer = await final_answer(self.task, self.history.render(), observation)

@@ -116,5 +116,7 @@ def test_an_invented_value_does_not_pass_end_task_verification(browser, pages, a
     assert result.status == "done", result.explanation
     assert result.answer == "$24.50"
     assert any(e.kind == "note" and "15 appear on no page visited" in e.text for e in result.events)
-    assert len(server.prompts("end_task_verification")) == 1  # the LLM said complete; the rule check refused
+    # The rule check refused the invented value before any LLM verification; the one verification came later.
+    assert len(server.prompts("end_task_verification")) == 1
+    assert "agent_kettles.html" in server.prompts("end_task_verification")[0].split("Current page:", 1)[1]
     assert result.actions == ['Clicked link "Kettles"']
