@@ -14,6 +14,7 @@ import http.server
 import mimetypes
 import threading
 import urllib.parse
+from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
 
@@ -124,3 +125,14 @@ class PagePair:
 
     def __exit__(self, *exc_info) -> None:
         self.stop()
+
+
+def serve_if_local_file(stack: ExitStack, target: str, decompress: bool = False) -> str | None:
+    """When `target` is a local file, serve its folder on 127.0.0.1 for the life of `stack` and return the
+    file's URL; None when `target` is not a file (a URL, say). Pages then load as they would from a site,
+    with relative links, scripts and same-origin rules intact, which file:// does not give."""
+    path = Path(target)
+    if "://" in target or not path.is_file():
+        return None
+    server = stack.enter_context(PageServer(path.resolve().parent, decompress=decompress))
+    return server.url(path.name)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
+from contextlib import ExitStack
 
 from companion.pagemem.divide import DivideOptions, divide_page
 from companion.pagemem.model import PageMem
@@ -23,14 +23,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def take_snapshot(target: str):
     """Snapshot a URL or local file through headless Chromium with the extension."""
     from companion.bridge.launcher import LaunchOptions, launch_browser
-    from companion.bridge.pageserver import PageServer
+    from companion.bridge.pageserver import serve_if_local_file
 
-    path = Path(target)
-    if path.is_file():
-        with PageServer(path.resolve().parent, decompress=True) as server, launch_browser(LaunchOptions()) as browser:
-            return browser.snapshot(server.url(path.name))
-    with launch_browser(LaunchOptions(offline=False)) as browser:
-        return browser.snapshot(target)
+    with ExitStack() as stack:
+        url = serve_if_local_file(stack, target, decompress=True)
+        browser = stack.enter_context(launch_browser(LaunchOptions(offline=url is not None)))
+        return browser.snapshot(url or target)
 
 
 def format_sections(pm: PageMem, details: bool = False) -> str:

@@ -12,6 +12,7 @@ import asyncio
 import os
 import sys
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 EXIT_CODES = {"done": 0, "failed": 1, "out_of_steps": 2, "looping": 2, "stopped": 130}
@@ -21,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("run", help="run a task in a launched Chromium and print the steps and the answer",
                                    description="Run one task with the agent in a Chromium launched with the extension.")
     parser.add_argument("task", help="what to do, in plain words")
-    parser.add_argument("--start-url", required=True, metavar="URL", help="the page the task starts on")
+    parser.add_argument("--start-url", required=True, metavar="URL", help="the page the task starts on; a local HTML file is served from 127.0.0.1")
     parser.add_argument("--headless", action="store_true", help="no visible window (automatic when there is no display)")
     parser.add_argument("--llm", metavar="SPEC", help="embedded[:model] | gguf:PATH | openai:URL[#model] | ollama | ... (default: embedded)")
     parser.add_argument("--no-confirm", action="store_true", help="do not ask before irreversible actions")
@@ -75,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
     from companion import llm
     from companion.agent.loop import run_task
     from companion.bridge.launcher import LaunchError, LaunchOptions, LaunchedBrowser
+    from companion.bridge.pageserver import serve_if_local_file
     from companion.llm.config import LLMConfigError
 
     if args.replay and args.record:
@@ -105,16 +107,22 @@ def run(args: argparse.Namespace) -> int:
             print(line, flush=True)
 
     started = time.monotonic()
+    stack = ExitStack()
     try:
-        browser = LaunchedBrowser(LaunchOptions(headless=headless, offline=False)).start()
+        local_url = serve_if_local_file(stack, args.start_url)
+        # A local file's site is offline by nature: other hosts fail fast instead of timing out.
+        browser = LaunchedBrowser(LaunchOptions(headless=headless, offline=local_url is not None)).start()
+        stack.callback(browser.close)
     except (LaunchError, OSError) as exc:
+        stack.close()
         print(f"webchallenger run: cannot start the browser: {exc}", file=sys.stderr)
         return 1
+    start_url = local_url or args.start_url
     launched = time.monotonic()
     try:
         if not quiet:
             print(f"Task: {args.task}\nLLM: {client.settings.spec}  browser ready in {launched - started:.1f} s", flush=True)
-        coro = run_task(args.task, session=browser.session, start_url=args.start_url, max_steps=args.max_steps,
+        coro = run_task(args.task, session=browser.session, start_url=start_url, max_steps=args.max_steps,
                         confirm=None if args.no_confirm else _cli_confirm(), on_event=show,
                         allowed_domains=args.allow_domain)
         future = asyncio.run_coroutine_threadsafe(coro, browser.companion.loop)
@@ -125,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
             print("\nstopped", file=sys.stderr)
             return 130
     finally:
-        browser.close()
+        stack.close()
     elapsed = time.monotonic() - launched
     if quiet:
         print(result.answer if result.status == "done" else f"[{result.status}] {result.explanation}")

@@ -59,21 +59,17 @@ def snapshot_url(browser: "LaunchedBrowser", url: str, timeout: float = 60.0) ->
 def run(args: argparse.Namespace) -> int:
     from companion.bridge.errors import BridgeError
     from companion.bridge.launcher import LaunchError, LaunchOptions, LaunchedBrowser
-    from companion.bridge.pageserver import PageServer
+    from companion.bridge.pageserver import serve_if_local_file
 
     target = args.target
-    path = Path(target)
-    is_file = "://" not in target and path.is_file()
-    if "://" not in target and not is_file:
+    if "://" not in target and not Path(target).is_file():
         print(f"webchallenger snapshot: {target} is neither a URL nor a file", file=sys.stderr)
         return 2
     try:
         with ExitStack() as stack:
-            if is_file:
-                server = stack.enter_context(PageServer(path.resolve().parent))
-                url = server.url(path.name)
-            else:
-                url = target
+            local_url = serve_if_local_file(stack, target)
+            is_file = local_url is not None
+            url = local_url or target
             t0 = time.perf_counter()
             browser = stack.enter_context(LaunchedBrowser(LaunchOptions(offline=not args.online if is_file else False,
                                                                         page_load_timeout=args.timeout)))

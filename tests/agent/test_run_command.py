@@ -24,13 +24,14 @@ def action_lines(output: str) -> list[str]:
     return [line.strip() for line in output.splitlines() if line.strip().startswith(("Action:", "Reason:"))]
 
 
-def test_recorded_session_replays_to_the_same_actions_without_a_server(pages, agent_llm, tmp_path):
-    def choose(text: str, labels: list[str]) -> int:
-        if "agent_kettles.html" in text.split("Current page:", 1)[1].split("\n", 1)[0]:
-            return index_of(labels, r"^end the task")
-        return index_of(labels, r'link "Kettles"')
+def choose_kettles_then_end(text: str, labels: list[str]) -> int:
+    if "agent_kettles.html" in text.split("Current page:", 1)[1].split("\n", 1)[0]:
+        return index_of(labels, r"^end the task")
+    return index_of(labels, r'link "Kettles"')
 
-    server = agent_llm(choose=choose, answer=_blue_price)
+
+def test_recorded_session_replays_to_the_same_actions_without_a_server(pages, agent_llm, tmp_path):
+    server = agent_llm(choose=choose_kettles_then_end, answer=_blue_price)
     session = tmp_path / "session.jsonl"
     common = [PRICE_TASK, "--start-url", pages.url("agent_shop.html"), "--headless", "--no-confirm"]
 
@@ -60,3 +61,12 @@ def test_replay_of_a_missing_file_is_a_clear_error(tmp_path):
                      tmp_path / "data", timeout=60)
     assert result.returncode == 2
     assert "not found" in result.stderr
+
+
+def test_a_local_file_start_page_is_served_from_loopback(agent_llm, tmp_path):
+    server = agent_llm(choose=choose_kettles_then_end, answer=_blue_price)
+    result = run_cli([PRICE_TASK, "--start-url", "tests/fixtures/pages/agent_shop.html", "--headless", "--no-confirm",
+                      "--llm", server.spec], tmp_path / "data")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "(http://127.0.0.1:" in result.stdout  # the step header names the served URL, not a file:// one
+    assert "Answer: $24.50" in result.stdout
