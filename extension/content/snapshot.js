@@ -8,6 +8,8 @@
   const KEPT_ATTRS = new Set([
     "id", "class", "name", "type", "role", "href", "src", "alt", "title",
     "placeholder", "for", "tabindex", "contenteditable", "disabled",
+    // SubmitForm's validation pass re-asks for empty required fields.
+    "required",
   ]);
   const HANDLER_ATTRS = new Set([
     "onclick", "ondblclick", "onmousedown", "onmouseup", "onpointerdown", "onpointerup",

@@ -220,3 +220,13 @@ async def test_frame_inside_a_hidden_subtree_is_snapshotted_and_not_visible(brow
     assert not iframe.visible and iframe.child_frame is not None
     _, button = find(snap, text="Frame button", frame=iframe.child_frame)
     assert not button.visible
+
+
+async def test_required_fields_are_flagged_so_form_validation_can_find_them(browser, open_page, find):
+    from companion.pagemem.divide import divide_page
+
+    open_page("act_login.html")
+    snap = await browser.session.snapshot()
+    ref, user = find(snap, tag="input", id="user")
+    assert "required" in user.attrs
+    assert divide_page(snap).element_by_ref(ref).required
