@@ -247,16 +247,21 @@ class WebsiteMemStore:
         """Fill summaries and purposes from the caches; returns how many sections need no LLM call now."""
         served = 0
         for section in _all_sections(pagemem):
-            if section.summary is None and section.content_hash:
-                hit = self.cached_summary(section.content_hash)
-                if hit is not None:
-                    section.summary, section.state_summary = hit
-                    section.needs_summary = False
-            if section.purpose is None:
-                section.purpose = self.cached_purpose(section.content_hash, section.signature)
+            self.apply_cached_section(section)
             if section.summary is not None and not section.needs_summary:
                 served += 1
         return served
+
+    def apply_cached_section(self, section: PageSection) -> None:
+        """Summary and state by content (also over a stale summary: the hash is of the new content), purpose by
+        content or else by structure."""
+        if section.content_hash and (section.summary is None or section.needs_summary):
+            hit = self.cached_summary(section.content_hash)
+            if hit is not None:
+                section.summary, section.state_summary = hit
+                section.needs_summary = False
+        if section.purpose is None:
+            section.purpose = self.cached_purpose(section.content_hash, section.signature)
 
     def remember(self, pagemem: PageMem) -> None:
         """Record every section's summary and purpose in the caches, then the page itself."""

@@ -71,14 +71,8 @@ def summary_content(section: PageSection, max_tokens: int) -> str:
 async def abstract_section(caller: Caller, section: PageSection, pagemem: PageMem,
                            store: WebsiteMemStore | None, budget: Budget, remember: bool = True) -> bool:
     """Fill purpose, summary and state of one section. Returns True when an LLM call was made."""
-    if store is not None and section.content_hash:
-        if section.summary is None or section.needs_summary:
-            hit = store.cached_summary(section.content_hash)
-            if hit is not None:
-                section.summary, section.state_summary = hit
-                section.needs_summary = False
-        if section.purpose is None:
-            section.purpose = store.cached_purpose(section.content_hash, section.signature)
+    if store is not None:
+        store.apply_cached_section(section)
     if not needs_abstraction(section):
         return False
     if section.tokens <= TINY_TOKENS:
