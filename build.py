@@ -133,8 +133,10 @@ def test(pytest_args: list[str]) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("command", nargs="?", default="build", choices=["build", "install", "test", "schema"])
-    parser.add_argument("pytest_args", nargs=argparse.REMAINDER, help="with test: passed to pytest")
-    args = parser.parse_args()
+    # With test, everything after the command goes to pytest untouched (-q, -m MARK, paths...).
+    args, pytest_args = parser.parse_known_args()
+    if pytest_args and args.command != "test":
+        parser.error(f"unexpected arguments: {' '.join(pytest_args)}")
     if args.command == "build":
         build()
     elif args.command == "schema":
@@ -142,7 +144,7 @@ def main() -> int:
     elif args.command == "install":
         install()
     elif args.command == "test":
-        return test(args.pytest_args)
+        return test(pytest_args)
     return 0
 
 
