@@ -10,6 +10,7 @@ something" (aria-haspopup/expanded, or never explored) -> plain click.
 from __future__ import annotations
 
 import logging
+import re
 from typing import Literal
 from urllib.parse import urlsplit
 
@@ -137,7 +138,24 @@ async def _type_url(ctx: AgentContext) -> Outcome:
     field = "the browser's address bar: a full URL starting with http:// or https://"
     reply = await llm.ask("input_value", {"task": ctx.task, "history": ctx.history_text(), "observation": ctx.observation,
                                           "field": field}, llm.TextValue, max_tokens=VALUE_TOKENS)
-    return await _navigate(ctx, reply.answer.value.strip())
+    url = reply.answer.value.strip()
+    host = (urlsplit(url).hostname or "").lower()
+    if host and host not in known_hosts(ctx):
+        # Small models invent plausible sites ("www.kettle-shop.com"); a typed URL must lead somewhere the
+        # task named or the agent has been.
+        raise ActionFailed(f"{host} is neither named in the task nor a site visited in it; type a URL only for such a site")
+    return await _navigate(ctx, url)
+
+
+def known_hosts(ctx: AgentContext) -> set[str]:
+    """Hosts a typed URL may lead to: the current page's, visited pages', bookmarks', and any named in the task."""
+    urls = [*ctx.visited_urls, *(b.url for b in ctx.bookmarks)]
+    if ctx.pagemem is not None:
+        urls.append(ctx.pagemem.url)
+    hosts = {(urlsplit(u).hostname or "").lower() for u in urls}
+    task = ctx.task.lower()
+    named = set(re.findall(r"localhost|[a-z0-9-]+(?:\.[a-z0-9-]+)+", task))
+    return {h for h in hosts | named if h} | {h.removeprefix("www.") for h in hosts | named if h} | {"www." + h for h in named}
 
 
 async def _switch_tab(ctx: AgentContext, tab_id: int) -> Outcome:

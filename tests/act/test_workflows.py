@@ -298,3 +298,17 @@ async def test_a_reload_of_the_same_url_is_a_new_document(browser, open_page, ma
     await ctx.refresh()
     assert ctx.page_changed  # element ids restart in the new document: rebuilt, not diffed
 
+
+
+async def test_a_typed_url_to_a_site_the_task_never_named_fails(browser, open_page, pages, make_ctx, scripted_llm, llm_client_for):
+    named = pages.url("act_select.html").replace("127.0.0.1", "localhost")
+    server = scripted_llm(rules=[{"prompt": "input_value", "responses": ['{"value": "http://www.kettle-shop.example/blue"}',
+                                                                         json.dumps({"value": named})]}])
+    llm_client_for(server)
+    open_page("act_copy.html")
+    ctx = await make_ctx("Open the checkout options page on localhost")
+    with pytest.raises(ActionFailed, match="kettle-shop.example is neither named in the task nor a site visited"):
+        await execute(ctx, Candidate(kind="type_url", label="type a URL"), "guess a site")
+    assert ctx.pagemem.url.endswith("act_copy.html")  # nothing was navigated
+    outcome = await execute(ctx, Candidate(kind="type_url", label="type a URL"), "the task names it")
+    assert outcome.url_changed and ctx.pagemem.url == named
