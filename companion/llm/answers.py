@@ -12,13 +12,6 @@ from pydantic import Field
 from companion.llm.structured import REASON_MAX, StrictAnswer
 
 
-class SectionSummary(StrictAnswer):
-    """prompts/section_summary.j2: what the section is for, and what it currently shows/offers."""
-
-    purpose: str = Field(max_length=80)
-    summary: str = Field(max_length=300)
-
-
 class PageSummary(StrictAnswer):
     """prompts/page_summary.j2: one sentence about the whole page."""
 
@@ -26,9 +19,11 @@ class PageSummary(StrictAnswer):
 
 
 class Extraction(StrictAnswer):
-    """prompts/detail_extraction.j2: task-relevant details of one section ("" when nothing is relevant)."""
+    """prompts/detail_extraction.j2: task-relevant details of one section ("" when nothing is relevant).
+    Kept short: a constrained decoder stops at max_length, and small models otherwise ramble until max_tokens
+    (seen with a 0.5B model: 280 tokens of invention)."""
 
-    details: str = Field(max_length=1200)
+    details: str = Field(max_length=700)
 
 
 class EarlyStop(StrictAnswer):
@@ -39,9 +34,10 @@ class EarlyStop(StrictAnswer):
 
 
 class TaskSummary(StrictAnswer):
-    """prompts/page_task_summary.j2: one paragraph, the observation passed to action selection."""
+    """prompts/page_task_summary.j2: one short paragraph, the observation passed to action selection (it is also
+    what the history keeps of the step)."""
 
-    summary: str = Field(max_length=900)
+    summary: str = Field(max_length=700)
 
 
 class TextValue(StrictAnswer):
@@ -77,7 +73,6 @@ class ChangeDescription(StrictAnswer):
 
 
 __all__ = [
-    "SectionSummary",
     "PageSummary",
     "Extraction",
     "EarlyStop",

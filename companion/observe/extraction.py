@@ -16,9 +16,7 @@ import re
 from pathlib import PurePosixPath
 from urllib.parse import unquote, urlsplit
 
-from pydantic import Field
-
-from companion.llm.structured import StrictAnswer
+from companion.llm.answers import Extraction
 from companion.observe.budget import Budget, prompt_tokens, split_text
 from companion.observe.calls import Caller
 from companion.pagemem.model import PageMem, PageSection
@@ -27,11 +25,6 @@ from companion.pagemem.tokens import count_tokens
 EXTRACTION_MAX_TOKENS = 200  # 700 characters of JSON string; generation dominates CPU time
 
 
-class SectionExtraction(StrictAnswer):
-    """prompts/detail_extraction.j2. Shorter than llm.Extraction: a constrained decoder stops at max_length,
-    and small models otherwise ramble until max_tokens (seen with a 0.5B model: 280 tokens of invention)."""
-
-    details: str = Field(max_length=700)
 _IMG = re.compile(r'^\s*- img(?: "(?P<alt>[^"]*)")? src=(?P<src>\S+)')
 
 
@@ -101,7 +94,7 @@ async def extract(caller: Caller, budget: Budget, task: str, history: str, pagem
     if len(pieces) > 1:
         pieces = [f"(part {i} of {len(pieces)})\n{p}" for i, p in enumerate(pieces, 1)]
     answers = await asyncio.gather(*(
-        caller.ask("detail_extraction", variables(p), SectionExtraction, max_tokens=EXTRACTION_MAX_TOKENS, section_id=section.id)
+        caller.ask("detail_extraction", variables(p), Extraction, max_tokens=EXTRACTION_MAX_TOKENS, section_id=section.id)
         for p in pieces))
     text = " ".join(a.details.strip() for a in answers if a.details.strip())
     section.store_extraction(key, text)

@@ -8,9 +8,7 @@ summaries are summarised again, until one call holds them all.
 
 from __future__ import annotations
 
-from pydantic import Field
-
-from companion.llm.structured import StrictAnswer
+from companion.llm.answers import TaskSummary
 from companion.observe.budget import Budget, pack, prompt_tokens, shrink_to_fit, split_text
 from companion.observe.calls import Caller
 from companion.pagemem.model import PageMem
@@ -19,10 +17,6 @@ from companion.pagemem.tokens import count_tokens
 TASK_SUMMARY_MAX_TOKENS = 200  # 700 characters of JSON string
 
 
-class StepSummary(StrictAnswer):
-    """prompts/page_task_summary.j2: one short paragraph (it is also what the history keeps of this step)."""
-
-    summary: str = Field(max_length=700)
 MAX_ROUNDS = 6
 
 
@@ -45,7 +39,7 @@ async def summarize_for_task(caller: Caller, budget: Budget, task: str, history:
         for g in pack(pieces, fixed, budget.usable):
             groups.extend(shrink_to_fit(lambda idx: variables([pieces[i] for i in idx]), g, "page_task_summary", budget))
         groups = groups or [[]]  # nothing extracted: the summary still says what the page is
-        answers = [await caller.ask("page_task_summary", variables([pieces[i] for i in idx]), StepSummary,
+        answers = [await caller.ask("page_task_summary", variables([pieces[i] for i in idx]), TaskSummary,
                                     max_tokens=TASK_SUMMARY_MAX_TOKENS) for idx in groups]
         if len(answers) == 1:
             return answers[0].summary.strip()
