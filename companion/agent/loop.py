@@ -39,7 +39,8 @@ from companion.agent.loopguard import LoopGuard, page_state
 from companion.bridge.errors import BridgeError
 from companion.bridge.session import BrowserSession
 from companion.llm.client import LLMError
-from companion.memory.store import WebsiteMemStore, site_key
+from companion.agent.site_memory import SiteMemory
+from companion.memory.store import WebsiteMemStore
 from companion.observe import PageObserver
 from companion.protocol import TaskEventData, TaskUsage
 
@@ -135,7 +136,8 @@ class _Agent:
         self.verified = False  # at most one verification per task
         self.step = 0
         self.tally = None
-        self.store: WebsiteMemStore | None = None
+        self.store: WebsiteMemStore | None = None  # the current page's site
+        self.sites = SiteMemory(memory_dir)  # one WebsiteMem per site the task visits
         self.finished: TaskResult | None = None
         self.seen = SeenText(task)  # what the agent has read: the grounding check's reference
 
@@ -159,8 +161,7 @@ class _Agent:
             log.exception("task failed")
             return _Ended("failed", f"internal error: {type(exc).__name__}: {exc}")
         finally:
-            if self.store is not None:
-                self.store.close()
+            self.sites.close()
 
     async def finish(self, ended: _Ended) -> TaskResult:
         if self.finished is not None:
@@ -190,9 +191,7 @@ class _Agent:
                            history_text=self.history.render, confirm=self._confirm,
                            allowed_domains=list(self.allowed_domains))
         await ctx.refresh()
-        self.store = WebsiteMemStore(site_key(ctx.url), self.memory_dir)
-        ctx.store = self.store
-        self.store.apply_cached(ctx.pagemem)
+        self.store = self.sites.attach(ctx)
         ctx.bookmarks = await choose_bookmarks(self.task, self.store)
         if ctx.bookmarks:
             await self.events.emit("note", text="Bookmarks for this task: " + ", ".join(b.title or b.url for b in ctx.bookmarks))
@@ -215,6 +214,8 @@ class _Agent:
             await self._recover(ctx, exc)
             return
         await self.events.emit("step", step=self.step, url=ctx.url, page=ctx.pagemem.title, text=f"Step {self.step}")
+        self.store = self.sites.attach(ctx, self.observer)  # the page may belong to another site
+        page = ctx.pagemem  # remembered at the end of the step, with what the step did to it
         obs = await self.observer.observe(self.task, self.history.render(), ctx.pagemem, update)
         self.seen.add_page(ctx.pagemem)
         await self.events.emit("observation", step=self.step, url=obs.url, page=obs.page_title, text=obs.summary)
@@ -305,6 +306,7 @@ class _Agent:
         finally:
             if not (self.history.steps and self.history.steps[-1].step == self.step):
                 self._record(obs, step_summary, reasons, actions)
+            self.sites.remember(page)
 
     async def _recover(self, ctx: AgentContext, problem: ActionFailed) -> None:
         """The page cannot be read (an error page, a crashed tab): go back and say so in the history, so the

@@ -86,6 +86,8 @@ def scrub(pagemem: PageMem) -> PageMem:
         for el in section.elements:
             if el.is_typed_field or el.is_password:
                 el.value = None
+                if el.tag != "input" and el.tag != "textarea":
+                    el.text = ""  # a contenteditable region's text is what was typed into it
     return copy
 
 
@@ -264,14 +266,17 @@ class WebsiteMemStore:
             section.purpose = self.cached_purpose(section.content_hash, section.signature)
 
     def remember(self, pagemem: PageMem) -> None:
-        """Record every section's summary and purpose in the caches, then the page itself."""
+        """Record every section's summary and purpose in the caches, then the page itself. One write per
+        table: the agent calls this once per step, and each write rewrites (and fsyncs) the site's file."""
+        summaries, purposes = [], []
         for section in _all_sections(pagemem):
             # A summary written while a field held typed text may quote it: such summaries stay in memory only.
             typed = any((e.is_typed_field or e.is_password) and e.value for e in section.all_elements())
             if section.summary is not None and section.content_hash and not typed:
-                self.store_summary(section.content_hash, section.summary, section.state_summary)
+                summaries.append((section.content_hash, section.summary, section.state_summary))
             if section.purpose:
-                self.store_purpose(section.purpose, section.content_hash, section.signature)
+                purposes.append((section.purpose, section.content_hash, section.signature))
+        self.store_abstractions(summaries, purposes)
         self.save_page(pagemem)
 
     # ------------------------------------------------------------------ whole WebsiteMem
