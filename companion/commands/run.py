@@ -2,7 +2,8 @@
 
 The browser is Debian's Chromium with the extension, driven through the same companion and loop as the
 side panel. --record FILE keeps every LLM call; --replay FILE answers every call from such a recording,
-so a recorded session replays to the same sequence of actions with no LLM server at all.
+so a recorded session replays to the same sequence of actions with no LLM server at all (also for a local
+file start page, whose port differs between the two runs: see companion/llm/recording.py).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import sys
 import time
 from contextlib import ExitStack
 from pathlib import Path
+from urllib.parse import urlsplit
 
 EXIT_CODES = {"done": 0, "failed": 1, "out_of_steps": 2, "looping": 2, "stopped": 130}
 
@@ -118,6 +120,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"webchallenger run: cannot start the browser: {exc}", file=sys.stderr)
         return 1
     start_url = local_url or args.start_url
+    if local_url is not None:
+        # The served port changes from run to run: recorded and replayed prompts name it by one alias.
+        client.aliases.register(urlsplit(local_url).netloc)
     launched = time.monotonic()
     try:
         if not quiet:

@@ -3,12 +3,18 @@
 The key of a request is a hash of what determines the answer: prompt name, rendered messages, answer schema
 and max_tokens (not the structured-output mode, which depends on the server, not on the question).
 Repeated identical requests are answered in recorded order.
+
+Local pages move: `webchallenger run --start-url page.html` serves the file from 127.0.0.1 on a free port, so
+a replay sees another port in every URL of its prompts. Such a served host:port is registered as an alias
+(OriginAliases): it is written as LOCAL_PAGES_HOST in the key, in the recorded messages and in the recorded
+answer, and a replayed answer gets the current host:port back. Nothing else in a request is rewritten.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 import time
 from collections import defaultdict, deque
@@ -31,7 +37,39 @@ class Completion(BaseModel):
     finish_reason: str = ""
 
 
+# A name that resolves nowhere (RFC 2606 .invalid): a recording never points at a real host by accident.
+LOCAL_PAGES_HOST = "local-pages.webchallenger.invalid"
+
+
+class OriginAliases:
+    """host:port values of local page servers, written as LOCAL_PAGES_HOST in what is recorded and matched."""
+
+    def __init__(self) -> None:
+        self.netloc: str | None = None
+        self._pattern: re.Pattern[str] | None = None
+
+    def register(self, netloc: str) -> None:
+        """`netloc` is '127.0.0.1:41234' (one served origin per run: the start page's folder)."""
+        self.netloc = netloc
+        # Not inside a longer host or port: 127.0.0.1:4123 must leave 127.0.0.1:41234 alone.
+        self._pattern = re.compile(r"(?<![\w.-])" + re.escape(netloc) + r"(?![\w])")
+
+    def normalize(self, text: str) -> str:
+        return self._pattern.sub(LOCAL_PAGES_HOST, text) if self._pattern else text
+
+    def normalize_messages(self, messages: list[dict]) -> list[dict]:
+        if not self._pattern:
+            return messages
+        return [{**m, "content": self.normalize(m["content"])} if isinstance(m.get("content"), str) else m
+                for m in messages]
+
+    def expand(self, text: str) -> str:
+        """A recorded answer in this run's terms: the placeholder becomes the current host:port."""
+        return text.replace(LOCAL_PAGES_HOST, self.netloc) if self.netloc else text
+
+
 def request_key(prompt: str, messages: list[dict], schema: dict, max_tokens: int) -> str:
+    """`messages` as recorded: already normalized by OriginAliases when local pages are aliased."""
     canonical = json.dumps(
         {"prompt": prompt, "messages": messages, "schema": schema, "max_tokens": max_tokens},
         sort_keys=True,
