@@ -273,7 +273,10 @@ def run(args: argparse.Namespace) -> int:
             log = (lambda msg: print(msg, file=sys.stderr, flush=True))
             log(f"browser launched and paired in {sum(browser.timings.values()):.1f} s")
             synth = measure_page(browser, floor, f"synthetic-{args.elements}", synth_server.url("synthetic.html"), args.runs)
-            log(describe(synth))
+            if args.json:  # stdout is the JSON document: progress goes to stderr, in one line
+                log(f"{synth.page}: " + (f"ERROR {synth.error}" if synth.error else "measured"))
+            else:  # shown once, now, rather than after a corpus run of minutes
+                print(describe(synth), flush=True)
             corpus: list[PageFigures] = []
             if corpus_files:
                 with PageServer(args.corpus) as corpus_server:
@@ -292,7 +295,6 @@ def run(args: argparse.Namespace) -> int:
                 print(json.dumps({"synthetic": asdict(synth), "corpus_summary": summary,
                                   "corpus": [asdict(p) for p in corpus], "floor": floor_note}, indent=1))
             else:
-                print(describe(synth))
                 if summary:
                     print(describe_summary(summary))
                 print(floor_note)
