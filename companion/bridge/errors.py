@@ -23,3 +23,11 @@ class RemoteError(BridgeError):
         self.code = code
         self.remote_message = message
         self.request_id = request_id
+
+
+class BridgeActionInterrupted(BridgeError):
+    """The connection dropped while a command with side effects (click, type, navigate...) was in flight.
+
+    Deliberately not a BridgeDisconnected: the browser is back (or may come back), only this one action's
+    outcome is unknown, so callers treat it as a failed attempt and look at the page again. Such commands
+    are never replayed: a second click could submit a form twice."""

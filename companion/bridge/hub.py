@@ -4,6 +4,10 @@ Callers that need a browser `await hub.wait_for_session(timeout)`. The hub also 
 last boot id it saw, so a reconnect can be told apart: same boot id = the socket dropped (for
 example the companion restarted); new boot id = the extension's service worker restarted,
 and any state the worker held in memory is gone.
+
+A session that dropped finds its successor here (BrowserSession.live): the hub waits up to
+`reacquire_timeout` seconds for the extension to reconnect and tells `connection_listeners`
+("lost", "back", "gave_up") so a task can show "browser connection lost, waiting...".
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass
+from typing import Callable, Literal
 
 from companion.bridge.errors import BridgeTimeout
 from companion.bridge.notify import ChangeNotifier
@@ -20,6 +25,12 @@ from companion.bridge.recorder import Recorder
 from companion.bridge.session import BrowserSession
 
 log = logging.getLogger(__name__)
+
+# MV3 restarts a worker within seconds; an extension reload or an update takes longer. Long enough for
+# those, short enough that a browser that is really gone fails the task in under a minute.
+REACQUIRE_TIMEOUT = 45.0
+
+ConnectionState = Literal["lost", "back", "gave_up"]
 
 
 @dataclass(frozen=True)
@@ -33,8 +44,11 @@ class BridgeHub:
     """Also holds the Recorder (None: not recording): connections look it up per message, so recording
     can be switched on and off while browsers stay connected."""
 
-    def __init__(self, recorder: Recorder | None = None) -> None:
+    def __init__(self, recorder: Recorder | None = None, reacquire_timeout: float = REACQUIRE_TIMEOUT) -> None:
         self.recorder = recorder
+        self.reacquire_timeout = reacquire_timeout  # 0: a dropped session fails its requests at once
+        # listener(state, text), called on the waiting caller's loop; keep them quick and non-blocking.
+        self.connection_listeners: list[Callable[[ConnectionState, str], None]] = []
         self._lock = threading.Lock()
         self._sessions: list[BrowserSession] = []  # open sessions, oldest first
         self._all: list[BrowserSession] = []  # every session ever registered, oldest first
@@ -48,7 +62,11 @@ class BridgeHub:
 
     def add(self, session: BrowserSession) -> None:
         session.message_handlers = self.message_handlers
+        session.hub = self
         with self._lock:
+            previous = self._all[-1] if self._all else None
+            if previous is not None and previous.closed:
+                session.inherit(previous)  # a replacement, not a second browser alongside
             if self._last_boot_id is not None:
                 session.worker_restarted = session.boot_id != self._last_boot_id
             self._last_boot_id = session.boot_id
@@ -89,6 +107,21 @@ class BridgeHub:
         with self._lock:
             open_sessions = [s for s in self._sessions if not s.closed]
         return open_sessions[-1] if open_sessions else None
+
+    def newest_open_after(self, session: BrowserSession) -> BrowserSession | None:
+        """The most recent open session registered after `session`, without waiting."""
+        with self._lock:
+            later = self._all[self._all.index(session) + 1:] if session in self._all else list(self._all)
+            open_later = [s for s in later if not s.closed]
+        return open_later[-1] if open_later else None
+
+    def report_connection(self, state: ConnectionState, text: str) -> None:
+        (log.info if state == "back" else log.warning)("%s", text)
+        for listener in list(self.connection_listeners):
+            try:
+                listener(state, text)
+            except Exception:  # a listener's bug must not break the request that waits
+                log.exception("connection listener failed")
 
     async def wait_for_session(self, timeout: float = 30.0, *, newer_than: BrowserSession | None = None) -> BrowserSession:
         """The latest open session; with `newer_than`, one registered after that session."""

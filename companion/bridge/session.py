@@ -8,6 +8,12 @@ are not exceptions: they come back as an ActionResult with ok=False and a clear 
 A session belongs to the event loop of the server connection that created it. Its request
 methods may be awaited from any other loop as well: they hop onto the session's loop, so
 pytest-asyncio tests and the CLI can share one companion running in a background thread.
+
+Re-acquisition: MV3 stops service workers and extensions reload, so a socket can drop mid-task.
+A request on a closed session waits (bounded by the hub's `reacquire_timeout`) for the extension
+to connect again and goes to that newer session, so the object a task holds keeps working. A
+read-only request lost in flight (REPLAYABLE) is sent once more on the new connection; a command
+with side effects is never replayed: it raises BridgeActionInterrupted (its outcome is unknown).
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Awaitable, Callable, Literal
 
-from companion.bridge.errors import BridgeDisconnected, BridgeTimeout, RemoteError, BridgeError
+from companion.bridge.errors import BridgeActionInterrupted, BridgeDisconnected, BridgeTimeout, RemoteError, BridgeError
 from companion.bridge.notify import ChangeNotifier
 from companion.protocol import (
     Action, ActionCommand, ActionResult, Back, BenchRequest, BenchResult, Clear, Click, ElementRef, ErrorMessage, Focus, Forward,
@@ -40,6 +46,8 @@ ACTION_TIMEOUT = 20.0
 TABS_TIMEOUT = 10.0
 REDACTED = "[redacted]"
 EVENT_HISTORY = 500
+# Requests without side effects: safe to send again when the connection dropped before their reply.
+REPLAYABLE = frozenset({"snapshot", "list_tabs", "bench", "activate_tab", "read_clipboard"})
 
 RefLike = ElementRef | tuple[int, int]
 # send(raw_text, text_for_the_recording) — the second differs only when a secret is redacted.
@@ -62,7 +70,8 @@ def _on_session_loop(method):
 
     @functools.wraps(method)
     async def wrapper(self: "BrowserSession", *args, **kwargs):
-        if asyncio.get_running_loop() is self.loop:
+        # A closed loop (the companion restarted since) has nothing to hop to; the request goes to a newer session.
+        if asyncio.get_running_loop() is self.loop or self.loop.is_closed():
             return await method(self, *args, **kwargs)
         future = asyncio.run_coroutine_threadsafe(method(self, *args, **kwargs), self.loop)
         return await asyncio.wrap_future(future)
@@ -103,6 +112,18 @@ class _Pending:
     sent: float = 0.0
 
 
+class _NotSent(Exception):
+    """The socket failed while sending: the request never left, so it may go to a newer session."""
+
+
+class _Closed:
+    def __bool__(self) -> bool:  # truthy, so ChangeNotifier.wait_for returns it
+        return True
+
+
+_CLOSED = _Closed()
+
+
 @dataclass
 class ReceivedEvent:
     at: float  # time.monotonic()
@@ -136,6 +157,16 @@ class BrowserSession:
         # Unsolicited application messages by type (task UI: start_task, stop_task, confirm_answer):
         # handler(session, message) runs on the session's loop. The hub shares its dict with every session.
         self.message_handlers: dict[str, Callable[["BrowserSession", WireModel], None]] = {}
+        self.hub = None  # the BridgeHub that registered this session: where a newer session is found after a drop
+
+    def inherit(self, previous: "BrowserSession") -> None:
+        """Continue a dropped session of the same browser: tab events, their subscribers and the known
+        password fields are the browser's, not the socket's, so they carry over (shared, not copied)."""
+        self._events = previous._events
+        self._event_callbacks = previous._event_callbacks
+        self._password_refs = previous._password_refs
+        if self.last_tab_id is None:
+            self.last_tab_id = previous.last_tab_id
 
     @property
     def boot_id(self) -> str:
@@ -210,19 +241,69 @@ class BrowserSession:
 
     # ------------------------------------------------------------------ requests
 
+    async def live(self, what: str = "the request") -> "BrowserSession":
+        """This session while it is open; after a drop, the newer session of the reconnected extension,
+        waiting up to the hub's `reacquire_timeout`. Raises BridgeDisconnected when none comes."""
+        if not self.closed:
+            return self
+        hub = self.hub
+        timeout = hub.reacquire_timeout if hub is not None else 0
+        if timeout <= 0:
+            raise BridgeDisconnected(f"session {self.session_id[:8]} is closed ({self.close_reason}); {what} not sent")
+        newer = hub.newest_open_after(self)
+        if newer is not None:
+            return newer
+        hub.report_connection("lost", f"browser connection lost ({self.close_reason}); waiting up to {timeout:g} s "
+                                      "for the extension to reconnect...")
+        try:
+            newer = await hub.wait_for_session(timeout, newer_than=self)
+        except BridgeTimeout:
+            message = f"browser connection lost ({self.close_reason}) and the extension did not reconnect within {timeout:g} s; {what} not sent"
+            hub.report_connection("gave_up", message)
+            raise BridgeDisconnected(message) from None
+        hub.report_connection("back", "browser connection is back" + (" (the extension's worker restarted)" if newer.worker_restarted else ""))
+        return newer
+
     @_on_session_loop
-    async def request(self, message: WireModel, expect: type[WireModel], timeout: float, record_as: WireModel | None = None) -> WireModel:
-        """Send `message` and wait for the reply with its id; the building block of every method below."""
-        if self.closed:
-            raise BridgeDisconnected(f"session {self.session_id[:8]} is closed ({self.close_reason}); {message.type} not sent")
-        request_id = message.id
+    async def request(self, message: WireModel, expect: type[WireModel], timeout: float, record_as: WireModel | None = None,
+                      *, replay: bool = True) -> WireModel:
+        """Send `message` and wait for the reply with its id; the building block of every method below.
+        After a drop it goes to the reconnected session (see the module docstring); `replay=False` is the
+        one replay already spent."""
+        target = await self.live(message.type)
+        if target is not self:
+            return await target.request(message, expect, timeout, record_as, replay=replay)
         kind = message.type if not isinstance(message, ActionCommand) else f"action {message.action.kind}"
+        try:
+            return await self._request_here(message, kind, expect, timeout, record_as)
+        except _NotSent:
+            # Nothing left this process: sending it on the new connection is not a replay.
+            return await (await self.live(kind)).request(message, expect, timeout, record_as, replay=replay)
+        except BridgeDisconnected as lost:
+            if self.hub is None or self.hub.reacquire_timeout <= 0:
+                raise
+            if message.type not in REPLAYABLE:
+                raise BridgeActionInterrupted(
+                    f"the browser connection was lost during {kind} (request {message.id}); the action may or may not "
+                    f"have happened: look at the page again before repeating it") from lost
+            if not replay:
+                raise
+            log.info("session %s: %s lost in flight; sending it again once the browser is back", self.session_id[:8], kind)
+            return await (await self.live(kind)).request(message, expect, timeout, record_as, replay=False)
+
+    async def _request_here(self, message: WireModel, kind: str, expect: type[WireModel], timeout: float,
+                            record_as: WireModel | None) -> WireModel:
+        request_id = message.id
         pending = _Pending(request_id, kind, self.loop.create_future())
         self._pending[request_id] = pending
         try:
             raw = dump_message(message)
             pending.sent = time.perf_counter()
-            await self._send(raw, dump_message(record_as) if record_as is not None else raw)
+            try:
+                await self._send(raw, dump_message(record_as) if record_as is not None else raw)
+            except Exception as exc:  # the socket is gone under us: the message did not leave
+                self.close(f"send failed: {exc}")
+                raise _NotSent() from exc
             try:
                 reply = await asyncio.wait_for(pending.future, timeout)
             except asyncio.TimeoutError:
@@ -238,9 +319,14 @@ class BrowserSession:
 
     @_on_session_loop
     async def post(self, message: WireModel) -> None:
-        """Send a message that expects no reply (task updates, confirmation requests)."""
+        """Send a message that expects no reply (task updates, confirmation requests). After a drop it goes
+        to the reconnected session if there is one already; it never waits for one (a UI update is not worth
+        holding a task up)."""
         if self.closed:
-            raise BridgeDisconnected(f"session {self.session_id[:8]} is closed ({self.close_reason}); {message.type} not sent")
+            newer = self.hub.newest_open_after(self) if self.hub is not None else None
+            if newer is None:
+                raise BridgeDisconnected(f"session {self.session_id[:8]} is closed ({self.close_reason}); {message.type} not sent")
+            return await newer.post(message)
         raw = dump_message(message)
         await self._send(raw, raw)
 
@@ -337,18 +423,26 @@ class BrowserSession:
 
     async def wait_for_event(self, predicate: Callable[[TabEvent], bool], timeout: float = ACTION_TIMEOUT,
                              since: float | None = None) -> TabEvent:
-        """The first tab event matching `predicate` received at or after `since` (default: now)."""
+        """The first tab event matching `predicate` received at or after `since` (default: now). A drop
+        meanwhile moves the wait to the reconnected session (events carry over, see inherit())."""
         start = time.monotonic() if since is None else since
+        deadline = time.monotonic() + timeout
+        session: BrowserSession = self
+        while True:
+            current = session
 
-        def found() -> TabEvent | None:
-            if self.closed:
-                raise BridgeDisconnected(f"session {self.session_id[:8]} closed while waiting for a tab event")
-            return next((e for e in self.events(start) if predicate(e)), None)
+            def found() -> TabEvent | _Closed | None:
+                if current.closed:
+                    return _CLOSED
+                return next((e for e in current.events(start) if predicate(e)), None)
 
-        try:
-            return await self._changed.wait_for(found, timeout, "a matching tab event")
-        except TimeoutError as exc:
-            raise BridgeTimeout(str(exc)) from None
+            try:
+                result = await current._changed.wait_for(found, max(0.0, deadline - time.monotonic()), "a matching tab event")
+            except TimeoutError as exc:
+                raise BridgeTimeout(str(exc)) from None
+            if not isinstance(result, _Closed):
+                return result
+            session = await current.live("waiting for a tab event")
 
     async def wait_for_heartbeats(self, count: int, timeout: float) -> int:
         """Wait until at least `count` heartbeats arrived on this session (proof the worker is alive)."""

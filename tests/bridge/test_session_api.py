@@ -67,6 +67,7 @@ async def test_error_reply_raises_remote_error(server):
 
 
 async def test_disconnect_fails_waiting_requests_at_once(server):
+    server.hub.reacquire_timeout = 0  # no waiting for a reconnect (test_reacquire.py covers that)
     async with connect(server) as ws:
         await paired(ws)
         session = await server.hub.wait_for_session(5)
