@@ -268,6 +268,42 @@ class OpenTabResult(WireModel):
     tab: TabInfo
 
 
+class ActivateTab(WireModel):
+    """Companion -> extension: show this tab in the user's browser (make it the active tab of its window and
+    focus that window). Requests keep naming their tab_id; this is what the user sees."""
+
+    type: Literal["activate_tab"] = "activate_tab"
+    id: str
+    tab_id: int
+
+
+class ActivateTabResult(WireModel):
+    type: Literal["activate_tab_result"] = "activate_tab_result"
+    id: str
+    tab: TabInfo
+
+
+class ReadClipboard(WireModel):
+    """Companion -> extension: the text a page last put on the clipboard, e.g. after clicking a copy button.
+    Read from what the page's copy events carried in `tab_id` (execCommand('copy'), clipboardData.setData,
+    navigator.clipboard.writeText seen by the content script) and, where allowed, from the system clipboard.
+    Never the content of a password field."""
+
+    type: Literal["read_clipboard"] = "read_clipboard"
+    id: str
+    tab_id: int | None = None
+    since: float | None = Field(None, description="only a copy at or after this time (ms since the epoch, the page's clock)")
+
+
+class ClipboardResult(WireModel):
+    type: Literal["clipboard_result"] = "clipboard_result"
+    id: str
+    tab_id: int
+    text: str | None = Field(None, description="None: nothing copied could be read")
+    source: Literal["copy_event", "write_text", "system", "none"] = "none"
+    copied_at: float | None = Field(None, description="when the page copied it (ms since the epoch), if known")
+
+
 class TabEvent(WireModel):
     """Extension -> companion, unsolicited. `id` is a fresh id."""
 
@@ -387,7 +423,7 @@ Message = Annotated[
     Union[
         Hello, HelloAck, Heartbeat, SnapshotRequest, SnapshotResult, ActionCommand, ActionResult,
         ListTabs, TabsResult, OpenTab, OpenTabResult, TabEvent, ErrorMessage, BenchRequest, BenchResult,
-        StartTask, StopTask, TaskUpdate, ConfirmRequest, ConfirmAnswer,
+        ActivateTab, ActivateTabResult, ReadClipboard, ClipboardResult, StartTask, StopTask, TaskUpdate, ConfirmRequest, ConfirmAnswer,
     ],
     Field(discriminator="type"),
 ]

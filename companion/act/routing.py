@@ -30,6 +30,7 @@ from companion.act.form import submit_form
 from companion.act.models import Candidate, Outcome
 from companion.act.prefilter import domain_allowed
 from companion.act.search import search
+from companion.bridge.errors import BridgeDisconnected, BridgeError
 from companion.pagemem.model import Element, PageSection
 from companion.protocol import ElementRef
 
@@ -170,8 +171,16 @@ async def _switch_tab(ctx: AgentContext, tab_id: int) -> Outcome:
     ctx.tab, ctx.pagemem = tab_id, None
     try:
         await ctx.refresh()
-    except BaseException:
+        # The user watches their own browser: show the tab the agent now works in (after it was read, so a
+        # tab that cannot be read leaves the browser showing what it showed).
+        await ctx.session.activate_tab(tab_id)
+    except BridgeError as exc:
         ctx.tab, ctx.pagemem = previous  # stay where we were
+        if isinstance(exc, BridgeDisconnected):
+            raise
+        raise ActionFailed(f"showing tab {tab_id} failed: {exc}") from exc
+    except BaseException:
+        ctx.tab, ctx.pagemem = previous
         raise
     for t in ctx.tabs:
         t.active = t.tab_id == tab_id

@@ -40,7 +40,8 @@ _KNOWN_TYPES = {name for name in MESSAGE_ADAPTER.json_schema()["discriminator"][
 # Below this size a parse allocates too little for the garbage collector to matter.
 _GC_PAUSE_MIN_CHARS = 64 * 1024
 # Messages only the companion sends; the extension sending one is a protocol error.
-_COMPANION_ONLY = {"hello_ack", "snapshot", "action", "list_tabs", "open_tab", "bench", "task_update", "confirm_request"}
+_COMPANION_ONLY = {"hello_ack", "snapshot", "action", "list_tabs", "open_tab", "bench", "task_update", "confirm_request",
+                   "activate_tab", "read_clipboard"}
 
 
 class BridgeSettings(BaseModel):

@@ -33,7 +33,7 @@ from typing import Awaitable, Callable, Literal
 from companion.bridge.errors import BridgeActionInterrupted, BridgeDisconnected, BridgeTimeout, RemoteError, BridgeError
 from companion.bridge.notify import ChangeNotifier
 from companion.protocol import (
-    Action, ActionCommand, ActionResult, Back, BenchRequest, BenchResult, Clear, Click, ElementRef, ErrorMessage, Focus, Forward,
+    Action, ActionCommand, ActionResult, ActivateTab, ActivateTabResult, ClipboardResult, ReadClipboard, Back, BenchRequest, BenchResult, Clear, Click, ElementRef, ErrorMessage, Focus, Forward,
     Heartbeat, Hello, Hover, ListTabs, Navigate, OpenTab, OpenTabResult, PressKey, Reload, ScrollBy,
     SelectOption, SetChecked, Snapshot, SnapshotRequest, SnapshotResult, TabEvent, TabInfo, TabsResult,
     TypeText, UploadFile, WireModel, dump_message,
@@ -405,6 +405,16 @@ class BrowserSession:
 
     async def open_tab(self, url: str, active: bool = True, timeout: float = TABS_TIMEOUT) -> TabInfo:
         return (await self.request(OpenTab(id=new_id(), url=url, active=active), OpenTabResult, timeout)).tab
+
+    async def activate_tab(self, tab: int, timeout: float = TABS_TIMEOUT) -> TabInfo:
+        """Show `tab` in the user's browser: the active tab of its window, that window focused."""
+        return (await self.request(ActivateTab(id=new_id(), tab_id=tab), ActivateTabResult, timeout)).tab
+
+    async def read_clipboard(self, tab: int | None = None, since: float | None = None,
+                             timeout: float = TABS_TIMEOUT) -> ClipboardResult:
+        """The text the page in `tab` last copied (at or after `since`, ms since the epoch), as far as the
+        extension can learn it; `text` is None when nothing could be read."""
+        return await self.request(ReadClipboard(id=new_id(), tab_id=tab, since=since), ClipboardResult, timeout)
 
     async def bench(self, tab: int | None = None, runs: int = 5, timeout: float = 120.0) -> BenchResult:
         """In-page serializer timings against the bare counting walk (the floor), for `webchallenger bench snapshot`."""

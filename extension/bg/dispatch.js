@@ -4,7 +4,7 @@ import { protocolValidator } from "./schema.js";
 import { send, markConnected } from "./connection.js";
 import { snapshotTab, benchTab } from "./snapshot.js";
 import { runAction } from "./actions.js";
-import { listTabs, openTab, defaultTabId } from "./tabs.js";
+import { listTabs, openTab, activateTab, defaultTabId } from "./tabs.js";
 import { TabError, FrameTimeout } from "./inject.js";
 import { TASK_HANDLERS } from "./tasks.js";
 
@@ -56,6 +56,10 @@ const HANDLERS = {
   },
   async open_tab(msg) {
     send({ type: "open_tab_result", id: msg.id, tab: await openTab(msg.url, msg.active !== false) });
+  },
+  async activate_tab(msg) {
+    const tabId = await resolveTab(msg.tab_id);
+    send({ type: "activate_tab_result", id: msg.id, tab: await activateTab(tabId) });
   },
   // Task UI: updates and confirmation requests for the side panel (bg/tasks.js).
   ...TASK_HANDLERS,

@@ -18,6 +18,18 @@ export async function openTab(url, active) {
   return tabInfo(loaded || tab);
 }
 
+// Shows the tab to the user: the active tab of its window, and that window in front. Focusing can fail
+// where there is no window manager to ask (headless); the tab is active all the same.
+export async function activateTab(tabId) {
+  const tab = await chrome.tabs.update(tabId, { active: true });
+  try {
+    await chrome.windows.update(tab.windowId, { focused: true });
+  } catch (e) {
+    console.warn("could not focus window", tab.windowId, e);
+  }
+  return tabInfo(await chrome.tabs.get(tabId));
+}
+
 // The tab a request without tab_id means: the active tab of the last focused window.
 export async function defaultTabId() {
   let [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
