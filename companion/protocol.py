@@ -284,9 +284,9 @@ class ActivateTabResult(WireModel):
 
 
 class ReadClipboard(WireModel):
-    """Companion -> extension: the text a page last put on the clipboard, e.g. after clicking a copy button.
-    Read from what the page's copy events carried in `tab_id` (execCommand('copy'), clipboardData.setData,
-    navigator.clipboard.writeText seen by the content script) and, where allowed, from the system clipboard.
+    """Companion -> extension: the text the page in `tab_id` last copied (or tried to), e.g. after clicking a
+    copy button: from its copy events (execCommand('copy'), clipboardData.setData) and its
+    navigator.clipboard.writeText calls, seen from inside the page. The system clipboard itself is not read.
     Never the content of a password field."""
 
     type: Literal["read_clipboard"] = "read_clipboard"
@@ -300,8 +300,11 @@ class ClipboardResult(WireModel):
     id: str
     tab_id: int
     text: str | None = Field(None, description="None: nothing copied could be read")
-    source: Literal["copy_event", "write_text", "system", "none"] = "none"
-    copied_at: float | None = Field(None, description="when the page copied it (ms since the epoch), if known")
+    source: Literal["copy_event", "write_text", "none"] = "none"
+    copied_at: float | None = Field(None, description="when the page copied it (ms since the epoch)")
+    reached_clipboard: bool | None = Field(
+        None, description="true: the browser put it on the system clipboard; false: the browser refused the page's "
+                          "copy (the agent's click carries no user gesture) and this is the text the page tried to copy")
 
 
 class TabEvent(WireModel):

@@ -4,7 +4,9 @@ returns its history string; a browser-side failure raises ActionFailed with the 
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from pathlib import Path
 from typing import Awaitable
 
@@ -24,6 +26,10 @@ FILE_PREVIEW_CHARS = 60
 VALUE_TOKENS = 120
 CHOICE_TOKENS = 80
 NEW_FILE_TOKENS = 600
+COPY_READ_ATTEMPTS = 3
+COPY_READ_PAUSE_S = 0.15
+# The page's clock and ours are the same machine's, but Date.now() may be coarsened a little.
+CLOCK_SLACK_MS = 50
 
 
 async def browser(ctx: AgentContext, call: Awaitable[ActionResult], what: str) -> ActionResult:
@@ -148,15 +154,35 @@ async def upload_file(ctx: AgentContext, el: Element) -> list[str]:
 
 
 async def copy_to_clipboard(ctx: AgentContext, el: Element) -> tuple[str, ActionResult]:
-    """CopyToClipboard: click the copy control and log the copied text. The protocol cannot read the
-    clipboard, so the text is taken from the field the control copies from (the one text field with a
-    value in the same section); when there is none the string says the text is unknown."""
+    """CopyToClipboard: click the copy control and log the copied text, as the extension saw the page copy it
+    (read_clipboard). When nothing can be read, the text is taken from the field the control copies from (the
+    one text field with a value in the same section); when there is none the string says the text is unknown."""
+    since = time.time() * 1000 - CLOCK_SLACK_MS
     result = await browser(ctx, ctx.session.click(el.ref, tab=ctx.tab), f"clicking {label(el)}")
     el.clicked = True
-    section = ctx.pagemem.section_of(el.ref) if ctx.pagemem else None
-    sources = [e for e in (section.all_elements() if section else []) if is_text_field(e) and e.value and not e.is_password]
-    text = sources[0].value if len(sources) == 1 else None
+    text = await _copied_text(ctx, since)
+    if text is None:
+        section = ctx.pagemem.section_of(el.ref) if ctx.pagemem else None
+        sources = [e for e in (section.all_elements() if section else []) if is_text_field(e) and e.value and not e.is_password]
+        text = sources[0].value if len(sources) == 1 else None
     return say.copied(el, text), result
+
+
+async def _copied_text(ctx: AgentContext, since: float) -> str | None:
+    """What the page copied since `since` (ms since the epoch); a page may copy after an await, so a few looks."""
+    for attempt in range(COPY_READ_ATTEMPTS):
+        try:
+            copied = await ctx.session.read_clipboard(ctx.tab, since=since)
+        except BridgeDisconnected:
+            raise
+        except BridgeError as exc:  # an older extension, a page we may not script: fall back to the guess
+            log.info("reading what was copied failed: %s", exc)
+            return None
+        if copied.text is not None:
+            return copied.text
+        if attempt + 1 < COPY_READ_ATTEMPTS:
+            await asyncio.sleep(COPY_READ_PAUSE_S)
+    return None
 
 
 async def fill_field(ctx: AgentContext, el: Element, form_purpose: str, problem: str = "") -> list[str]:

@@ -7,6 +7,7 @@ import { runAction } from "./actions.js";
 import { listTabs, openTab, activateTab, defaultTabId } from "./tabs.js";
 import { TabError, FrameTimeout } from "./inject.js";
 import { TASK_HANDLERS } from "./tasks.js";
+import { readClipboard } from "./clipboard.js";
 
 function errorReply(id, code, message) {
   send({ type: "error", id: typeof id === "string" ? id : "", code, message });
@@ -60,6 +61,10 @@ const HANDLERS = {
   async activate_tab(msg) {
     const tabId = await resolveTab(msg.tab_id);
     send({ type: "activate_tab_result", id: msg.id, tab: await activateTab(tabId) });
+  },
+  async read_clipboard(msg) {
+    const tabId = await resolveTab(msg.tab_id);
+    send({ type: "clipboard_result", id: msg.id, tab_id: tabId, ...(await readClipboard(tabId, msg.since)) });
   },
   // Task UI: updates and confirmation requests for the side panel (bg/tasks.js).
   ...TASK_HANDLERS,

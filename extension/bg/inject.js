@@ -2,7 +2,9 @@
 // Injection happens on demand, so tabs opened before the extension was installed work too,
 // and the content script's own guard makes a second injection a no-op.
 
-export const CONTENT_FILES = ["content/walk.js", "content/snapshot.js", "content/actions.js"];
+import { wrapPageClipboard, WRITE_EVENT } from "./clipboard.js";
+
+export const CONTENT_FILES = ["content/walk.js", "content/snapshot.js", "content/actions.js", "content/clipboard.js"];
 
 export class TabError extends Error {}
 
@@ -36,6 +38,12 @@ export async function injectAllFrames(tabId) {
   } catch (e) {
     if (e instanceof FrameTimeout) throw e;
     throw new TabError(`cannot access tab ${tabId}: ${e.message}`);
+  }
+  // Copies the page makes are seen from its own world (bg/clipboard.js explains why).
+  try {
+    await execute({ target: { tabId, allFrames: true }, world: "MAIN", func: wrapPageClipboard, args: [WRITE_EVENT] }, `tab ${tabId}`);
+  } catch (e) {
+    console.warn("clipboard writes not wrapped in tab", tabId, e && e.message);
   }
 }
 
