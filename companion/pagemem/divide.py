@@ -4,6 +4,8 @@ A pure, deterministic function of the snapshot. The walk descends from the root 
 - a modal (role=dialog/alertdialog, aria-modal=true, a rendered <dialog>): one modal section;
 - a grouping tag (form, ul, ol, table, nav, section, ...): one section — a list section when a run of
   repeated children dominates it, a form section for forms — unless it is over the token bound;
+- a form built without a <form> tag (formlike.py: the smallest container of >= 2 text fields and a
+  submit-like button): a form section; an ancestor that would hold it whole is split down to it;
 - a node below the size threshold (small on screen or few tokens) that fits the token bound;
 - runs of >= 4 consecutive siblings sharing tag and class: one terminal list section whose items become
   list_item sub-sections.
@@ -19,6 +21,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel
 
+from companion.pagemem.formlike import FormLikeFinder
 from companion.pagemem.model import Element, PageMem, PageSection
 from companion.pagemem.render import content_fingerprint, details_string, list_details, render_nodes
 from companion.pagemem.template import normalize_classes, page_template_id, structural_signature
@@ -148,6 +151,7 @@ class Divider:
         self.o = options
         self.area_limit = options.area_fraction * tree.viewport_area
         self.out: list[Region] = []
+        self.form_like = FormLikeFinder(tree)
 
     # ------------------------------------------------------------------ the walk
 
@@ -172,12 +176,20 @@ class Divider:
         if not node.kept or (node.tokens == 0 and node.n_interactive == 0):
             return []
         if is_modal(node):
+            # A dialog stays one section; a sign-in box built without <form> inside it makes it its form.
+            form = form or self.form_like.only_one_below(node)
             self.out.append(Region("modal", [node], form=form, tokens=node.tokens))
             return []
         if _is_form(node):
             form = node
+        elif form is None and self.form_like.is_form_like(node):
+            form = node
         kind = "form" if form is not None else "normal"
         if node.modal_below:
+            return self._split(node, form, kind)
+        if form is None and self.form_like.holds_one_below(node):
+            # A form without a <form> tag lies below: split down to it, so it becomes a section of its own
+            # (the plain pieces around it merge back, see _merge).
             return self._split(node, form, kind)
         if _is_grouping(node):
             found = self._dominant_list(node, depth=3)

@@ -1,0 +1,152 @@
+"""Forms built without a <form> tag: the container DividePage treats as a form section anyway.
+
+Real sites often lay out a login or sign-up box as divs with inputs and a scripted button. The paper's IsForm
+rule (two or more input-like elements and a submit-like button) is applied here to the DOM, conservatively,
+so a search box, a product grid or a whole page never becomes a form. A node is form-like when:
+  - it holds >= 2 text-like fields and 1 to 3 submit-like buttons (a grid of "Add to cart" cards has many);
+  - none of its children holds both (it is the smallest such container), and no two of its children are
+    a field with its own button (two independent boxes, say search and newsletter, are no form);
+  - it holds no <form> (those are forms already), landmark (header, nav, main, footer, aside) or modal,
+    and is not itself html, body or main: a page wrapper is no form;
+  - form controls (fields and buttons) are at least half of its interactive elements (not a link hub).
+
+Counts come from one bottom-up pass over the kept tree, done when first asked.
+"""
+
+from __future__ import annotations
+
+import re
+
+from companion.pagemem.tree import Node, PageTree, is_modal
+
+NON_TEXT_INPUTS = frozenset({"checkbox", "radio", "submit", "button", "reset", "image", "hidden", "file", "range", "color"})
+# The paper's submit-like keywords (accessible text of a button).
+SUBMIT_WORDS = re.compile(
+    r"\b(submit|sign ?in|log ?in|login|sign ?up|register|search|send|go|save|continue|next|apply|ok|confirm|"
+    r"subscribe|post|publish|pay|place order|buy|checkout|check out|update|create|add)\b", re.I)
+LANDMARK_TAGS = frozenset({"header", "nav", "main", "footer", "aside"})
+LANDMARK_ROLES = frozenset({"banner", "navigation", "main", "contentinfo", "complementary"})
+NEVER_FORM_TAGS = frozenset({"html", "body", "main"})
+MAX_SUBMITS = 3
+
+
+def is_text_field(node: Node) -> bool:
+    el = node.el
+    if el.tag == "textarea" or el.attrs.get("contenteditable", "false").lower() not in ("false",):
+        return True
+    if el.tag == "input":
+        return el.attrs.get("type", "text").lower() not in NON_TEXT_INPUTS
+    return node.role in ("textbox", "searchbox")
+
+
+def is_submit_like(node: Node) -> bool:
+    """A button of type submit (declared: outside a <form> a bare <button> submits nothing), or a button
+    whose accessible text reads like one."""
+    el = node.el
+    kind = el.attrs.get("type", "").lower()
+    if el.tag == "input" and kind in ("submit", "image"):
+        return True
+    if el.tag == "button" and kind == "submit":
+        return True
+    if node.role != "button" and el.tag != "button":
+        return False
+    name = el.attrs.get("aria-label") or el.attrs.get("value") or node.text or el.attrs.get("title", "")
+    return bool(SUBMIT_WORDS.search(name))
+
+
+def is_control(node: Node) -> bool:
+    el = node.el
+    return (is_text_field(node) or el.tag in ("select", "input", "button", "textarea")
+            or node.role in ("button", "checkbox", "radio", "switch", "combobox", "listbox", "slider", "spinbutton"))
+
+
+def _is_real_form(node: Node) -> bool:
+    return node.el.tag == "form" or node.role in ("form", "search")
+
+
+def _blocks(node: Node) -> bool:
+    """Inside a form-like container there is no real form, page landmark or dialog."""
+    return (_is_real_form(node) or node.el.tag in LANDMARK_TAGS
+            or node.role in LANDMARK_ROLES or is_modal(node))
+
+
+class FormLikeFinder:
+    def __init__(self, tree: PageTree) -> None:
+        self.tree = tree
+        self._form_like: set[int] | None = None
+        self._holds_one: set[int] = set()  # ids of nodes with a form-like node strictly below
+
+    def is_form_like(self, node: Node) -> bool:
+        self._ensure()
+        return id(node) in self._form_like
+
+    def holds_one_below(self, node: Node) -> bool:
+        self._ensure()
+        return id(node) in self._holds_one
+
+    def only_one_below(self, node: Node) -> Node | None:
+        """The single form-like node inside `node` (outside any real form), or None (none, or several)."""
+        if not self.holds_one_below(node):
+            return None
+        found: list[Node] = []
+        stack = [c for c in node.children if c.kept and not _is_real_form(c)]
+        while stack:
+            n = stack.pop()
+            if id(n) in self._form_like:
+                found.append(n)
+                if len(found) > 1:
+                    return None
+                continue
+            if id(n) in self._holds_one:
+                stack.extend(c for c in n.children if c.kept and not _is_real_form(c))
+        return found[0] if found else None
+
+    def _ensure(self) -> None:
+        if self._form_like is not None:
+            return
+        self._form_like = set()
+        # Per node: (text fields, submit-like buttons, controls, a form/landmark/modal strictly below)
+        stats: dict[int, tuple[int, int, int, bool]] = {}
+        for node in _kept_postorder(self.tree.roots):
+            texts = submits = controls = 0
+            blocked = pair_in_child = holds = False
+            widgets = 0  # children that are a field and a button of their own (a search box, a newsletter box)
+            for c in node.children:
+                if not c.kept:
+                    continue
+                t, s, k, b = stats[id(c)]
+                texts, submits, controls = texts + t, submits + s, controls + k
+                blocked = blocked or b or _blocks(c)
+                pair_in_child = pair_in_child or (t >= 2 and s >= 1)
+                widgets += t >= 1 and s >= 1
+                # A real form's insides are its business: what lies in a <form> is a form section already.
+                if not _is_real_form(c):
+                    holds = holds or id(c) in self._form_like or id(c) in self._holds_one
+            if node.el.interactive:
+                texts += is_text_field(node)
+                submits += is_submit_like(node)
+                controls += is_control(node)
+            stats[id(node)] = (texts, submits, controls, blocked)
+            if holds:
+                self._holds_one.add(id(node))
+            if (texts >= 2 and 1 <= submits <= MAX_SUBMITS and not pair_in_child and widgets < 2 and not blocked
+                    and node.el.tag not in NEVER_FORM_TAGS and not _blocks(node)
+                    and 2 * controls >= node.n_interactive):
+                self._form_like.add(id(node))
+
+
+def _kept_postorder(roots: list[Node]) -> list[Node]:
+    out: list[Node] = []
+    stack = [(r, False) for r in reversed(roots) if r.kept]
+    seen: set[int] = set()
+    while stack:
+        node, done = stack.pop()
+        if done:
+            out.append(node)
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.append((node, True))
+        stack.extend((c, False) for c in reversed(node.children) if c.kept)
+    return out

@@ -1,0 +1,58 @@
+"""A form built without a <form> tag becomes a form section (real Chromium, real extension, fixture page
+pm_divform.html); a search box, a newsletter box and a product grid do not."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.pagemem.check import division_problems
+from companion.pagemem.divide import divide_page
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def divided(browser, pages):
+    browser.open(pages.url("pm_divform.html"))
+    snapshot = browser.run(browser.session.snapshot())
+    return snapshot, divide_page(snapshot)
+
+
+def section_with(pm, name):
+    for s in pm.sections:
+        if any(e.name == name for e in s.all_elements()):
+            return s
+    raise LookupError(name)
+
+
+def test_the_division_satisfies_the_invariants(divided):
+    snapshot, pm = divided
+    assert division_problems(snapshot, pm) == []
+
+
+def test_a_sign_in_box_of_divs_is_a_form_section_of_its_own(divided):
+    snapshot, pm = divided
+    form = section_with(pm, "Username")
+    assert form.kind == "form" and form.form is not None
+    box = next(e for f in snapshot.frames for e in f.elements if e.attrs.get("id") == "signin")
+    assert (form.form.frame, form.form.id) == (0, box.id)  # the box is the form, not the page around it
+    names = [e.name for e in form.all_elements()]
+    assert {"Username", "Password", "Keep me signed in", "Sign in", "Forgot password?"} <= set(names)
+    assert "Your account" not in form.details  # the heading and prose around the box stay outside it
+
+
+def test_a_search_box_a_newsletter_box_and_a_product_grid_are_not_forms(divided):
+    _, pm = divided
+    for name in ("Search the shop", "Email", "Kettle"):
+        section = section_with(pm, name)
+        assert section.kind != "form" and section.form is None, (name, section.kind)
+    assert section_with(pm, "Kettle").kind == "list"
+    assert sum(1 for s in pm.sections if s.form is not None) == 2  # the sign-in box and the dialog
+
+
+def test_a_dialog_holding_a_sign_up_box_is_a_modal_section_with_that_form(divided):
+    snapshot, pm = divided
+    dialog = section_with(pm, "Create account")
+    assert dialog.kind == "modal" and dialog.form is not None
+    box = next(e for f in snapshot.frames for e in f.elements if "signup" in e.attrs.get("class", ""))
+    assert dialog.form.id == box.id
