@@ -56,3 +56,17 @@ def test_a_dialog_holding_a_sign_up_box_is_a_modal_section_with_that_form(divide
     assert dialog.kind == "modal" and dialog.form is not None
     box = next(e for f in snapshot.frames for e in f.elements if "signup" in e.attrs.get("class", ""))
     assert dialog.form.id == box.id
+
+
+def test_the_agent_routes_a_field_of_the_div_form_to_submit_form(divided, browser, tmp_path):
+    from companion.act.context import AgentContext
+    from companion.act.elements import is_search_form
+    from companion.act.routing import form_section_for
+
+    snapshot, pm = divided
+    ctx = AgentContext(session=browser.session, task="sign in", files_dir=tmp_path, pagemem=pm)
+    user = next(e for e in pm.all_elements() if e.name == "Username")
+    found = form_section_for(ctx, user, pm.section_of(user.ref))
+    assert found is not None and found[0].kind == "form" and not is_search_form(found[0])
+    search = next(e for e in pm.all_elements() if e.name == "Search the shop")
+    assert form_section_for(ctx, search, pm.section_of(search.ref)) is None  # the search workflow's, not a form
