@@ -83,6 +83,25 @@ async def _filter(ctx: AgentContext, observation: str, context: str, candidates:
     return [c for i, c in enumerate(candidates) if i in kept]
 
 
+def _hides_content(obs: Any, pm) -> bool:
+    """Whether the observation left part of the page out, so that view_all would show something new. On a
+    small page every section is selected and view_all is a no-op a small model still likes to pick (it cost
+    a whole re-observation per step in the embedded smoke run)."""
+    if getattr(obs, "view_all", False):
+        return False
+    if getattr(obs, "modal", False):
+        return True  # the page behind the modal is hidden
+    for sid in obs.unselected:
+        section = pm.section(sid)
+        if section is not None and (section.details.strip() or section.items):
+            return True
+    for sid, item_ids in (getattr(obs, "list_items", {}) or {}).items():
+        section = pm.section(sid)
+        if section is not None and len(item_ids) < len(section.items):
+            return True
+    return False
+
+
 def _chunks(items: list, size: int) -> list[list]:
     return [items[i:i + size] for i in range(0, len(items), size)] or [[]]
 
@@ -148,7 +167,7 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
                 out.append(c)
     # The nav group is the last result; type-URL follows it, always available.
     fixed = [Candidate(kind="type_url", label=TYPE_URL_LABEL)]
-    if not ctx.view_all_active:
+    if not ctx.view_all_active and _hides_content(obs, pm):
         fixed.append(Candidate(kind="view_all", label=VIEW_ALL_LABEL))
     fixed.append(Candidate(kind="end_task", label=END_TASK_LABEL))
     out.extend(c for c in fixed if c.key not in exclude)

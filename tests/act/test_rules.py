@@ -217,8 +217,17 @@ async def test_garbage_filter_answers_degrade_to_the_first_candidates(scripted_l
     pm = page(SHOP, url="http://127.0.0.1:8000/kettles")
     llm_client_for(scripted_llm(garbage=True, rules=[{"prompt": "candidate_filtering", "responses": ["ignored: garbage"]}]))
     got = await gather_candidates(ctx_for(pm), obs([s.id for s in pm.sections], []))
-    assert [c.kind for c in got[-3:]] == ["type_url", "view_all", "end_task"]
-    assert {c.kind for c in got[:-3]} == {"element"} and len(got) > 3
+    assert [c.kind for c in got[-2:]] == ["type_url", "end_task"]
+    assert {c.kind for c in got[:-2]} == {"element"} and len(got) > 2
+
+
+async def test_view_all_is_offered_only_when_the_observation_left_content_out(scripted_llm, llm_client_for):
+    pm = page(SHOP, url="http://127.0.0.1:8000/kettles")
+    llm_client_for(scripted_llm(rules=[{"prompt": "candidate_filtering", "responses": [choose([0])]}]))
+    everything = await gather_candidates(ctx_for(pm), obs([s.id for s in pm.sections], []))
+    partial = await gather_candidates(ctx_for(pm), obs([pm.sections[0].id], [s.id for s in pm.sections[1:]]))
+    assert "view_all" not in {c.kind for c in everything}
+    assert "view_all" in {c.kind for c in partial}
 
 
 async def test_a_list_narrowed_by_item_selection_offers_only_the_selected_items(scripted_llm, llm_client_for):
