@@ -49,6 +49,7 @@ log = logging.getLogger(__name__)
 DEFAULT_MAX_STEPS = 30
 MAX_ATTEMPTS = 3  # failed executions per step (the retry rule)
 MAX_STEP_ACTIONS = 5  # actions per step, continuation included
+NOTHING_GROUNDED = "(The page summary was left out: it stated values that appear on no page visited.)"
 
 Status = Literal["done", "stopped", "failed", "out_of_steps", "looping"]
 ConfirmFn = Callable[[str], Awaitable[bool]]
@@ -218,6 +219,7 @@ class _Agent:
         page = ctx.pagemem  # remembered at the end of the step, with what the step did to it
         obs = await self.observer.observe(self.task, self.history.render(), ctx.pagemem, update)
         self.seen.add_page(ctx.pagemem)
+        obs.summary = await self._grounded(obs.summary)
         await self.events.emit("observation", step=self.step, url=obs.url, page=obs.page_title, text=obs.summary)
         step_summary = obs.summary  # the history keeps the step's observation, not the continuation notes
         observation = obs.summary
@@ -251,7 +253,8 @@ class _Agent:
                     if not self.verified:
                         self.verified = True
                         verdict = await verify_end_task(self.task, self._history_with(obs, step_summary, reasons, actions),
-                                                        observation, self.history.actions() + actions)
+                                                        observation, self.history.actions() + actions,
+                                                        self.seen.where_seen(observation))
                         if not verdict.complete:
                             end_task_removed = True
                             await self.events.emit("note", step=self.step, reason=decision.reason,
@@ -307,6 +310,15 @@ class _Agent:
             if not (self.history.steps and self.history.steps[-1].step == self.step):
                 self._record(obs, step_summary, reasons, actions)
             self.sites.remember(page)
+
+    async def _grounded(self, summary: str) -> str:
+        """The observation without sentences stating numbers no visited page showed (see grounding.py)."""
+        kept, dropped = self.seen.without_ungrounded_sentences(summary)
+        if not dropped:
+            return summary
+        await self.events.emit("note", step=self.step, text="Left out of the observation, its values are on no page "
+                                                             "visited: " + " ".join(dropped))
+        return kept or NOTHING_GROUNDED
 
     async def _recover(self, ctx: AgentContext, problem: ActionFailed) -> None:
         """The page cannot be read (an error page, a crashed tab): go back and say so in the history, so the

@@ -19,6 +19,7 @@ from urllib.parse import unquote, urlsplit
 from companion.llm.answers import Extraction
 from companion.observe.budget import Budget, prompt_tokens, split_text
 from companion.observe.calls import Caller
+from companion.observe.grounding import without_unsupported_sentences
 from companion.pagemem.model import PageMem, PageSection
 from companion.pagemem.tokens import count_tokens
 
@@ -96,6 +97,9 @@ async def extract(caller: Caller, budget: Budget, task: str, history: str, pagem
     answers = await asyncio.gather(*(
         caller.ask("detail_extraction", variables(p), Extraction, max_tokens=EXTRACTION_MAX_TOKENS, section_id=section.id)
         for p in pieces))
-    text = " ".join(a.details.strip() for a in answers if a.details.strip())
+    # An extraction copies from its piece: a sentence stating a number the piece (or the task) does not hold
+    # was invented, and would reach the observation and the history as a fact.
+    kept = (without_unsupported_sentences(a.details, f"{task}\n{p}")[0] for a, p in zip(answers, pieces))
+    text = " ".join(k for k in kept if k)
     section.store_extraction(key, text)
     return text, False

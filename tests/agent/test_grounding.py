@@ -25,3 +25,18 @@ def test_a_number_is_matched_whole_not_inside_another():
     seen = SeenText("task")
     seen.add_page(_page("- cell: $150.00\n- cell: 2015"))
     assert seen.ungrounded_numbers("It costs 15 or 150.00 since 2015") == ["15"]
+
+
+def test_an_observation_loses_only_the_sentences_with_invented_numbers():
+    seen = SeenText("What is the price of the Blue kettle?")
+    seen.add_page(_page("- text: We sell kettles in every colour.\n- cell: Red kettle $19.99"))
+    kept, dropped = seen.without_ungrounded_sentences(
+        "The shop sells kettles. The Blue kettle is priced at $15. The Red kettle costs $19.99! The price list is elsewhere.")
+    assert kept == "The shop sells kettles. The Red kettle costs $19.99! The price list is elsewhere."
+    assert dropped == ["The Blue kettle is priced at $15."]
+
+
+def test_where_seen_names_the_page_each_number_was_read_on():
+    seen = SeenText("What is the price of the Blue kettle?")
+    seen.add_page(_page("- cell: Blue kettle\n  - cell: $24.50"))
+    assert seen.where_seen("The Blue kettle costs $24.50, not $15.") == ['24.50: on "Kettles"']

@@ -172,3 +172,17 @@ async def test_view_all_shows_every_section_for_the_rest_of_the_page(browser, pa
     prompts = [r.prompt for r in server.requests[mark:]]
     assert "section_selection" not in prompts and "section_summary" not in prompts
     assert "Other sections" not in obs.digest and "Rock Hopper" in obs.digest
+
+
+async def test_an_extracted_sentence_stating_a_number_the_section_lacks_never_reaches_the_summary(
+        page_mem, scripted_llm, llm_client_for):
+    _, pm = await page_mem("obs_shop.html")
+    products = section_index(pm, lambda s: "Add to cart" in s.details)
+    server = scripted_llm(rules=observation_rules(
+        SHOP_PURPOSES, selection=[products], items=[1],
+        extractions={"Trail Blazer": "Trail Blazer costs $119 and has 4.6 stars. Mud Runner costs $15."}))
+    obs = await PageObserver(None, client=llm_client_for(server)).observe(TASK, HISTORY, pm)
+
+    assert obs.extractions[pm.sections[products].id] == "Trail Blazer costs $119 and has 4.6 stars."
+    (summary,) = requests_for(server, "page_task_summary")
+    assert "$15" not in summary.last_user and "$119" in summary.last_user
