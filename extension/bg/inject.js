@@ -33,17 +33,18 @@ function execute(details, what) {
 // Injects into every frame the extension may access; frames it may not (chrome://, other
 // extensions, sandboxed about:blank) are skipped by Chrome rather than failing the call.
 export async function injectAllFrames(tabId) {
+  // Copies the page makes are seen from its own world (bg/clipboard.js explains why); side by side with
+  // the content scripts, so a snapshot does not wait for one more round trip.
+  const wrapping = execute(
+    { target: { tabId, allFrames: true }, world: "MAIN", func: wrapPageClipboard, args: [WRITE_EVENT] }, `tab ${tabId}`,
+  ).catch((e) => console.warn("clipboard writes not wrapped in tab", tabId, e && e.message));
   try {
     await execute({ target: { tabId, allFrames: true }, files: CONTENT_FILES }, `tab ${tabId}`);
   } catch (e) {
     if (e instanceof FrameTimeout) throw e;
     throw new TabError(`cannot access tab ${tabId}: ${e.message}`);
-  }
-  // Copies the page makes are seen from its own world (bg/clipboard.js explains why).
-  try {
-    await execute({ target: { tabId, allFrames: true }, world: "MAIN", func: wrapPageClipboard, args: [WRITE_EVENT] }, `tab ${tabId}`);
-  } catch (e) {
-    console.warn("clipboard writes not wrapped in tab", tabId, e && e.message);
+  } finally {
+    await wrapping;
   }
 }
 
