@@ -69,3 +69,16 @@ async def test_act_turns_an_interrupted_action_into_a_failed_attempt():
 
     with pytest.raises(ActionFailed, match="clicking Buy failed: the browser connection was lost"):
         await browser(None, interrupted(), "clicking Buy")
+
+
+async def test_a_wait_for_a_tab_event_goes_on_across_the_reconnect(server):
+    async with connect(server) as ws:
+        session = await _first_session(server, ws)
+        waiting = asyncio.ensure_future(session.wait_for_event(lambda e: e.event == "loaded", timeout=10))
+        await asyncio.sleep(0.2)
+    async with connect(server) as ws2:
+        await paired(ws2, "boot-2")
+        await ws2.send(json.dumps({"type": "tab_event", "id": "e1", "tab_id": 7, "event": "loaded", "url": "http://p/"}))
+        event = await asyncio.wait_for(waiting, 5)
+        assert (event.tab_id, event.url) == (7, "http://p/")
+        assert [e.event for e in session.events()] == ["loaded"]  # the old object sees the browser's events
