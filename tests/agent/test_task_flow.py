@@ -95,28 +95,51 @@ def test_an_unreadable_error_page_is_left_and_noted_in_the_history(browser, page
     assert "Observation: Unreadable page (" in result.history
 
 
-def test_an_invented_value_does_not_pass_end_task_verification(browser, pages, agent_llm, memory_dir):
+def _invent_on_home(prompt_answer: dict, otherwise):
+    def answer(text: str) -> dict:  # a small model inventing a price on a page that shows none
+        page = text.split("Current page:", 1)[1].split("\n", 1)[0]
+        return prompt_answer if "agent_shop.html" in page else otherwise(text)
+    return answer
+
+
+def _end_when_a_price_is_shown(text: str, labels: list[str]) -> int:
+    page = text.split("Current page:", 1)[1].split("Possible actions:", 1)[0]
+    if "$" in page or "agent_kettles.html" in page:
+        return index_of(labels, r"^end the task")
+    return index_of(labels, r'link "Kettles"')
+
+
+def test_an_invented_extraction_value_never_reaches_the_observation(browser, pages, agent_llm, memory_dir):
     from tests.agent.agent_llm import echo_details
 
-    def extraction(text: str) -> dict:  # a small model inventing a price on a page that shows none
-        page = text.split("Current page:", 1)[1].split("\n", 1)[0]
-        return {"details": "The Blue kettle costs $15."} if "agent_shop.html" in page else echo_details(text)
-
-    def choose(text: str, labels: list[str]) -> int:
-        page = text.split("Current page:", 1)[1].split("Possible actions:", 1)[0]
-        if ("$15" in page and "Not verified" not in page) or "agent_kettles.html" in page:
-            return index_of(labels, r"^end the task")
-        return index_of(labels, r'link "Kettles"')
-
-    server = agent_llm(choose=choose, verify=lambda text: True, answer=_blue_price,
-                       overrides={"detail_extraction": extraction})
+    server = agent_llm(choose=_end_when_a_price_is_shown, verify=lambda text: True, answer=_blue_price,
+                       overrides={"detail_extraction": _invent_on_home({"details": "The Blue kettle costs $15."}, echo_details)})
     result = browser.run(run_task(PRICE_TASK, session=browser.session, start_url=pages.url("agent_shop.html"),
                                   memory_dir=memory_dir), timeout=180)
 
     assert result.status == "done", result.explanation
     assert result.answer == "$24.50"
-    assert any(e.kind == "note" and "15 appear on no page visited" in e.text for e in result.events)
-    # The rule check refused the invented value before any LLM verification; the one verification came later.
-    assert len(server.prompts("end_task_verification")) == 1
-    assert "agent_kettles.html" in server.prompts("end_task_verification")[0].split("Current page:", 1)[1]
+    assert not any("$15" in p for p in server.prompts("page_task_summary") + server.prompts("action_selection"))
+    assert result.actions == ['Clicked link "Kettles"']
+    # The one verification saw the price with the page it was read on, checked by rule.
+    (verification,) = server.prompts("end_task_verification")
+    assert '24.50: on "Kettles - Kettle Shop"' in verification
+
+
+def test_an_invented_summary_value_is_left_out_of_the_observation_and_the_history(browser, pages, agent_llm, memory_dir):
+    def summary(text: str) -> dict:
+        page = re.search(r"Current page: (.*)", text).group(1)
+        found = text.split("Relevant details found on the page:\n", 1)[-1].split("\n\n", 1)[0]
+        return {"summary": f"{page}. " + " ".join(found.split())[:800]}
+
+    server = agent_llm(choose=_end_when_a_price_is_shown, verify=lambda text: True, answer=_blue_price,
+                       overrides={"page_task_summary": _invent_on_home(
+                           {"summary": "The shop sells kettles. The Blue kettle is priced at $15."}, summary)})
+    result = browser.run(run_task(PRICE_TASK, session=browser.session, start_url=pages.url("agent_shop.html"),
+                                  memory_dir=memory_dir), timeout=180)
+
+    assert result.status == "done", result.explanation
+    assert any(e.kind == "note" and "Left out of the observation" in e.text and "$15" in e.text for e in result.events)
+    assert "$15" not in result.history and "The shop sells kettles." in result.history
+    assert not any("$15" in p for p in server.prompts("action_selection"))
     assert result.actions == ['Clicked link "Kettles"']
