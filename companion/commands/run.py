@@ -2,8 +2,8 @@
 
 The browser is Debian's Chromium with the extension, driven through the same companion and loop as the
 side panel. --record FILE keeps every LLM call; --replay FILE answers every call from such a recording,
-so a recorded session replays to the same sequence of actions with no LLM server at all (also for a local
-file start page, whose port differs between the two runs: see companion/llm/recording.py).
+so a recorded session replays to the same sequence of actions with no LLM server at all. A local start file is
+served on the port the recording noted, since every URL in the prompts (and numbers read from them) names it.
 """
 
 from __future__ import annotations
@@ -74,11 +74,26 @@ def _cli_confirm():
     return confirm
 
 
+LOCAL_PAGES_PORT = "local_pages_port"  # session meta: where the local start file was served
+
+
+def _serve_local_file(stack: ExitStack, target: str, port: int | None) -> str | None:
+    """The local start file's URL, served for the life of `stack` (on `port` when a replay needs it); None for a URL."""
+    from companion.bridge.pageserver import PageServer, serve_if_local_file
+
+    if port is None:
+        return serve_if_local_file(stack, target)
+    path = Path(target)
+    if "://" in target or not path.is_file():
+        return None
+    server = stack.enter_context(PageServer(path.resolve().parent, port=int(port)))
+    return server.url(path.name)
+
+
 def run(args: argparse.Namespace) -> int:
     from companion import llm
     from companion.agent.loop import run_task
     from companion.bridge.launcher import LaunchError, LaunchOptions, LaunchedBrowser
-    from companion.bridge.pageserver import serve_if_local_file
     from companion.llm.config import LLMConfigError
 
     if args.replay and args.record:
@@ -110,8 +125,20 @@ def run(args: argparse.Namespace) -> int:
 
     started = time.monotonic()
     stack = ExitStack()
+    replay_port = client.replayed_meta.get(LOCAL_PAGES_PORT)
     try:
-        local_url = serve_if_local_file(stack, args.start_url)
+        local_url = _serve_local_file(stack, args.start_url, replay_port)
+    except OSError as exc:
+        stack.close()
+        if replay_port is None:
+            print(f"webchallenger run: cannot serve {args.start_url}: {exc}", file=sys.stderr)
+        else:
+            print(f"webchallenger run: the recording served {args.start_url} on 127.0.0.1:{replay_port}, which is "
+                  f"not free now ({exc}); free the port, or record the session again", file=sys.stderr)
+        return 1
+    if local_url is not None:
+        client.record_meta(**{LOCAL_PAGES_PORT: urlsplit(local_url).port})
+    try:
         # A local file's site is offline by nature: other hosts fail fast instead of timing out.
         browser = LaunchedBrowser(LaunchOptions(headless=headless, offline=local_url is not None)).start()
         stack.callback(browser.close)
@@ -120,9 +147,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"webchallenger run: cannot start the browser: {exc}", file=sys.stderr)
         return 1
     start_url = local_url or args.start_url
-    if local_url is not None:
-        # The served port changes from run to run: recorded and replayed prompts name it by one alias.
-        client.aliases.register(urlsplit(local_url).netloc)
     launched = time.monotonic()
     try:
         if not quiet:

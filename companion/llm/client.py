@@ -26,7 +26,7 @@ from pydantic import BaseModel
 from companion.llm.config import LLMSettings, load_settings
 from companion.llm.gbnf import UnsupportedSchema, schema_to_gbnf
 from companion.llm.prompts import render
-from companion.llm.recording import Completion, OriginAliases, Recorder, Replayer, ReplayMiss, request_key
+from companion.llm.recording import Completion, Recorder, Replayer, ReplayMiss, request_key
 from companion.llm.structured import choice_model, json_schema_for, parse_answer, schema_name, subset_model
 from companion.llm.usage import CallUsage, Mode, Reply, UsageTally, record_usage
 
@@ -92,8 +92,6 @@ class LLMClient:
         self.model = self.settings.model if self.settings.kind == "server" else ""
         self._replayer = Replayer(self.settings.replay_path) if self.settings.kind == "replay" else None
         self._recorder = Recorder(self.settings.record_path) if self.settings.record_path else None
-        # A local page server's host:port, so a recording replays against another port (recording.py).
-        self.aliases = OriginAliases()
         self._states: dict[int, _LoopState] = {}
         self._ready_lock: asyncio.Lock | None = None
 
@@ -181,6 +179,18 @@ class LLMClient:
             except RuntimeError:  # its loop is already closed: nothing left to release
                 pass
 
+    # ------------------------------------------------------------------ session files
+
+    @property
+    def replayed_meta(self) -> dict:
+        """What the replayed session recorded about its run ({} when not replaying)."""
+        return dict(self._replayer.meta) if self._replayer else {}
+
+    def record_meta(self, **facts) -> None:
+        """Write facts about this run into the session being recorded (nothing when not recording)."""
+        if self._recorder:
+            self._recorder.append_meta(**facts)
+
     # ------------------------------------------------------------------ internals
 
     async def _ready(self) -> None:
@@ -217,14 +227,12 @@ class LLMClient:
 
     async def _complete(self, prompt: str, version: str, messages: list[dict], schema: dict, answer: type[BaseModel],
                         max_tokens: int, temperature: float) -> tuple[Completion, Mode]:
-        recorded_messages = self.aliases.normalize_messages(messages)
-        key = request_key(prompt, recorded_messages, schema, max_tokens)
+        key = request_key(prompt, messages, schema, max_tokens)
         if self._replayer:
             try:
-                completion = self._replayer.answer(key, prompt)
+                return self._replayer.answer(key, prompt), "replay"
             except ReplayMiss as exc:
                 raise LLMError(str(exc)) from exc
-            return completion.model_copy(update={"text": self.aliases.expand(completion.text)}), "replay"
         await self._ready()
         state = self._state()
         remembered = _negotiated.get((self.base_url, self.model))
@@ -245,9 +253,7 @@ class LLMClient:
                 _negotiated.setdefault((self.base_url, self.model), mode)
                 if self._recorder:
                     params = {"max_tokens": max_tokens, "temperature": temperature, "schema": schema}
-                    recorded = completion.model_copy(update={"text": self.aliases.normalize(completion.text)})
-                    self._recorder.append(key, prompt, version, recorded_messages, params, recorded, mode,
-                                          time.monotonic() - started)
+                    self._recorder.append(key, prompt, version, messages, params, completion, mode, time.monotonic() - started)
                 return completion, mode
         raise AssertionError("unreachable: the last mode either returns or raises")
 

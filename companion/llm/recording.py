@@ -4,17 +4,15 @@ The key of a request is a hash of what determines the answer: prompt name, rende
 and max_tokens (not the structured-output mode, which depends on the server, not on the question).
 Repeated identical requests are answered in recorded order.
 
-Local pages move: `webchallenger run --start-url page.html` serves the file from 127.0.0.1 on a free port, so
-a replay sees another port in every URL of its prompts. Such a served host:port is registered as an alias
-(OriginAliases): it is written as LOCAL_PAGES_HOST in the key, in the recorded messages and in the recorded
-answer, and a replayed answer gets the current host:port back. Nothing else in a request is rewritten.
+Besides the calls, a session file may hold meta lines ({"meta": {...}}): facts about the recorded run that a
+replay must reproduce, e.g. the port a local start page was served on (`webchallenger run`), since every
+URL in the prompts names it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import re
 import threading
 import time
 from collections import defaultdict, deque
@@ -37,39 +35,7 @@ class Completion(BaseModel):
     finish_reason: str = ""
 
 
-# A name that resolves nowhere (RFC 2606 .invalid): a recording never points at a real host by accident.
-LOCAL_PAGES_HOST = "local-pages.webchallenger.invalid"
-
-
-class OriginAliases:
-    """host:port values of local page servers, written as LOCAL_PAGES_HOST in what is recorded and matched."""
-
-    def __init__(self) -> None:
-        self.netloc: str | None = None
-        self._pattern: re.Pattern[str] | None = None
-
-    def register(self, netloc: str) -> None:
-        """`netloc` is '127.0.0.1:41234' (one served origin per run: the start page's folder)."""
-        self.netloc = netloc
-        # Not inside a longer host or port: 127.0.0.1:4123 must leave 127.0.0.1:41234 alone.
-        self._pattern = re.compile(r"(?<![\w.-])" + re.escape(netloc) + r"(?![\w])")
-
-    def normalize(self, text: str) -> str:
-        return self._pattern.sub(LOCAL_PAGES_HOST, text) if self._pattern else text
-
-    def normalize_messages(self, messages: list[dict]) -> list[dict]:
-        if not self._pattern:
-            return messages
-        return [{**m, "content": self.normalize(m["content"])} if isinstance(m.get("content"), str) else m
-                for m in messages]
-
-    def expand(self, text: str) -> str:
-        """A recorded answer in this run's terms: the placeholder becomes the current host:port."""
-        return text.replace(LOCAL_PAGES_HOST, self.netloc) if self.netloc else text
-
-
 def request_key(prompt: str, messages: list[dict], schema: dict, max_tokens: int) -> str:
-    """`messages` as recorded: already normalized by OriginAliases when local pages are aliased."""
     canonical = json.dumps(
         {"prompt": prompt, "messages": messages, "schema": schema, "max_tokens": max_tokens},
         sort_keys=True,
@@ -97,6 +63,13 @@ class Recorder:
             "latency_s": round(latency_s, 4),
             "response": completion.model_dump(),
         }
+        self._write(record)
+
+    def append_meta(self, **facts) -> None:
+        """Record facts about the run (JSON values) that a replay reads back with Replayer.meta."""
+        self._write({"meta": facts})
+
+    def _write(self, record: dict) -> None:
         line = json.dumps(record, ensure_ascii=False) + "\n"
         with self._lock, self.path.open("a", encoding="utf-8") as fh:
             fh.write(line)  # one write per record: readers never see half a line from us
@@ -110,11 +83,15 @@ class Replayer:
         self._answers: dict[str, deque[Completion]] = defaultdict(deque)
         self._last: dict[str, Completion] = {}
         self._prompts: set[str] = set()
+        self.meta: dict = {}  # the recorded run's facts (append_meta); later lines win
         for n, line in enumerate(self.path.read_text(encoding="utf-8").splitlines(), 1):
             if not line.strip():
                 continue
             try:
                 record = json.loads(line)
+                if isinstance(record, dict) and isinstance(record.get("meta"), dict):
+                    self.meta.update(record["meta"])
+                    continue
                 completion = Completion.model_validate(record["response"])
                 key = record["key"]
             except (json.JSONDecodeError, KeyError, ValueError) as exc:
