@@ -36,7 +36,7 @@ from companion.agent.finish import final_answer, verify_end_task
 from companion.agent.history import History, StepRecord
 from companion.agent.grounding import SeenText
 from companion.agent.loopguard import LoopGuard, page_state
-from companion.bridge.errors import BridgeError
+from companion.bridge.errors import BridgeActionInterrupted, BridgeError
 from companion.bridge.session import BrowserSession
 from companion.llm.client import LLMError
 from companion.agent.site_memory import SiteMemory
@@ -146,6 +146,17 @@ class _Agent:
 
     async def run(self, start_url: str | None) -> _Ended:
         """The whole task; returns how it ended (never raises for an ordinary failure)."""
+        hub = getattr(self.session, "hub", None)
+        notes: set[asyncio.Task] = set()
+
+        def on_connection(state: str, text: str) -> None:
+            # "browser connection lost, waiting..." / "back": the user sees why the task paused.
+            note = asyncio.get_running_loop().create_task(self.events.emit("note", step=self.step or None, text=text))
+            notes.add(note)
+            note.add_done_callback(notes.discard)
+
+        if hub is not None:
+            hub.connection_listeners.append(on_connection)
         try:
             await self.events.emit("started", text=f"Task: {self.task}", url=start_url)
             ctx = await self._start(start_url)
@@ -162,6 +173,8 @@ class _Agent:
             log.exception("task failed")
             return _Ended("failed", f"internal error: {type(exc).__name__}: {exc}")
         finally:
+            if hub is not None:
+                hub.connection_listeners.remove(on_connection)
             self.sites.close()
 
     async def finish(self, ended: _Ended) -> TaskResult:
@@ -184,7 +197,7 @@ class _Agent:
             tabs = await self.session.list_tabs()
             self.tab = next((t.tab_id for t in tabs if t.active), None)
         if start_url:
-            result = await self.session.navigate(start_url, tab=self.tab)
+            result = await self._navigate(start_url)
             if not result.ok:
                 raise _Ended("failed", f"could not open {start_url}: {result.error}")
         files_dir = self.files_dir or Path(tempfile.mkdtemp(prefix="webchallenger-task-"))
@@ -320,6 +333,14 @@ class _Agent:
                                                              "visited: " + " ".join(dropped))
         return kept or NOTHING_GROUNDED
 
+    async def _navigate(self, url: str):
+        """Open `url` in the task's tab. Opening a URL twice is harmless, so one interrupted by a connection
+        drop is sent once more (clicks and typing never are: see BridgeActionInterrupted)."""
+        try:
+            return await self.session.navigate(url, tab=self.tab)
+        except BridgeActionInterrupted:
+            return await self.session.navigate(url, tab=self.tab)
+
     async def _recover(self, ctx: AgentContext, problem: ActionFailed) -> None:
         """The page cannot be read (an error page, a crashed tab): go back and say so in the history, so the
         LLM sees what happened instead of the task failing. A second failure in a row ends the task."""
@@ -329,7 +350,7 @@ class _Agent:
         await self.events.emit("note", step=self.step, text=f"The page could not be read ({problem}); going back.")
         previous = ctx.url  # the PageMem still holds the last page that could be read
         # Navigate rather than history.back(): nothing can run inside a browser error page.
-        result = await self.session.navigate(previous, tab=self.tab)
+        result = await self._navigate(previous)
         if not result.ok:
             raise problem
         await ctx.refresh()
