@@ -23,11 +23,13 @@ class SeenText:
     def add_page(self, pagemem: PageMem | None) -> None:
         if pagemem is None:
             return
-        texts = [pagemem.url, pagemem.title]
+        texts = [pagemem.title]
         for section in pagemem.sections:
             texts.append(section.details)
             texts.extend(item.details for item in section.items)
+        self._parts.append(pagemem.url)
         self._parts.extend(texts)
+        # The URL stays out of the evidence: its host and port would be listed as "values found on a page".
         self._pages[pagemem.title or pagemem.url] = "\n".join(texts)
 
     def where_seen(self, claim: str) -> list[str]:

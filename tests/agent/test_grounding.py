@@ -40,3 +40,10 @@ def test_where_seen_names_the_page_each_number_was_read_on():
     seen = SeenText("What is the price of the Blue kettle?")
     seen.add_page(_page("- cell: Blue kettle\n  - cell: $24.50"))
     assert seen.where_seen("The Blue kettle costs $24.50, not $15.") == ['24.50: on "Kettles"']
+
+
+def test_where_seen_does_not_offer_the_url_as_evidence():
+    seen = SeenText("task")
+    seen.add_page(_page("- cell: $24.50"))
+    assert seen.where_seen("Read $24.50 at http://127.0.0.1:8000/kettles.html") == ['24.50: on "Kettles"']
+    assert seen.ungrounded_numbers("http://127.0.0.1:8000/kettles.html") == []
