@@ -138,7 +138,8 @@ class _Agent:
         self.step = 0
         self.tally = None
         self.store: WebsiteMemStore | None = None  # the current page's site
-        self.sites = SiteMemory(memory_dir)  # one WebsiteMem per site the task visits
+        self._notes: set[asyncio.Task] = set()  # notes emitted from synchronous callbacks, kept until sent
+        self.sites = SiteMemory(memory_dir, warn=self._note_soon)  # one WebsiteMem per site the task visits
         self.finished: TaskResult | None = None
         self.seen = SeenText(task)  # what the agent has read: the grounding check's reference
 
@@ -147,13 +148,9 @@ class _Agent:
     async def run(self, start_url: str | None) -> _Ended:
         """The whole task; returns how it ended (never raises for an ordinary failure)."""
         hub = getattr(self.session, "hub", None)
-        notes: set[asyncio.Task] = set()
 
         def on_connection(state: str, text: str) -> None:
-            # "browser connection lost, waiting..." / "back": the user sees why the task paused.
-            note = asyncio.get_running_loop().create_task(self.events.emit("note", step=self.step or None, text=text))
-            notes.add(note)
-            note.add_done_callback(notes.discard)
+            self._note_soon(text)  # "browser connection lost, waiting..." / "back": why the task paused
 
         if hub is not None:
             hub.connection_listeners.append(on_connection)
@@ -176,6 +173,12 @@ class _Agent:
             if hub is not None:
                 hub.connection_listeners.remove(on_connection)
             self.sites.close()
+
+    def _note_soon(self, text: str) -> None:
+        """Emit a note from a synchronous callback (the bridge hub, the site memory)."""
+        note = asyncio.get_running_loop().create_task(self.events.emit("note", step=self.step or None, text=text))
+        self._notes.add(note)
+        note.add_done_callback(self._notes.discard)
 
     async def finish(self, ended: _Ended) -> TaskResult:
         if self.finished is not None:

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Callable
 from urllib.parse import urlsplit
 
+from companion.memory.storage import MemoryFileError
 from companion.memory.store import WebsiteMemStore, element_site_key, site_key
 from companion.pagemem.model import PageMem
 
@@ -34,17 +36,26 @@ def _forget_cached(pagemem: PageMem) -> None:
 class SiteMemory:
     """Opens each site's WebsiteMemStore on first use; close() closes them all."""
 
-    def __init__(self, directory: Path | None = None) -> None:
+    def __init__(self, directory: Path | None = None, warn: Callable[[str], None] | None = None) -> None:
+        """warn: told, once per site, when a site's memory file is unreadable and the task goes on without it."""
         self.directory = directory
+        self.warn = warn or (lambda text: None)
         self._stores: dict[str, WebsiteMemStore] = {}
 
     def store_for(self, url: str) -> WebsiteMemStore:
-        """The store of the site `url` belongs to (opened once per task). A corrupt memory file raises
-        MemoryFileError, which names the file and the backup copy."""
+        """The store of the site `url` belongs to (opened once per task). When the site's file is unreadable
+        the task goes on with a scratch store held in memory; the file is left untouched (a copy is kept
+        beside it) and `warn` gets MemoryFileError's text, which says where and how to start afresh."""
         key = site_key(url)
         store = self._stores.get(key)
         if store is None:
-            store = self._stores[key] = WebsiteMemStore(key, self.directory)
+            try:
+                store = WebsiteMemStore(key, self.directory)
+            except MemoryFileError as exc:
+                log.warning("%s", exc)
+                self.warn(f"Working without memory for {key}: {exc}")
+                store = WebsiteMemStore(key, self.directory, in_memory=True)
+            self._stores[key] = store
         return store
 
     def attach(self, ctx, observer=None) -> WebsiteMemStore:

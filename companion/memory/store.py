@@ -19,6 +19,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from pydantic import ValidationError
 from tinydb import Query, TinyDB
+from tinydb.storages import MemoryStorage
 
 from companion import paths
 from companion.memory.storage import AtomicJSONStorage, MemoryFileError, sweep_temp_files
@@ -100,13 +101,18 @@ def _all_sections(pm: PageMem) -> Iterable[PageSection]:
 class WebsiteMemStore:
     """One site's memory file. Open, use, close (or use as a context manager)."""
 
-    def __init__(self, site: str, directory: Path | None = None) -> None:
+    def __init__(self, site: str, directory: Path | None = None, *, in_memory: bool = False) -> None:
+        """in_memory: a scratch store that no file backs (a task goes on with it when the site's file is
+        unreadable: the file is left exactly as it was for the user to inspect)."""
         self.site = site_key(site)
         self.directory = Path(directory) if directory is not None else memory_dir()
-        self.directory.mkdir(parents=True, exist_ok=True)
-        sweep_temp_files(self.directory)
         self.path = self.directory / f"{self.site}.json"
-        self.db = TinyDB(self.path, storage=AtomicJSONStorage)
+        if in_memory:
+            self.db = TinyDB(storage=MemoryStorage)
+        else:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            sweep_temp_files(self.directory)
+            self.db = TinyDB(self.path, storage=AtomicJSONStorage)
         self._check_schema()
 
     def __enter__(self) -> "WebsiteMemStore":

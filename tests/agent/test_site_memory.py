@@ -68,3 +68,23 @@ def test_a_page_of_another_site_goes_to_that_sites_own_memory(browser, pages, ag
     with WebsiteMemStore(away, memory_dir) as store:
         assert store.page_urls() == [other]
         assert store.load_page(other).title == "Second page"
+
+
+def test_an_unreadable_memory_file_is_reported_and_the_task_goes_on(browser, pages, agent_llm, memory_dir):
+    path = memory_dir / f"{site_key(pages.url('basic.html'))}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("{ not json")
+
+    def choose(text: str, labels: list[str]) -> int:
+        if "second.html" in _page(text):
+            return index_of(labels, r"^end the task")
+        return index_of(labels, r'link "link to the second page"')
+
+    agent_llm(choose=choose)
+    result = browser.run(run_task("Go to the second page.", session=browser.session,
+                                  start_url=pages.url("basic.html"), memory_dir=memory_dir), timeout=180)
+
+    assert result.status == "done", result.explanation
+    notes = [e.text for e in result.events if e.kind == "note"]
+    assert any("Working without memory for" in n and "corrupt-" in n for n in notes), notes
+    assert path.read_text() == "{ not json"  # left for the user, never overwritten

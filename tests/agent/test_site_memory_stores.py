@@ -56,10 +56,16 @@ def test_pages_that_belong_to_no_site_are_not_saved(tmp_path):
 
 def test_an_unreadable_memory_file_does_not_end_the_task(tmp_path):
     (tmp_path / "shop.example.json").write_text("{ not json")
-    sites = SiteMemory(tmp_path)
+    warnings = []
+    sites = SiteMemory(tmp_path, warn=warnings.append)
     try:
-        assert sites.remember(page("http://shop.example/a")) is False  # logged, and the task goes on
+        # The task goes on with a scratch store for the site: pages are remembered there, not in the file.
+        assert sites.remember(page("http://shop.example/a")) is True
+        assert sites.remember(page("http://shop.example/b")) is True
+        assert sites.store_for("http://shop.example/").page_urls() == ["http://shop.example/a", "http://shop.example/b"]
     finally:
         sites.close()
     assert (tmp_path / "shop.example.json").read_text() == "{ not json"  # nothing overwritten
-    assert list(tmp_path.glob("shop.example.json.corrupt-*"))  # and a copy kept for the user
+    assert len(list(tmp_path.glob("shop.example.json.corrupt-*"))) == 1  # one copy kept for the user
+    (warning,) = warnings  # told once, with where the copy is and how to start afresh
+    assert "Working without memory for shop.example" in warning and "memory rm" in warning
