@@ -9,7 +9,7 @@ fuzzy to check by rule. No LLM call.
 
 from __future__ import annotations
 
-from companion.observe.grounding import NUMBER, holds, numbers_not_in, without_unsupported_sentences
+from companion.observe.grounding import NUMBER, holds, numbers_not_in, page_content, without_unsupported_sentences
 from companion.pagemem.model import PageMem
 
 
@@ -30,7 +30,7 @@ class SeenText:
         self._parts.append(pagemem.url)
         self._parts.extend(texts)
         # The URL stays out of the evidence: its host and port would be listed as "values found on a page".
-        self._pages[pagemem.title or pagemem.url] = "\n".join(texts)
+        self._pages[pagemem.title or pagemem.url] = page_content("\n".join(texts))
 
     def where_seen(self, claim: str) -> list[str]:
         """For each number in `claim` found on a visited page: 'NUMBER: on "PAGE"' (the evidence the end-task

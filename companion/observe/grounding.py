@@ -12,6 +12,14 @@ import re
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 # A sentence ends at . ! ? followed by a space (so "$24.50" and "v1.2" stay whole).
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+# The "[3]" before an element in a details string is our numbering, not page content: a model that writes
+# "the price is [3] dollars" must not find its number there.
+_ELEMENT_INDEX = re.compile(r"\[\d+\]")
+
+
+def page_content(details: str) -> str:
+    """A details string without the element numbering, as evidence of what the page says."""
+    return _ELEMENT_INDEX.sub(" ", details)
 
 
 def holds(text: str, number: str) -> bool:
@@ -21,6 +29,7 @@ def holds(text: str, number: str) -> bool:
 
 def numbers_not_in(claim: str, reference: str) -> list[str]:
     """The numbers of `claim` (each once, in order) that `reference` does not hold."""
+    reference = page_content(reference)
     return [n for n in dict.fromkeys(NUMBER.findall(claim)) if not holds(reference, n)]
 
 

@@ -47,3 +47,10 @@ def test_where_seen_does_not_offer_the_url_as_evidence():
     seen.add_page(_page("- cell: $24.50"))
     assert seen.where_seen("Read $24.50 at http://127.0.0.1:8000/kettles.html") == ['24.50: on "Kettles"']
     assert seen.ungrounded_numbers("http://127.0.0.1:8000/kettles.html") == []
+
+
+def test_an_element_number_is_not_page_content():
+    seen = SeenText("What is the price of the Blue kettle?")
+    seen.add_page(_page('- [3] link "About us"\n- heading "Kettles" [level=1]'))
+    assert seen.ungrounded_numbers("The price of the Blue kettle is [3] dollars.") == ["3"]
+    assert seen.where_seen("It costs 3 dollars.") == []
