@@ -20,8 +20,18 @@ TASK_SUMMARY_MAX_TOKENS = 200  # 700 characters of JSON string
 MAX_ROUNDS = 6
 
 
+def nothing_relevant(pagemem: PageMem) -> str:
+    """The observation of a page whose selected sections gave no task-relevant details. Written by rule: asked
+    to summarise nothing, the 1.5B model wrote a price for the task's item ("[3] dollars") instead."""
+    parts = list(dict.fromkeys(s.purpose for s in pagemem.sections if s.purpose))
+    shows = f" It shows: {'; '.join(parts)}." if parts else ""
+    return f"No detail on this page answers the task.{shows}"
+
+
 async def summarize_for_task(caller: Caller, budget: Budget, task: str, history: str, pagemem: PageMem,
                              entries: list[str]) -> str:
+    if not entries:
+        return nothing_relevant(pagemem)
     def variables(items: list[str]) -> dict:
         return {"task": task, "history": history, "page_title": pagemem.title, "url": pagemem.url, "extractions": items}
 
@@ -38,7 +48,6 @@ async def summarize_for_task(caller: Caller, budget: Budget, task: str, history:
         groups: list[list[int]] = []
         for g in pack(pieces, fixed, budget.usable):
             groups.extend(shrink_to_fit(lambda idx: variables([pieces[i] for i in idx]), g, "page_task_summary", budget))
-        groups = groups or [[]]  # nothing extracted: the summary still says what the page is
         answers = [await caller.ask("page_task_summary", variables([pieces[i] for i in idx]), TaskSummary,
                                     max_tokens=TASK_SUMMARY_MAX_TOKENS) for idx in groups]
         if len(answers) == 1:

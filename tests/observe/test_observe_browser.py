@@ -186,3 +186,14 @@ async def test_an_extracted_sentence_stating_a_number_the_section_lacks_never_re
     assert obs.extractions[pm.sections[products].id] == "Trail Blazer costs $119 and has 4.6 stars."
     (summary,) = requests_for(server, "page_task_summary")
     assert "$15" not in summary.last_user and "$119" in summary.last_user
+
+
+async def test_a_page_with_nothing_relevant_is_described_by_rule_without_a_summary_call(
+        page_mem, scripted_llm, llm_client_for):
+    _, pm = await page_mem("obs_shop.html")
+    rules = [r for r in observation_rules(SHOP_PURPOSES) if r["prompt"] != "detail_extraction"]
+    server = scripted_llm(rules=[{"prompt": "detail_extraction", "responses": ['{"details": ""}']}, *rules])
+    obs = await PageObserver(None, client=llm_client_for(server)).observe(TASK, HISTORY, pm)
+
+    assert requests_for(server, "detail_extraction") and not requests_for(server, "page_task_summary")
+    assert obs.summary.startswith("No detail on this page answers the task. It shows: Main navigation; Product search")
