@@ -13,8 +13,10 @@ NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 # A sentence ends at . ! ? followed by a space (so "$24.50" and "v1.2" stay whole).
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 # The "[3]" before an element in a details string is our numbering, not page content: a model that writes
-# "the price is [3] dollars" must not find its number there.
+# "the price is [3] dollars" must not find its number there. In a claim, "[3]" followed by a role and a
+# quoted name ('[4] link "Browse all kettles"') copies an element line and states no number.
 _ELEMENT_INDEX = re.compile(r"\[\d+\]")
+_ELEMENT_REFERENCE = re.compile(r"\[\d+\](?=\s+[a-z]+\s+[\"'“])")
 
 
 def page_content(details: str) -> str:
@@ -30,6 +32,7 @@ def holds(text: str, number: str) -> bool:
 def numbers_not_in(claim: str, reference: str) -> list[str]:
     """The numbers of `claim` (each once, in order) that `reference` does not hold."""
     reference = page_content(reference)
+    claim = _ELEMENT_REFERENCE.sub(" ", claim)
     return [n for n in dict.fromkeys(NUMBER.findall(claim)) if not holds(reference, n)]
 
 

@@ -19,8 +19,8 @@ def test_a_worker_restart_mid_task_is_noted_and_the_task_goes_on(browser, pages,
     def choose(text: str, labels: list[str]) -> int:
         if "agent_kettles.html" in text.split("Current page:", 1)[1].split("\n", 1)[0]:
             return index_of(labels, r"^end the task")
-        if not restarted:  # the worker goes away while the LLM thinks; the click comes after
-            restart_worker(browser, session)
+        if not restarted:  # the worker goes away while the LLM thinks and is back only after the click is due
+            restart_worker(browser, session, start_after=3.0)
             restarted.append(True)
         return index_of(labels, r'link "Kettles"')
 

@@ -54,3 +54,9 @@ def test_an_element_number_is_not_page_content():
     seen.add_page(_page('- [3] link "About us"\n- heading "Kettles" [level=1]'))
     assert seen.ungrounded_numbers("The price of the Blue kettle is [3] dollars.") == ["3"]
     assert seen.where_seen("It costs 3 dollars.") == []
+
+
+def test_a_copied_element_line_states_no_number():
+    seen = SeenText("What is the price of the Blue kettle?")
+    seen.add_page(_page('- [4] link "Browse all kettles"'))
+    assert seen.ungrounded_numbers('The page links to [4] link "Browse all kettles".') == []
