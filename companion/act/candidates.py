@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from companion import llm
@@ -33,8 +35,32 @@ END_TASK_LABEL = "end the task (it is done, or cannot be done)"
 TYPE_URL_LABEL = "type a URL into the address bar"
 
 
+_ELEMENT_INDEX = re.compile(r"^\[\d+\]\s*")
+
+
 def element_candidate(el: Element, section_id: str) -> Candidate:
-    return Candidate(kind="element", label=el.line(), element=el.ref, section_id=section_id)
+    """The element's line without its "[12]" index: the list the LLM chooses from is numbered itself, and
+    "[0] [4] link ..." made the 1.5B model answer the element's number instead of the option's."""
+    return Candidate(kind="element", label=_ELEMENT_INDEX.sub("", el.line()), element=el.ref, section_id=section_id)
+
+
+def _distinct_labels(candidates: list[Candidate], pm) -> list[Candidate]:
+    """Labels that occur more than once (two "Home" links) get the section's purpose, then a position."""
+    def relabel(group: list[Candidate], describe) -> None:
+        for c in group:
+            c.label = f"{c.label} {describe(c)}"
+
+    counts = Counter(c.label for c in candidates)
+    for label, n in counts.items():
+        if n < 2:
+            continue
+        group = [c for c in candidates if c.label == label]
+        purposes = [(pm.section(c.section_id).purpose if c.section_id and pm.section(c.section_id) else None) for c in group]
+        if all(purposes) and len(set(purposes)) == len(purposes):
+            relabel(group, lambda c, it=iter(purposes): f"(in {next(it)})")
+        else:
+            relabel(group, lambda c, it=iter(range(1, len(group) + 1)): f"({next(it)} of {len(group)})")
+    return candidates
 
 
 def _title(text: str) -> str:
@@ -172,7 +198,7 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
     fixed.append(Candidate(kind="end_task", label=END_TASK_LABEL))
     out.extend(c for c in fixed if c.key not in exclude)
     # A last rule pass: the LLM's picks can never re-introduce a no-op.
-    return prefilter(out, pm, page_url=url, active_tab=ctx.active_tab_id, allowed_domains=domains)
+    return _distinct_labels(prefilter(out, pm, page_url=url, active_tab=ctx.active_tab_id, allowed_domains=domains), pm)
 
 
 __all__ = ["gather_candidates", "navigation_candidates", "element_candidate", "VIEW_ALL_LABEL", "END_TASK_LABEL", "TYPE_URL_LABEL"]

@@ -14,7 +14,7 @@ CandidateKind = Literal["element", "navigate", "type_url", "switch_tab", "view_a
 
 class Candidate(BaseModel):
     kind: CandidateKind
-    label: str = Field(description="the one-line form shown to the LLM, e.g. `[12] button \"Add to cart\"`")
+    label: str = Field(description="the one-line form shown to the LLM, e.g. `button \"Add to cart\"` (no element index)")
     element: ElementRef | None = None
     section_id: str | None = None
     url: str | None = None

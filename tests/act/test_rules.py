@@ -238,6 +238,15 @@ async def test_a_list_narrowed_by_item_selection_offers_only_the_selected_items(
     llm_client_for(server)
     observation = obs([lst.id], []).model_copy(update={"list_items": {lst.id: [picked.id]}})
     got = await gather_candidates(ctx_for(pm), observation)
-    assert [c.label.split("] ", 1)[1] for c in got if c.kind == "element"] == ['link "Kettle 3"']
+    assert [c.label for c in got if c.kind == "element"] == ['link "Kettle 3"']
     asked = server.requests[0].last_user
     assert 'link "Kettle 3"' in asked and 'link "Kettle 2"' not in asked
+
+
+async def test_element_labels_carry_no_index_and_repeated_names_are_told_apart(scripted_llm, llm_client_for):
+    pm = page("<nav><a href='/a'>Home</a><a href='/b'>Shop</a></nav><footer><a href='/c'>Home</a></footer>",
+              url="http://127.0.0.1:8000/kettles")
+    llm_client_for(scripted_llm(rules=[{"prompt": "candidate_filtering", "responses": [choose([0, 1, 2])]}]))
+    got = await gather_candidates(ctx_for(pm), obs([s.id for s in pm.sections], []))
+    labels = [c.label for c in got if c.kind == "element"]
+    assert labels == ['link "Home" (1 of 2)', 'link "Shop"', 'link "Home" (2 of 2)']
