@@ -31,7 +31,7 @@ MAX_ELEMENTS_PER_CALL = 60  # a bigger section is asked about in chunks: the pro
 MAX_PICKS_PER_CALL = 12  # bounds the answer (and generation time) of one filtering call
 NAV_LABEL_CHARS = 80
 VIEW_ALL_LABEL = "view all sections of this page in full"
-END_TASK_LABEL = "end the task (it is done, or cannot be done)"
+END_TASK_LABEL = "end the task (it is complete, or its answer is known)"
 TYPE_URL_LABEL = "type a URL into the address bar"
 
 

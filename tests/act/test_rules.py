@@ -13,6 +13,7 @@ import pytest
 
 from companion.act import AgentContext, Candidate, gather_candidates
 from companion.act import action_strings as say
+from companion.act.candidates import END_TASK_LABEL
 from companion.act.changes import merge_updates
 from companion.act.context import enclosing_forms
 from companion.act.elements import irreversible_reason, is_form_cluster
@@ -114,7 +115,7 @@ async def test_gather_asks_per_selected_section_and_once_for_unselected_ones(scr
     assert labels[0].endswith('link "Kettle 2"')
     assert 'link "Shop home"' in labels[1] and 'searchbox "Search"' in labels[2]
     assert labels[3:] == ["go back to http://127.0.0.1:8000/ (visited earlier)", "type a URL into the address bar",
-                          "view all sections of this page in full", "end the task (it is done, or cannot be done)"]
+                          "view all sections of this page in full", END_TASK_LABEL]
     assert sorted(r.prompt for r in server.requests) == ["candidate_filtering"] * 3
     nav = next(r.last_user for r in server.requests if "navigation actions" in r.last_user)
     # The current page is never offered as a navigation; the bookmark is.
