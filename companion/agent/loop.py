@@ -278,6 +278,10 @@ class _Agent:
                             continue
                     self._record(obs, step_summary, reasons, actions)
                     answer = await final_answer(self.task, self.history.render(), observation)
+                    unseen = self.seen.ungrounded_numbers(answer)
+                    if unseen:  # computed (a total) or invented: the user should know which
+                        await self.events.emit("note", step=self.step, text=f"The answer states {', '.join(unseen)}, "
+                                                                            "which no visited page showed.")
                     raise _Ended("done", answer=answer)
                 if chosen.kind == "view_all":
                     self.observer.view_all()

@@ -143,3 +143,12 @@ def test_an_invented_summary_value_is_left_out_of_the_observation_and_the_histor
     assert "$15" not in result.history and "The shop sells kettles." in result.history
     assert not any("$15" in p for p in server.prompts("action_selection"))
     assert result.actions == ['Clicked link "Kettles"']
+
+
+def test_an_answer_stating_a_value_no_page_showed_comes_with_a_note(browser, pages, agent_llm, memory_dir):
+    agent_llm(choose=_end_when_a_price_is_shown, verify=lambda text: True, answer=lambda text: "It costs $99.")
+    result = browser.run(run_task(PRICE_TASK, session=browser.session, start_url=pages.url("agent_shop.html"),
+                                  memory_dir=memory_dir), timeout=180)
+
+    assert result.status == "done" and result.answer == "It costs $99."
+    assert any(e.kind == "note" and "The answer states 99, which no visited page showed" in e.text for e in result.events)
