@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Benchmark whole tasks with a real model (figures, not assertions): `webchallenger run` on small local
+fixture sites, each task in a fresh headless Chromium and a fresh memory, reporting whether the answer holds
+the expected value, the steps, LLM calls and tokens, and the wall time.
+
+    .venv/bin/python tests/bench/bench_agent.py [--llm embedded:qwen2.5-coder-1.5b] [--only price,search]
+        [--repeat N] [--max-steps 8] [--out bench-results/agent.json]
+
+At temperature 0 a model answers the same prompt the same way, so repeating one task mostly measures the
+machine; the spread of the figure comes from the different tasks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# name -> (task, start page under tests/fixtures/pages, a value the answer must hold)
+TASKS = {
+    "price": ("What is the price of the Blue kettle?", "agent_shop.html", "24.50"),
+    "price-green": ("How much does the Green kettle cost?", "agent_shop.html", "31.00"),
+    "price-red": ("Find the price of the Red kettle on this site.", "agent_shop.html", "19.99"),
+    "search": ("Search for the steel teapot and tell me its price.", "agent_tea.html", "42.00"),
+    "search-glass": ("How much is the glass teapot? Use the shop's search.", "agent_tea.html", "35.50"),
+}
+
+DONE = re.compile(r"^== (\w+) after (\d+) step\(s\), ([\d.]+) s, (\d+) LLM calls \((\d+) prompt \+ (\d+) completion")
+
+
+def run_one(name: str, llm: str, max_steps: int, threads: int) -> dict:
+    task, page, expected = TASKS[name]
+    with tempfile.TemporaryDirectory(prefix="bench-agent-") as data:
+        env = {**os.environ, "WEBCHALLENGER_DATA_DIR": data, "WEBCHALLENGER_LLM_THREADS": str(threads),
+               "WEBCHALLENGER_LLM_TIMEOUT": os.environ.get("WEBCHALLENGER_LLM_TIMEOUT", "600")}
+        started = time.monotonic()
+        proc = subprocess.run([sys.executable, "-m", "companion", "run", task, "--start-url",
+                               str(ROOT / "tests/fixtures/pages" / page), "--headless", "--no-confirm",
+                               "--max-steps", str(max_steps), "--llm", llm],
+                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=3600)
+        wall = time.monotonic() - started
+    out = proc.stdout
+    answer = next((line[len("Answer:"):].strip() for line in out.splitlines() if line.startswith("Answer:")), "")
+    done = next((DONE.match(line) for line in out.splitlines() if DONE.match(line)), None)
+    result = {"task": name, "ok": proc.returncode == 0 and expected in answer, "exit": proc.returncode,
+              "answer": answer, "wall_s": round(wall, 1), "transcript": out}
+    if done:
+        result.update(status=done.group(1).lower(), steps=int(done.group(2)), calls=int(done.group(4)),
+                      prompt_tokens=int(done.group(5)), completion_tokens=int(done.group(6)))
+    else:
+        result.update(status="crashed", stderr=proc.stderr[-2000:])
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--llm", default="embedded:qwen2.5-coder-1.5b")
+    parser.add_argument("--only", default="", help="comma-separated task names: " + ", ".join(TASKS))
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--max-steps", type=int, default=8)
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="embedded model threads")
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    names = [n for n in args.only.split(",") if n] or list(TASKS)
+    unknown = [n for n in names if n not in TASKS]
+    if unknown:
+        parser.error(f"unknown task(s): {', '.join(unknown)}")
+
+    results = []
+    for _ in range(args.repeat):
+        for name in names:
+            print(f"[bench agent] {name} ...", file=sys.stderr, flush=True)
+            r = run_one(name, args.llm, args.max_steps, args.threads)
+            results.append(r)
+            print(f"{r['task']:<14} {'ok' if r['ok'] else 'FAIL':<4} {r.get('status', ''):<12} steps {r.get('steps', '-'):<3} "
+                  f"calls {r.get('calls', '-'):<4} {r['wall_s']:>7.1f} s   {r['answer'][:70]}", flush=True)
+    passed = sum(r["ok"] for r in results)
+    walls = sorted(r["wall_s"] for r in results)
+    print(f"\n{passed} of {len(results)} tasks answered correctly; wall time median {walls[len(walls) // 2]:.1f} s, "
+          f"max {walls[-1]:.1f} s ({args.llm})")
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps({"llm": args.llm, "results": results}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
