@@ -8,6 +8,8 @@ summaries are summarised again, until one call holds them all.
 
 from __future__ import annotations
 
+import re
+
 from companion.llm.answers import TaskSummary
 from companion.observe.budget import Budget, pack, prompt_tokens, shrink_to_fit, split_text
 from companion.observe.calls import Caller
@@ -18,6 +20,36 @@ TASK_SUMMARY_MAX_TOKENS = 200  # 700 characters of JSON string
 
 
 MAX_ROUNDS = 6
+
+
+_STEP = re.compile(r"^Step (\d+)$")
+_PAGE = re.compile(r"^Observation: (.*?) \((\S*)\) - Summary:")
+
+
+def steps_done(history: str) -> str:
+    """The history as the pages visited and the actions taken, one line a step, without the observations
+    and reasons: the framing the summary needs. Given the full history, the 1.5B model copied an earlier
+    step's "there is no information about the price" into the summary of the page that showed the price."""
+    lines: list[str] = []
+    step = page = ""
+    actions: list[str] = []
+
+    def flush() -> None:
+        if step:
+            lines.append(f"Step {step} on {page or 'a page'}: " + "; ".join(actions or ["no action"]))
+
+    for line in history.splitlines():
+        if m := _STEP.match(line):
+            flush()
+            step, page, actions = m.group(1), "", []
+        elif m := _PAGE.match(line):
+            page = m.group(1)
+        elif line.startswith("Action: "):
+            actions.append(line[len("Action: "):])
+        elif line.startswith("- ") and step:
+            actions.append(line[2:])
+    flush()
+    return "\n".join(lines)
 
 
 def nothing_relevant(pagemem: PageMem) -> str:
@@ -32,8 +64,10 @@ async def summarize_for_task(caller: Caller, budget: Budget, task: str, history:
                              entries: list[str]) -> str:
     if not entries:
         return nothing_relevant(pagemem)
+    done = steps_done(history)
+
     def variables(items: list[str]) -> dict:
-        return {"task": task, "history": history, "page_title": pagemem.title, "url": pagemem.url, "extractions": items}
+        return {"task": task, "steps_done": done, "page_title": pagemem.title, "url": pagemem.url, "extractions": items}
 
     room = budget.usable - prompt_tokens("page_task_summary", variables([]))
     pieces: list[str] = []

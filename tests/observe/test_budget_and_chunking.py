@@ -104,3 +104,15 @@ async def test_a_page_with_a_long_list_and_long_history_stays_under_a_small_boun
     assert scan.selected == [1499] and scan.scanned == 1500 and scan.chunks >= 60  # chunks of at most 25
     assert obs.usage.by_prompt()["list_item_selection"] == scan.chunks
     assert prompt_tokens("list_item_selection", {"task": "t", "history": "", "list_purpose": "p", "items": []}) < 400
+
+
+def test_the_summary_sees_the_steps_done_not_the_earlier_observations_and_reasons():
+    from companion.observe.task_summary import steps_done
+    history = ("Step 1\nObservation: Tea Corner (http://127.0.0.1/a) - Summary: There is no price here.\n"
+               "Reason for Action: Search for it.\nActions:\n- Typed \"steel teapot\" into searchbox \"Search\"\n"
+               "- Pressed Enter in searchbox \"Search\"\n\n"
+               "Step 2\nObservation: Results (http://127.0.0.1/r?q=a) - Summary: A list.\n"
+               "Reason for Action: Open it.\nAction: Clicked link \"Steel teapot\"")
+    assert steps_done(history) == ('Step 1 on Tea Corner: Typed "steel teapot" into searchbox "Search"; '
+                                   'Pressed Enter in searchbox "Search"\nStep 2 on Results: Clicked link "Steel teapot"')
+    assert steps_done("") == ""
