@@ -158,6 +158,7 @@ class BrowserSession:
         # handler(session, message) runs on the session's loop. The hub shares its dict with every session.
         self.message_handlers: dict[str, Callable[["BrowserSession", WireModel], None]] = {}
         self.hub = None  # the BridgeHub that registered this session: where a newer session is found after a drop
+        self._drop_reported = False  # the connection notes of this session's drop went out (once, not per request)
 
     def inherit(self, previous: "BrowserSession") -> None:
         """Continue a dropped session of the same browser: tab events, their subscribers and the known
@@ -252,7 +253,12 @@ class BrowserSession:
             raise BridgeDisconnected(f"session {self.session_id[:8]} is closed ({self.close_reason}); {what} not sent")
         newer = hub.newest_open_after(self)
         if newer is not None:
+            if not self._drop_reported:  # it came back before anything waited: still worth one note
+                self._drop_reported = True
+                hub.report_connection("back", f"browser connection was lost ({self.close_reason}) and is back"
+                                              + (" (the extension's worker restarted)" if newer.worker_restarted else ""))
             return newer
+        self._drop_reported = True
         hub.report_connection("lost", f"browser connection lost ({self.close_reason}); waiting up to {timeout:g} s "
                                       "for the extension to reconnect...")
         try:
