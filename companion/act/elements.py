@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import re
 
+# One definition of the paper's submit-like keywords and the non-text inputs: DividePage's form-like rule uses them too.
+from companion.pagemem.formlike import NON_TEXT_INPUTS, SUBMIT_WORDS
 from companion.pagemem.model import Element, PageSection
 
-NON_TEXT_INPUTS = {"checkbox", "radio", "submit", "button", "reset", "image", "hidden", "file", "range", "color"}
-SUBMIT_WORDS = re.compile(
-    r"\b(submit|sign ?in|log ?in|login|sign ?up|register|search|send|go|save|continue|next|apply|ok|confirm|"
-    r"subscribe|post|publish|pay|place order|buy|checkout|check out|update|create|add)\b", re.I)
 # Irreversible-looking: money, deletion, sending. Matched on the accessible name/text of a button or link.
 IRREVERSIBLE_WORDS = re.compile(
     r"\b(pay|payment|purchase|buy|place (?:your )?order|order now|checkout|check out|delete|remove|erase|destroy|"
