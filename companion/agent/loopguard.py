@@ -48,7 +48,7 @@ class LoopGuard:
             return ""
         listed = "; ".join(f"{action} ({n} times)" for action, n in hits)
         return (f"Warning: on this same page state you already did: {listed}, and the page did not change. "
-                "Doing it again will not help: choose a different action, or end the task if it cannot be done.")
+                "Doing it again will not help: choose a different action, or end the task if it is complete or its answer is known.")
 
     def should_stop(self, state: str, action: str) -> bool:
         return self.counts[(state, action)] >= self.stop_at
