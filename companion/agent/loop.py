@@ -58,7 +58,7 @@ ConfirmFn = Callable[[str], Awaitable[bool]]
 class TaskResult(BaseModel):
     task: str
     status: Status
-    answer: str = ""
+    answer: str = ""  # "done": the answer; "looping"/"out_of_steps": what the history supports, unverified
     explanation: str = ""  # why it ended, for anything but "done"
     steps: int = 0
     history: str = ""
@@ -159,8 +159,10 @@ class _Agent:
             ctx = await self._start(start_url)
             for self.step in range(1, self.max_steps + 1):
                 await self._run_step(ctx)
-            return _Ended("out_of_steps", f"the step budget of {self.max_steps} steps was used up before the task was done")
+            raise _Ended("out_of_steps", f"the step budget of {self.max_steps} steps was used up before the task was done")
         except _Ended as ended:
+            if ended.status in ("looping", "out_of_steps") and self.history.steps:
+                ended.answer = await self._found_so_far()
             return ended
         except (LLMError, BridgeError, ActionFailed) as exc:
             return _Ended("failed", f"{type(exc).__name__}: {exc}")
@@ -173,6 +175,26 @@ class _Agent:
             if hub is not None:
                 hub.connection_listeners.remove(on_connection)
             self.sites.close()
+
+    async def _found_so_far(self) -> str:
+        """For a task stopped in a loop or by the step budget: the answer the history supports, so the user
+        keeps what was found (in the bench, a 1.5B model read the price, then repeated its search 5 times).
+        The status still says the task did not finish; nothing here is verified."""
+        try:
+            answer = await final_answer(self.task, self.history.render(), self.history.steps[-1].summary)
+        except LLMError as exc:
+            log.warning("no answer from the history of an unfinished task: %s", exc)
+            return ""
+        if answer:
+            await self.events.emit("note", step=self.step, text=f"Found before stopping (not verified): {answer}")
+            await self._check_answer(answer)
+        return answer
+
+    async def _check_answer(self, answer: str) -> None:
+        unseen = self.seen.ungrounded_numbers(answer)
+        if unseen:  # computed (a total) or invented: the user should know which
+            await self.events.emit("note", step=self.step, text=f"The answer states {', '.join(unseen)}, "
+                                                                "which no visited page showed.")
 
     def _note_soon(self, text: str) -> None:
         """Emit a note from a synchronous callback (the bridge hub, the site memory)."""
@@ -278,10 +300,7 @@ class _Agent:
                             continue
                     self._record(obs, step_summary, reasons, actions)
                     answer = await final_answer(self.task, self.history.render(), observation)
-                    unseen = self.seen.ungrounded_numbers(answer)
-                    if unseen:  # computed (a total) or invented: the user should know which
-                        await self.events.emit("note", step=self.step, text=f"The answer states {', '.join(unseen)}, "
-                                                                            "which no visited page showed.")
+                    await self._check_answer(answer)
                     raise _Ended("done", answer=answer)
                 if chosen.kind == "view_all":
                     self.observer.view_all()

@@ -174,4 +174,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"Answer: {result.answer}")
         else:
             print(f"Why: {result.explanation}")
+            if result.answer:
+                print(f"Found before stopping (not verified): {result.answer}")
     return EXIT_CODES.get(result.status, 1)

@@ -8,7 +8,8 @@ from tests.agent.agent_llm import index_of
 
 
 def test_repeating_an_action_on_an_unchanged_page_nudges_then_stops(browser, pages, agent_llm, memory_dir):
-    server = agent_llm(choose=lambda text, labels: index_of(labels, r'button "Check again"'))
+    server = agent_llm(choose=lambda text, labels: index_of(labels, r'button "Check again"'),
+                       answer=lambda text: "The report is still being prepared.")
     result = browser.run(run_task("Open the report", session=browser.session, start_url=pages.url("agent_stuck.html"),
                                   memory_dir=memory_dir, max_steps=4), timeout=180)
 
@@ -21,6 +22,9 @@ def test_repeating_an_action_on_an_unchanged_page_nudges_then_stops(browser, pag
     nudged = ["Warning: on this same page state you already did" in p for p in prompts]
     assert nudged == [False, False, False, True, True]  # after 3 repetitions, before the 4th and 5th choice
     assert result.events[-1].kind == "finished" and result.events[-1].status == "looping"
+    # What the history supports is still reported, marked as not verified; the status says it did not finish.
+    assert result.answer == "The report is still being prepared."
+    assert any(e.kind == "note" and e.text.startswith("Found before stopping (not verified)") for e in result.events)
 
 
 def test_stop_event_ends_the_task_at_once_as_stopped(browser, pages, agent_llm, memory_dir):
@@ -39,6 +43,6 @@ def test_stop_event_ends_the_task_at_once_as_stopped(browser, pages, agent_llm, 
 
     agent_llm(choose=choose)
     result = browser.run(run(), timeout=180)
-    assert result.status == "stopped"
+    assert result.status == "stopped" and result.answer == ""  # no LLM call after the user's Stop
     assert len(result.actions) <= 1  # at most the action already on its way when Stop came
     assert result.events[-1].kind == "finished" and result.events[-1].status == "stopped"
