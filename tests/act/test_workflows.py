@@ -169,6 +169,21 @@ async def test_search_can_ignore_the_suggestions(browser, open_page, make_ctx, s
     assert outcome.actions == ['Typed "blue kettle" into searchbox "Search products"', 'Pressed Enter in searchbox "Search products"']
 
 
+async def test_a_typed_value_that_only_names_the_input_is_asked_again(browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    server = scripted_llm(rules=[
+        {"prompt": "input_value", "responses": ['{"value": "searchbox \'Search products\'"}', '{"value": "blue kettle"}']},
+        {"prompt": "search_suggestion", "responses": [choice(-1, "typed text is right")]},
+    ])
+    llm_client_for(server)
+    open_page("act_search.html")
+    ctx = await make_ctx("Find a blue kettle")
+    outcome = await execute(ctx, candidate_for(ctx, "Search products"), "search")
+    assert text_of(browser, "#results") == "Results for: blue kettle"
+    first, second = [r.last_user for r in server.requests if r.prompt == "input_value"]
+    assert "Not \"searchbox 'Search products'\"" in second and "Not " not in first
+    assert outcome.actions[0] == 'Typed "blue kettle" into searchbox "Search products"'
+
+
 async def test_native_select_option_is_set(browser, open_page, make_ctx, scripted_llm, llm_client_for):
     server = scripted_llm(rules=[{"prompt": "select_option", "responses": [choice(1)]}])
     llm_client_for(server)
