@@ -36,10 +36,10 @@ from companion.agent.finish import final_answer, verify_end_task
 from companion.agent.history import History, StepRecord
 from companion.agent.grounding import SeenText
 from companion.agent.loopguard import LoopGuard, page_state
+from companion.agent.site_memory import SiteMemory
 from companion.bridge.errors import BridgeActionInterrupted, BridgeError
 from companion.bridge.session import BrowserSession
 from companion.llm.client import LLMError
-from companion.agent.site_memory import SiteMemory
 from companion.memory.store import WebsiteMemStore
 from companion.observe import PageObserver
 from companion.protocol import TaskEventData, TaskUsage
