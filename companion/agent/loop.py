@@ -12,8 +12,12 @@ one numbered candidate with a reason, execute it. Around that:
     Before either, a rule check (grounding.py) on every end-task choice refuses an observation stating a
     number no visited page showed (small models invent prices);
   - view all: the observer shows every section in full for the rest of the page; observe again;
+  - each step's observation loses the sentences stating numbers no visited page showed (grounding.py);
   - loop detection (loopguard.py), the step budget, cancellation (asyncio or a `stop` event) and a
-    confirm callback the workflows call before irreversible actions.
+    confirm callback the workflows call before irreversible actions; a task stopped by a loop or the
+    budget still reports what its history supports, marked unverified;
+  - every visited page is saved in its own site's WebsiteMem (site_memory.py); a dropped browser
+    connection is waited for and told to the user (the bridge hub's connection notes).
 """
 
 from __future__ import annotations
