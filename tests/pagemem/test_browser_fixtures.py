@@ -9,6 +9,7 @@ from companion.pagemem.check import division_problems
 from companion.pagemem.divide import divide_page
 from companion.pagemem.template import matches_template
 from companion.pagemem.update import update_page_mem
+from tests.pagemem.served import divided, section_with
 
 pytestmark = pytest.mark.browser
 
@@ -20,16 +21,7 @@ def snap(browser, open_page, name):
 
 @pytest.fixture(scope="module")
 def shop(browser, pages):
-    browser.open(pages.url("pm_shop.html"))
-    snapshot = browser.run(browser.session.snapshot())
-    return snapshot, divide_page(snapshot)
-
-
-def section_with(pm, name):
-    for s in pm.sections:
-        if any(e.name == name for e in s.all_elements()):
-            return s
-    raise LookupError(name)
+    return divided(browser, pages, "pm_shop.html")
 
 
 def test_shop_division_satisfies_the_invariants(shop):

@@ -6,23 +6,14 @@ from __future__ import annotations
 import pytest
 
 from companion.pagemem.check import division_problems
-from companion.pagemem.divide import divide_page
+from tests.pagemem.served import divided as divided_page, section_with
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
 def divided(browser, pages):
-    browser.open(pages.url("pm_divform.html"))
-    snapshot = browser.run(browser.session.snapshot())
-    return snapshot, divide_page(snapshot)
-
-
-def section_with(pm, name):
-    for s in pm.sections:
-        if any(e.name == name for e in s.all_elements()):
-            return s
-    raise LookupError(name)
+    return divided_page(browser, pages, "pm_divform.html")
 
 
 def test_the_division_satisfies_the_invariants(divided):
