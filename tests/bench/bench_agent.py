@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark whole tasks with a real model (figures, not assertions): `webchallenger run` on small local
 fixture sites, each task in a fresh headless Chromium and a fresh memory, reporting whether the answer holds
-the expected value, the steps, LLM calls and tokens, and the wall time.
+the expected value (or the agent reached the expected page), the steps, LLM calls and tokens, and the wall time.
 
     .venv/bin/python tests/bench/bench_agent.py [--llm embedded:qwen2.5-coder-1.5b] [--only price,search]
         [--repeat N] [--max-steps 8] [--out bench-results/agent.json]
@@ -24,13 +24,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# name -> (task, start page under tests/fixtures/pages, a value the answer must hold)
+# name -> (task, start page under tests/fixtures/pages, what must hold: a value in the answer, or for a task
+# that does something, "url:" and a pattern the URL of a page the agent reached must match)
 TASKS = {
     "price": ("What is the price of the Blue kettle?", "agent_shop.html", "24.50"),
     "price-green": ("How much does the Green kettle cost?", "agent_shop.html", "31.00"),
     "price-red": ("Find the price of the Red kettle on this site.", "agent_shop.html", "19.99"),
     "search": ("Search for the steel teapot and tell me its price.", "agent_tea.html", "42.00"),
     "search-glass": ("How much is the glass teapot? Use the shop's search.", "agent_tea.html", "35.50"),
+    "subscribe": ("Subscribe ada@example.com to the monthly newsletter.", "agent_news.html",
+                  r"url:agent_news_done\.html\?email=ada%40example\.com&freq=monthly"),
 }
 
 DONE = re.compile(r"^== (\w+) after (\d+) step\(s\), ([\d.]+) s, (\d+) LLM calls \((\d+) prompt \+ (\d+) completion")
@@ -50,7 +53,12 @@ def run_one(name: str, llm: str, max_steps: int, threads: int) -> dict:
     out = proc.stdout
     answer = next((line[len("Answer:"):].strip() for line in out.splitlines() if line.startswith("Answer:")), "")
     done = next((DONE.match(line) for line in out.splitlines() if DONE.match(line)), None)
-    result = {"task": name, "ok": proc.returncode == 0 and expected in answer, "exit": proc.returncode,
+    if expected.startswith("url:"):
+        reached = re.findall(r"^== Step \d+: .* \((\S+)\)$", out, re.M)
+        held = any(re.search(expected[4:], url) for url in reached)
+    else:
+        held = expected in answer
+    result = {"task": name, "ok": proc.returncode == 0 and held, "exit": proc.returncode,
               "answer": answer, "wall_s": round(wall, 1), "transcript": out}
     if done:
         result.update(status=done.group(1).lower(), steps=int(done.group(2)), calls=int(done.group(4)),
