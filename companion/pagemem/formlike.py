@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from companion.pagemem.tree import Node, PageTree, is_modal
+from companion.pagemem.tree import Node, PageTree, is_modal, postorder
 
 NON_TEXT_INPUTS = frozenset({"checkbox", "radio", "submit", "button", "reset", "image", "hidden", "file", "range", "color"})
 # The paper's submit-like keywords (accessible text of a button).
@@ -107,7 +107,7 @@ class FormLikeFinder:
         self._form_like = set()
         # Per node: (text fields, submit-like buttons, controls, a form/landmark/modal strictly below)
         stats: dict[int, tuple[int, int, int, bool]] = {}
-        for node in _kept_postorder(self.tree.roots):
+        for node in postorder(self.tree.roots, keep=lambda n: n.kept):
             texts = submits = controls = 0
             blocked = pair_in_child = holds = False
             widgets = 0  # children that are a field and a button of their own (a search box, a newsletter box)
@@ -133,20 +133,3 @@ class FormLikeFinder:
                     and node.el.tag not in NEVER_FORM_TAGS and not _blocks(node)
                     and 2 * controls >= node.n_interactive):
                 self._form_like.add(id(node))
-
-
-def _kept_postorder(roots: list[Node]) -> list[Node]:
-    out: list[Node] = []
-    stack = [(r, False) for r in reversed(roots) if r.kept]
-    seen: set[int] = set()
-    while stack:
-        node, done = stack.pop()
-        if done:
-            out.append(node)
-            continue
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        stack.append((node, True))
-        stack.extend((c, False) for c in reversed(node.children) if c.kept)
-    return out

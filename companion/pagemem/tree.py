@@ -15,6 +15,7 @@ Iframe content hangs under its <iframe> element, so it lands in that element's s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from companion.pagemem.tokens import count_tokens
 from companion.protocol import Box, Snapshot, SnapshotElement
@@ -198,9 +199,10 @@ def _is_descendant_frame(host: Node, frame: int, frame_hosts: dict[int, Node]) -
     return True
 
 
-def _postorder(roots: list[Node]) -> list[Node]:
+def postorder(roots: list[Node], keep: Callable[[Node], bool] | None = None) -> list[Node]:
+    """Children before parents, iteratively; `keep` prunes a node with its whole subtree."""
     out: list[Node] = []
-    stack = [(r, False) for r in reversed(roots)]
+    stack = [(r, False) for r in reversed(roots) if keep is None or keep(r)]
     seen: set[int] = set()
     while stack:
         node, done = stack.pop()
@@ -211,15 +213,14 @@ def _postorder(roots: list[Node]) -> list[Node]:
             continue
         seen.add(id(node))
         stack.append((node, True))
-        for c in reversed(node.children):
-            stack.append((c, False))
+        stack.extend((c, False) for c in reversed(node.children) if keep is None or keep(c))
     return out
 
 
 def _annotate(tree: PageTree) -> None:
     from companion.pagemem.render import absorbs, node_line
 
-    order = _postorder(tree.roots)
+    order = postorder(tree.roots)
     # Labels first: an input's name may come from a <label for> anywhere in its frame.
     for node in order:
         el = node.el
