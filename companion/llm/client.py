@@ -10,12 +10,17 @@ family); then a GBNF `grammar` (older llama.cpp servers); if all are rejected, p
 the prompt and tolerant JSON extraction.
 We validate every answer ourselves (some servers ignore response_format silently); invalid output is retried
 with the error shown to the model, at most twice, then a clear error naming the prompt is raised.
+
+A request that runs past its time limit is sent once more with TIMEOUT_RETRY_FACTOR times the limit: on a
+busy CPU the embedded server is slow, not dead (a task once failed after 8 steps on one slow answer). A
+server that is really gone (connection refused) is reported with its URL and what to do about it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from typing import TypeVar
 
@@ -31,11 +36,20 @@ from companion.llm.structured import choice_model, json_schema_for, parse_answer
 from companion.llm.usage import CallUsage, Mode, Reply, UsageTally, record_usage
 
 T = TypeVar("T", bound=BaseModel)
+log = logging.getLogger(__name__)
 
 MAX_RETRIES = 2  # after the first attempt: invalid output is shown to the model at most twice
 MODES: list[Mode] = ["json_schema", "json_object_schema", "grammar", "text"]
 # Statuses that mean "I do not support this request shape" rather than "I am down" or "you may not".
 _FORMAT_REJECTIONS = {400, 404, 415, 422, 500, 501}
+TIMEOUT_RETRY_FACTOR = 2.0  # a request past its limit gets one more try with this many times the limit
+# How to start the server behind each preset, for the message when nothing answers at its URL.
+_START_HINTS = {
+    "ollama": "start it with `ollama serve`",
+    "llamacpp": "start it with `llama-server -m MODEL.gguf --port 8080`",
+    "vllm": "start it with `vllm serve MODEL --port 8000`",
+    "lmstudio": "start the local server in LM Studio (Developer tab, port 1234)",
+}
 
 # Remembered per server and model for the process lifetime: the first successful mode.
 _negotiated: dict[tuple[str, str], Mode] = {}
@@ -50,7 +64,7 @@ class LLMConnectionError(LLMError):
 
 
 class LLMTimeoutError(LLMError):
-    pass
+    """No answer within the limit, twice (the second time with TIMEOUT_RETRY_FACTOR times the limit)."""
 
 
 class LLMServerError(LLMError):
@@ -243,7 +257,7 @@ class LLMClient:
                 if mode == "grammar" and not _grammar_for(schema):
                     continue  # the schema uses something the GBNF converter does not cover
                 try:
-                    completion = await self._request(state, mode, prompt, messages, schema, answer, max_tokens, temperature)
+                    completion = await self._request_patiently(state, mode, prompt, messages, schema, answer, max_tokens, temperature)
                 except openai.APIStatusError as exc:
                     if exc.status_code in _FORMAT_REJECTIONS and i + 1 < len(modes):
                         continue  # this server does not take this response_format: try the next one
@@ -257,8 +271,26 @@ class LLMClient:
                 return completion, mode
         raise AssertionError("unreachable: the last mode either returns or raises")
 
+    async def _request_patiently(self, state: _LoopState, mode: Mode, prompt: str, messages: list[dict], schema: dict,
+                                 answer: type[BaseModel], max_tokens: int, temperature: float) -> Completion:
+        """One request; past its limit, once more with a longer limit (a slow server is not a dead one)."""
+        limit = self.settings.timeout_s
+        try:
+            return await self._request(state, mode, prompt, messages, schema, answer, max_tokens, temperature, limit)
+        except (openai.APITimeoutError, asyncio.TimeoutError):
+            longer = limit * TIMEOUT_RETRY_FACTOR
+            log.warning("LLM server %s did not answer prompt %r within %gs; asking once more with %gs",
+                        self.base_url, prompt, limit, longer)
+        try:
+            return await self._request(state, mode, prompt, messages, schema, answer, max_tokens, temperature, longer)
+        except (openai.APITimeoutError, asyncio.TimeoutError) as exc:
+            raise LLMTimeoutError(
+                f"LLM server {self.base_url} did not answer within {limit:g}s, nor within {longer:g}s when asked again "
+                f"(prompt {prompt!r}); the machine may be overloaded: try a longer --llm-timeout or a smaller model"
+            ) from exc
+
     async def _request(self, state: _LoopState, mode: Mode, prompt: str, messages: list[dict], schema: dict, answer: type[BaseModel],
-                       max_tokens: int, temperature: float) -> Completion:
+                       max_tokens: int, temperature: float, limit: float) -> Completion:
         kwargs: dict = {}
         if mode == "json_schema":
             kwargs["response_format"] = {
@@ -279,9 +311,10 @@ class LLMClient:
                 model=self.model, messages=messages, max_tokens=max_tokens, temperature=temperature,
                 # Names the prompt for logs and for the scripted test server's rules; servers ignore it.
                 extra_headers={"X-WebChallenger-Prompt": prompt},
+                timeout=httpx.Timeout(limit, connect=min(5.0, limit)),
                 **kwargs,
             ),
-            timeout=self.settings.timeout_s + 5,
+            timeout=limit + 5,
         )
         if not response.choices:
             raise LLMServerError(f"LLM server {self.base_url} returned no choices")
@@ -303,11 +336,34 @@ class LLMClient:
         if isinstance(exc, (openai.APITimeoutError, asyncio.TimeoutError)):
             return LLMTimeoutError(f"LLM server {where} did not answer within {self.settings.timeout_s:g}s ({what})")
         if isinstance(exc, openai.APIConnectionError):
-            return LLMConnectionError(f"cannot connect to the LLM server at {where} ({what}): is it running? {exc}")
+            return LLMConnectionError(f"cannot connect to the LLM server at {where} ({what}): {self._cause(exc)}; "
+                                      f"{self._what_to_do()}")
         if isinstance(exc, openai.APIStatusError):
             body = exc.response.text[:300] if exc.response is not None else ""
             return LLMServerError(f"LLM server {where} answered HTTP {exc.status_code} ({what}): {body}")
         return LLMError(f"LLM request failed ({what}): {exc}")
+
+    @staticmethod
+    def _cause(exc: openai.APIConnectionError) -> str:
+        """The innermost reason in the exception chain ("All connection attempts failed" hides a refusal)."""
+        chain: list[BaseException] = []
+        cause: BaseException | None = exc
+        while cause is not None and len(chain) < 20:
+            chain.append(cause)
+            cause = cause.__cause__ or cause.__context__
+        if any(isinstance(c, ConnectionRefusedError) for c in chain):
+            return "nothing is listening there (connection refused)"
+        return str(chain[-1]) or type(chain[-1]).__name__
+
+    def _what_to_do(self) -> str:
+        """The next step for the user, by backend: which server is missing and how it comes back."""
+        spec = self.settings.spec
+        check = f"`webchallenger llm check --llm {spec}`"
+        if self.settings.kind == "embedded":
+            return f"the embedded model server ({spec}) has stopped; run {check} to see whether it starts again"
+        preset = spec.partition("#")[0]
+        start = _START_HINTS.get(preset, f"start the OpenAI-compatible server that should answer at {self.base_url}")
+        return f"{start}, then check it with {check} (or choose another backend with --llm)"
 
     async def _context_size(self) -> int | None:
         root = self.base_url.removesuffix("/v1")

@@ -10,7 +10,9 @@ message; a rule's responses are used in order, the last one repeats), else the n
 An exhausted script answers HTTP 500 with a message saying so, so a test never hangs on a missing answer.
 Options: reject_json_schema (HTTP 400 to response_format json_schema, like older llama.cpp builds),
 reject_response_format (HTTP 400 to any response_format), reject_grammar (HTTP 400 to a `grammar` field), delay_s (every answer waits), garbage (every
-answer is non-JSON text). It lives in companion/ (not tests/) because every test folder uses it.
+answer is non-JSON text), stall (one chosen request sleeps before anything else, like a busy server: Stall(seconds,
+at=N, prompt=NAME) stalls the N-th chat request, counting only those of prompt NAME when given; the stalled
+request takes no scripted answer, so a retry gets the answer it would have had). It lives in companion/ (not tests/) because every test folder uses it.
 """
 
 from __future__ import annotations
@@ -37,6 +39,12 @@ class ScriptedReply(BaseModel):
     prompt_tokens: int | None = None  # None: a rough count from the request
     completion_tokens: int | None = None
     finish_reason: str = "stop"
+
+
+class Stall(BaseModel):
+    seconds: float
+    at: int = Field(1, ge=1)  # the at-th chat request (of `prompt`, when given) stalls
+    prompt: str | None = None
 
 
 class Rule(BaseModel):
@@ -88,7 +96,7 @@ def _as_reply(value) -> ScriptedReply:
 class ScriptedLLMServer:
     def __init__(self, script: list | None = None, rules: list[Rule | dict] | None = None, *, model: str = "scripted-model",
                  reject_json_schema: bool = False, reject_response_format: bool = False, reject_grammar: bool = False, delay_s: float = 0.0,
-                 garbage: bool = False):
+                 garbage: bool = False, stall: Stall | dict | None = None):
         self.script: list[ScriptedReply] = [_as_reply(x) for x in (script or [])]
         self.rules: list[Rule] = [r if isinstance(r, Rule) else Rule.model_validate(r) for r in (rules or [])]
         self.model = model
@@ -97,6 +105,9 @@ class ScriptedLLMServer:
         self.reject_grammar = reject_grammar
         self.delay_s = delay_s
         self.garbage = garbage
+        self.stall = Stall.model_validate(stall) if isinstance(stall, dict) else stall
+        self.stalled: list[RecordedRequest] = []  # the requests that were made to stall
+        self._stall_count = 0
         self.requests: list[RecordedRequest] = []
         self._lock = threading.Lock()
         self._server: uvicorn.Server | None = None
@@ -127,6 +138,17 @@ class ScriptedLLMServer:
             level += delta
             peak = max(peak, level)
         return peak
+
+    def _should_stall(self, record: RecordedRequest) -> bool:
+        stall = self.stall
+        if stall is None or (stall.prompt is not None and stall.prompt != record.prompt):
+            return False
+        with self._lock:
+            self._stall_count += 1
+            if self._stall_count != stall.at:
+                return False
+            self.stalled.append(record)
+        return True
 
     def _next_reply(self, prompt: str, last_user: str) -> ScriptedReply:
         with self._lock:
@@ -168,6 +190,8 @@ class ScriptedLLMServer:
         if self.reject_grammar and "grammar" in record.body:
             record.status = 400
             return JSONResponse({"error": {"message": "unknown field: grammar", "type": "invalid_request_error"}}, status_code=400)
+        if self._should_stall(record):
+            await asyncio.sleep(self.stall.seconds)
         reply = self._next_reply(record.prompt, record.last_user)
         delay = reply.delay_s or self.delay_s
         if delay:

@@ -1,0 +1,58 @@
+"""Faults of the LLM server, through the real openai client: a slow answer costs one retry with a longer
+limit, a server that is gone is named with what to do about it."""
+
+import asyncio
+import socket
+
+import pytest
+
+from companion.llm import LLMClient, LLMConnectionError, LLMTimeoutError
+from companion.llm.client import TIMEOUT_RETRY_FACTOR
+from companion.llm.scripted_server import Stall
+
+PROBE = {"question": "Which is a fruit?", "options": ["hammer", "apple", "violin"]}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:  # free a moment ago: nothing listens there
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+async def test_an_answer_past_the_limit_is_asked_again_with_a_longer_limit(scripted_llm, llm_client_for):
+    server = scripted_llm(script=['{"index": 1}'], stall=Stall(seconds=30, at=1))
+    client = llm_client_for(server, timeout_s=1.5)
+    reply = await asyncio.wait_for(client.choose("choice_probe", PROBE, n=3, reason=False), timeout=60)
+    assert reply.answer.index == 1
+    chats = [r for r in server.requests if r.path.endswith("chat/completions")]
+    assert len(chats) == 2 and server.stalled == [chats[0]]  # the stalled request, then its retry
+
+
+async def test_a_server_too_slow_twice_is_a_timeout_naming_both_limits(scripted_llm, llm_client_for):
+    server = scripted_llm(script=['{"index": 0}'], delay_s=30)
+    client = llm_client_for(server, timeout_s=0.5)
+    with pytest.raises(LLMTimeoutError, match=rf"within 0.5s, nor within {0.5 * TIMEOUT_RETRY_FACTOR:g}s") as info:
+        await asyncio.wait_for(client.choose("choice_probe", PROBE, n=3), timeout=20)
+    assert "choice_probe" in str(info.value)
+    assert len(server.requests) == 2  # one retry, not more
+
+
+async def test_a_server_that_is_gone_is_named_with_how_to_check_and_start_it():
+    port = free_port()
+    spec = f"openai:http://127.0.0.1:{port}/v1#m"
+    client = LLMClient(spec=spec, timeout_s=5)
+    with pytest.raises(LLMConnectionError) as info:
+        await asyncio.wait_for(client.choose("choice_probe", PROBE, n=3), timeout=20)
+    message = str(info.value)
+    assert f"http://127.0.0.1:{port}/v1" in message
+    assert "connection refused" in message
+    assert f"webchallenger llm check --llm {spec}" in message
+    assert "start the OpenAI-compatible server" in message
+
+
+async def test_a_preset_server_that_is_gone_says_how_to_start_that_server(monkeypatch):
+    port = free_port()
+    monkeypatch.setitem(__import__("companion.llm.config", fromlist=["PRESETS"]).PRESETS, "ollama", f"http://127.0.0.1:{port}/v1")
+    client = LLMClient(spec="ollama#m", timeout_s=5)
+    with pytest.raises(LLMConnectionError, match="ollama serve"):
+        await asyncio.wait_for(client.choose("choice_probe", PROBE, n=3), timeout=20)
