@@ -10,6 +10,8 @@
     "placeholder", "for", "tabindex", "contenteditable", "disabled",
     // SubmitForm's validation pass re-asks for empty required fields.
     "required",
+    // What a form does when submitted (companion/act/form_effect.py decides confirmation by these).
+    "method", "action", "formmethod", "formaction", "autocomplete",
   ]);
   const HANDLER_ATTRS = new Set([
     "onclick", "ondblclick", "onmousedown", "onmouseup", "onpointerdown", "onpointerup",

@@ -13,7 +13,7 @@ import lxml.html
 from companion.protocol import Box, FrameSnapshot, Scroll, Snapshot, SnapshotElement, Viewport
 
 KEPT = ("id", "class", "name", "type", "role", "href", "src", "alt", "title", "placeholder", "for",
-        "tabindex", "contenteditable", "disabled")
+        "tabindex", "contenteditable", "disabled", "method", "action", "formmethod", "formaction", "autocomplete")
 WIDGET_ROLES = {"button", "link", "checkbox", "radio", "tab", "menuitem", "option", "combobox", "textbox"}
 SKIP = {"script", "style", "head", "meta", "link", "noscript", "template"}
 
