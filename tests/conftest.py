@@ -54,6 +54,9 @@ _ISOLATED = Path(tempfile.mkdtemp(prefix="webchallenger-tests-"))
 for _name in ("CONFIG", "DATA", "CACHE"):
     os.environ[f"WEBCHALLENGER_{_name}_DIR"] = str(_ISOLATED / _name.lower())
 
+# The shop admin test site and Selenium Grid fixtures (django_site, fresh_django_site, admin_browser, selenium_grid).
+pytest_plugins = ["tests.djangosite.plugin"]
+
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: takes tens of seconds by nature (idle-connection checks); still part of the suite")
