@@ -3,7 +3,9 @@
 A URL change or nothing new: it was a plain click, done. A new modal: the next step handles it with focused
 attention. A form-like cluster (IsForm): SubmitForm on a section synthesized from the revealed elements.
 Otherwise the LLM picks one revealed element (or none) and it is acted on. What the trigger revealed is
-remembered on the element (dropdown_elements) and the element is marked explored in the site memory.
+remembered on the element for this document (dropdown_elements) and in the site memory by stable key
+(memory/learn.py learn_click: a later visit shows the hidden elements and can pick one directly, open_and_pick);
+a click that navigated is recorded as a link between the two pages.
 """
 
 from __future__ import annotations
@@ -13,27 +15,39 @@ import logging
 from companion import llm
 from companion.act.basic import CHOICE_TOKENS, click_element, enter_input, select_option, set_checked, settle
 from companion.act.context import AgentContext
+from companion.act.errors import ActionFailed
 from companion.act.elements import is_checkable, is_form_cluster, is_native_select, is_text_field, label
 from companion.act.form import submit_form
 from companion.act.models import Outcome
-from companion.memory.store import element_site_key
-from companion.pagemem.model import Element, PageSection
+from companion.memory import learn
+from companion.pagemem.identity import element_key, element_keys
+from companion.pagemem.model import Element, PageMem, PageSection
 
 log = logging.getLogger(__name__)
 
 
-def _remember(ctx: AgentContext, trigger: Element, revealed: list[Element]) -> None:
+def _remember(ctx: AgentContext, trigger: Element, revealed: list[Element], trigger_key: str) -> None:
     live = ctx.pagemem.element_by_ref(trigger.ref) if ctx.pagemem else None
     for el in {id(trigger): trigger, id(live): live}.values():
         if el is not None:
             el.explored = True
             if revealed:
                 el.dropdown_elements = [e.ref for e in revealed]
-    if ctx.store is not None:
+    if ctx.store is not None and ctx.pagemem is not None:
         try:
-            ctx.store.mark_explored([element_site_key(trigger)])
+            learn.learn_click(ctx.store, ctx.pagemem, trigger, revealed=revealed, trigger_key=trigger_key)
         except Exception:  # the memory file is a cache: a failed write must not fail the action
-            log.exception("could not record %s as explored", label(trigger))
+            log.exception("could not record what %s revealed", label(trigger))
+
+
+def remember_navigation(ctx: AgentContext, page: PageMem | None, el: Element, trigger_key: str | None = None) -> None:
+    """A click on `el` (on `page`, as it was) led to another document: link the two pages in site memory."""
+    if ctx.store is None or page is None or ctx.pagemem is None or ctx.pagemem is page:
+        return
+    try:
+        learn.learn_click(ctx.store, page, el, navigated_to=ctx.pagemem.url, trigger_key=trigger_key)
+    except Exception:
+        log.exception("could not record where %s led", label(el))
 
 
 # A revealed listbox/menu is the container of the options, not an option: offering it would be a no-op.
@@ -50,47 +64,72 @@ def revealed_elements(added: list[Element], trigger: Element) -> list[Element]:
 
 
 def known_dropdown(ctx: AgentContext, el: Element) -> bool:
-    """Did exploration (or an earlier step) see this element reveal elements when clicked?"""
+    """Did exploration, the user or an earlier step see this element reveal elements when clicked (on this
+    page, a page of its template, or anywhere on the site when all agree: learn.known_dropdowns)?"""
     if el.dropdown_elements:
         return True
     if ctx.store is None or ctx.pagemem is None:
         return False
     try:
-        stored = ctx.store.load_page(ctx.pagemem.url)
+        return el.key in learn.known_dropdowns(ctx.store, ctx.pagemem)
     except Exception:
+        log.exception("could not read the remembered dropdowns")
         return False
-    if stored is None:
-        return False
-    identity = el.identity_key()
-    return any(e.dropdown_elements and e.identity_key() == identity for e in stored.all_elements())
 
 
-async def act_on_revealed(ctx: AgentContext, option: Element) -> tuple[list[str], bool]:
-    """Act on the chosen revealed element as it requires (not through DropdownAction again)."""
+def find_by_key(pm: PageMem | None, key: str, revealed: list[Element]) -> Element | None:
+    """The element with this stable key now on the page, preferring what the trigger just revealed (a key
+    names one element of the page in a given state; the open menu is that state)."""
+    if pm is None:
+        return None
+    keys = element_keys(pm)
+    for el in revealed:
+        if keys.get(el.key) == key:
+            return el
+    return next((el for el in pm.all_elements() if keys.get(el.key) == key and not el.disabled), None)
+
+
+async def act_on_revealed(ctx: AgentContext, option: Element, done: list[str] | None = None) -> tuple[list[str], bool]:
+    """Act on the chosen revealed element as it requires (not through DropdownAction again). A click is asked
+    about like any other (confirmation.py); `done` (the trigger's click) is kept when the user declines."""
     if is_text_field(option):
         return [await enter_input(ctx, option)], False
     if is_native_select(option):
         return [await select_option(ctx, option)], False
     if is_checkable(option):
         return [await set_checked(ctx, option)], False
-    text, result = await click_element(ctx, option)
+    text, result = await click_element(ctx, option, done=done)
     return [text], result.url_changed
 
 
-async def dropdown_action(ctx: AgentContext, trigger: Element) -> Outcome:
+async def dropdown_action(ctx: AgentContext, trigger: Element, *, pick: str | None = None) -> Outcome:
+    """pick: the stable key of a remembered hidden element to act on once the trigger has opened (the agent
+    chose it directly from the observation); None asks the LLM which revealed element to use."""
     pm = ctx.pagemem
     modal_before = pm is not None and pm.modal() is not None
+    key = element_key(pm, trigger) if pm is not None else None  # before the click changes the page around it
     text, result = await click_element(ctx, trigger)
     actions = [text]
     update = await settle(ctx)
     if result.url_changed or ctx.page_changed:
+        remember_navigation(ctx, pm, trigger, key)
+        if pick is not None:
+            raise ActionFailed(f"{label(trigger)} led to another page instead of opening its menu", done=actions)
         return Outcome(actions=actions, url_changed=True)
     pm = ctx.pagemem
     if not modal_before and pm is not None and pm.modal() is not None:
-        _remember(ctx, trigger, [])
+        _remember(ctx, trigger, [], key)
         return Outcome(actions=actions, modal_opened=True)
     revealed = revealed_elements(update.added_elements if update else [], trigger)
-    _remember(ctx, trigger, revealed)
+    _remember(ctx, trigger, revealed, key)
+    if pick is not None:
+        option = find_by_key(pm, pick, revealed)
+        if option is None:
+            raise ActionFailed(f"{label(trigger)} opened, but the remembered option is not among what it showed", done=actions)
+        more, url_changed = await act_on_revealed(ctx, option, actions)
+        actions.extend(more)
+        await settle(ctx)
+        return Outcome(actions=actions, url_changed=url_changed or ctx.page_changed)
     if not revealed:
         return Outcome(actions=actions)
     if is_form_cluster(revealed):
@@ -104,7 +143,7 @@ async def dropdown_action(ctx: AgentContext, trigger: Element) -> Outcome:
     reply = await llm.choose("dropdown_option", variables, n=len(offered), allow_none=True, max_tokens=CHOICE_TOKENS)
     if reply.answer.index < 0:
         return Outcome(actions=actions)
-    more, url_changed = await act_on_revealed(ctx, offered[reply.answer.index])
+    more, url_changed = await act_on_revealed(ctx, offered[reply.answer.index], actions)
     actions.extend(more)
     await settle(ctx)
     return Outcome(actions=actions, url_changed=url_changed or ctx.page_changed)

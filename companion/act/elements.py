@@ -90,8 +90,9 @@ def irreversible_reason(el: Element) -> str | None:
     return f'"{(el.name or el.text)[:80]}" looks irreversible ({match.group(0).lower()})' if match else None
 
 
-def probably_opens_something(el: Element, explored: set[str] | None) -> bool:
-    """aria-haspopup / aria-expanded, or an element never explored (clicking it may reveal a menu or dialog)."""
+def probably_opens_something(el: Element, explored: set[str] | None, key: str | None = None) -> bool:
+    """aria-haspopup / aria-expanded, or an element never explored (clicking it may reveal a menu or dialog).
+    explored: the site's explored set (stable keys); key: the element's stable key (pagemem/identity.py)."""
     popup = el.attrs.get("aria-haspopup", "").lower()
     if popup and popup != "false":
         return True
@@ -99,11 +100,9 @@ def probably_opens_something(el: Element, explored: set[str] | None) -> bool:
         return True
     if el.explored:
         return False
-    if explored is None:
+    if explored is None or key is None:
         return True
-    from companion.memory.store import element_site_key
-
-    return element_site_key(el) not in explored
+    return key not in explored
 
 
 def is_form_cluster(added: list[Element]) -> bool:

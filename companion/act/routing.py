@@ -31,6 +31,7 @@ from companion.act.models import Candidate, Outcome
 from companion.act.prefilter import domain_allowed
 from companion.act.search import search
 from companion.bridge.errors import BridgeDisconnected, BridgeError
+from companion.pagemem.identity import element_key
 from companion.pagemem.model import Element, PageSection
 from companion.protocol import ElementRef
 
@@ -77,7 +78,7 @@ def element_route(ctx: AgentContext, el: Element, section: PageSection | None = 
         return "dropdown"
     if is_copy_button(el):
         return "copy"
-    if probably_opens_something(el, _explored(ctx)):
+    if probably_opens_something(el, _explored(ctx), element_key(ctx.pagemem, el) if ctx.pagemem is not None else None):
         return "dropdown"
     return "click"
 

@@ -1,10 +1,12 @@
 """SiteMemory: the agent's WebsiteMems for one task, one store per site (paper §2.3, M_w).
 
 A task can cross sites (a shop's checkout on a payment host, a link to a manufacturer), so the store is
-chosen by the URL of the page at hand, never by the start URL alone. Every visited PageMem is remembered
-in its site's store: the page itself (scrubbed of typed and password values by WebsiteMemStore), its
-section summaries and purposes, a template when the page has a list section and no known template
-matches it (the paper's rule during exploration), and the elements whose behaviour the agent explored.
+chosen by the URL of the page at hand, never by the start URL alone. What is learned from a visited page is
+decided by memory/learn.py (learn_page: the page, its summaries and purposes, its template, visits and links
+for bookmarks), the same function exploration and passive learning call; the agent's clicks are recorded by
+the act workflows (learn_click). This module only chooses the store and keeps what lives for one task: a
+page entered again in the task gets back its sections' extractions (per task, never persisted) and
+abstractions wherever a section's content is unchanged, so those sections cost no call.
 
 Memory is a cache: a failed write is logged and the task goes on.
 """
@@ -14,16 +16,38 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 from typing import Callable
-from urllib.parse import urlsplit
 
+from companion.memory.learn import REMEMBERED_SCHEMES, learn_page, remembered
 from companion.memory.storage import MemoryFileError
-from companion.memory.store import WebsiteMemStore, element_site_key, site_key
-from companion.pagemem.model import PageMem
+from companion.memory.store import WebsiteMemStore, normalize_url, site_key
+from companion.pagemem.model import PageMem, PageSection
 
 log = logging.getLogger(__name__)
 
-# Pages worth remembering: a site's own pages. about:blank, chrome:// and data: URLs are no site.
-REMEMBERED_SCHEMES = ("http", "https", "file")
+__all__ = ["REMEMBERED_SCHEMES", "SiteMemory", "reuse_sections"]
+
+
+def reuse_sections(previous: PageMem, page: PageMem) -> int:
+    """Give `page` (just divided) what this task already knows of `previous` (the same URL, entered earlier):
+    for every section whose signature and content are unchanged, its extractions, summary, state and
+    purpose. Returns how many sections were served."""
+    def sections(pm: PageMem) -> list[PageSection]:
+        return [x for s in pm.sections for x in (s, *s.items)]
+
+    known = {(s.signature, s.content_hash): s for s in sections(previous) if s.content_hash}
+    served = 0
+    for s in sections(page):
+        old = known.get((s.signature, s.content_hash))
+        if old is None:
+            continue
+        s.extractions = {**old.extractions, **s.extractions}
+        if old.summary is not None and not old.needs_summary:
+            s.summary, s.state_summary, s.needs_summary = old.summary, old.state_summary, False
+        s.purpose = s.purpose or old.purpose
+        served += 1
+    if page.summary is None and previous.summary and served == len(sections(page)) == len(sections(previous)):
+        page.summary = previous.summary
+    return served
 
 
 def _forget_cached(pagemem: PageMem) -> None:
@@ -41,6 +65,8 @@ class SiteMemory:
         self.directory = directory
         self.warn = warn or (lambda text: None)
         self._stores: dict[str, WebsiteMemStore] = {}
+        self._entered: dict[str, PageMem] = {}  # normalized URL -> the PageMem of its latest entry in this task
+        self._visits: list[PageMem] = []  # PageMems already counted as a visit (held: identity, not id())
 
     def store_for(self, url: str) -> WebsiteMemStore:
         """The store of the site `url` belongs to (opened once per task). When the site's file is unreadable
@@ -71,22 +97,26 @@ class SiteMemory:
             ctx.store = store
             if ctx.pagemem is not None:
                 store.apply_cached(ctx.pagemem)
+        page = ctx.pagemem
+        if page is not None and remembered(page.url):
+            url = normalize_url(page.url)
+            previous = self._entered.get(url)
+            if previous is not None and previous is not page:
+                reuse_sections(previous, page)
+            self._entered[url] = page
         if observer is not None:
             observer.store = store
         return store
 
     def remember(self, pagemem: PageMem | None) -> bool:
         """Save a visited page into its site's WebsiteMem. Returns True when it was written."""
-        if pagemem is None or urlsplit(pagemem.url).scheme not in REMEMBERED_SCHEMES:
+        if pagemem is None or not remembered(pagemem.url):
             return False
+        first = not any(p is pagemem for p in self._visits)
         try:
-            store = self.store_for(pagemem.url)
-            store.remember(pagemem)
-            if any(s.kind == "list" for s in pagemem.sections) and pagemem.template_id:
-                store.add_template(pagemem)  # returns the known template when one matches
-            explored = [element_site_key(e) for e in pagemem.all_elements() if e.explored]
-            if explored:
-                store.mark_explored(explored)
+            learn_page(self.store_for(pagemem.url), pagemem, source="agent", visit=first)
+            if first:
+                self._visits.append(pagemem)
         except Exception:  # the memory is a cache: losing one page must not end the user's task
             log.exception("could not remember %s", pagemem.url)
             return False
@@ -102,3 +132,5 @@ class SiteMemory:
             except Exception:
                 log.exception("could not close the memory of %s", store.site)
         self._stores.clear()
+        self._entered.clear()
+        self._visits.clear()

@@ -1,8 +1,7 @@
-"""Per-site memory (WebsiteMem) in crash-safe TinyDB files. See store.py for the API."""
+"""Per-site memory (WebsiteMem) in crash-safe TinyDB files. learn.py writes it (every writer calls it), store.py
+stores and reads, records.py types what learn.py records."""
 
 from companion.memory.storage import MemoryFileError
-from companion.memory.store import (WebsiteMemStore, element_site_key, list_sites, normalize_url, remove_site,
-                                    scrub, site_key)
+from companion.memory.store import WebsiteMemStore, list_sites, normalize_url, remove_site, scrub, site_key
 
-__all__ = ["MemoryFileError", "WebsiteMemStore", "element_site_key", "list_sites", "normalize_url", "remove_site",
-           "scrub", "site_key"]
+__all__ = ["MemoryFileError", "WebsiteMemStore", "list_sites", "normalize_url", "remove_site", "scrub", "site_key"]

@@ -1,9 +1,14 @@
 """WebsiteMem persisted per site in TinyDB (one file per site under <data dir>/memory/).
 
-Tables: meta (schema version, site), pages (PageMem by normalized URL), templates, explored (element
-keys, the paper's E_w), bookmarks, summaries (by content hash) and purposes (by content hash and by
-section signature, so pages of one template share them). A revisit whose sections render the same
-content costs no LLM call: apply_cached() fills summaries and purposes back in.
+Tables: meta (schema version, site), pages (PageMem by normalized URL), templates, explored (stable
+element keys, pagemem/identity.py: the paper's E_w), bookmarks, summaries (by content hash), purposes (by
+content hash, and by section signature within one page structure, so the pages of one template share them
+and unrelated sections of the same bare shape do not), dropdowns, links and page_stats (records.py: what
+clicks revealed or where they led, and how pages are used, for bookmarks). A revisit whose sections render
+the same content costs no LLM call: apply_cached() fills summaries and purposes back in.
+
+What to record is decided in learn.py (the one "learn from this page / this click" API); this module
+only stores and reads.
 
 Never persisted: typed values (text inputs, textareas, contenteditable), password fields' values, and
 per-task extractions. Writes go through AtomicJSONStorage, so a crash cannot corrupt the file.
@@ -11,10 +16,9 @@ per-task extractions. Writes go through AtomicJSONStorage, so a crash cannot cor
 
 from __future__ import annotations
 
-import hashlib
 import re
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from pydantic import ValidationError
@@ -22,8 +26,9 @@ from tinydb import Query, TinyDB
 from tinydb.storages import MemoryStorage
 
 from companion import paths
+from companion.memory.records import DropdownRecord, LinkRecord, PageStats
 from companion.memory.storage import AtomicJSONStorage, MemoryFileError, sweep_temp_files
-from companion.pagemem.model import Bookmark, Element, PageMem, PageSection, Template, WebsiteMem
+from companion.pagemem.model import Bookmark, PageMem, PageSection, Template, WebsiteMem
 from companion.pagemem.template import matches_template
 
 SCHEMA_VERSION = 1
@@ -63,12 +68,11 @@ def normalize_url(url: str) -> str:
     return urlunsplit((scheme, host, path, query, ""))
 
 
-def element_site_key(element: Element) -> str:
-    """An element's identity across pages of a site (for the explored set): what it is and where it goes."""
-    a = element.attrs
-    target = a.get("href", "") or a.get("id", "") or a.get("name", "")
-    raw = "\x1f".join((element.tag, element.role, element.name.strip().lower(), target))
-    return hashlib.sha1(raw.encode()).hexdigest()[:20]
+def purpose_scope(template_id: str, signature: str) -> str:
+    """Where a purpose learned for a section applies besides its exact content: sections of the same signature
+    on pages of the same structure (one template). A bare signature is no scope: every classless div under
+    a div shares one."""
+    return f"{template_id}/{signature}" if template_id and signature else ""
 
 
 def scrub(pagemem: PageMem) -> PageMem:
@@ -194,6 +198,70 @@ class WebsiteMemStore:
     def bookmarks(self) -> list[Bookmark]:
         return [Bookmark.model_validate(d) for d in self.db.table("bookmarks").all()]
 
+    def set_learned_bookmarks(self, bookmarks: list[Bookmark]) -> bool:
+        """Replace the learned bookmarks (learn.py's rule) by these; bookmarks the user made stay, and win
+        over a learned one for the same URL. Returns True when the table changed (and was written)."""
+        table = self.db.table("bookmarks")
+        docs = table.all()
+        mine = {d["url"] for d in docs if not d.get("learned")}
+        wanted = {b.url: b.model_dump(mode="json") for b in bookmarks if b.url not in mine}
+        current = {d["url"]: dict(d) for d in docs if d.get("learned")}
+        if current == wanted:
+            return False
+        stale = [d.doc_id for d in docs if d.get("learned") and current[d["url"]] != wanted.get(d["url"])]
+        if stale:
+            table.remove(doc_ids=stale)
+        new = [row for url, row in wanted.items() if current.get(url) != row]
+        if new:
+            table.insert_multiple(new)
+        return True
+
+    # ------------------------------------------------------------------ element behaviour and page use (records.py)
+
+    def dropdowns(self) -> list[DropdownRecord]:
+        return [DropdownRecord.model_validate(d) for d in self.db.table("dropdowns").all()]
+
+    def save_dropdown(self, record: DropdownRecord) -> None:
+        """One record per trigger and page: the latest click's revealed elements replace the earlier ones."""
+        q = (Query().trigger_key == record.trigger_key) & (Query().url == record.url)
+        self.db.table("dropdowns").upsert(record.model_dump(mode="json"), q)
+
+    def links(self) -> list[LinkRecord]:
+        return [LinkRecord.model_validate(d) for d in self.db.table("links").all()]
+
+    def count_link(self, link: LinkRecord) -> LinkRecord:
+        """Add one click to the link from link.from_url to link.to_url by element link.key."""
+        table = self.db.table("links")
+        q = (Query().from_url == link.from_url) & (Query().to_url == link.to_url) & (Query().key == link.key)
+        doc = table.get(q)
+        if doc is not None:
+            link = link.model_copy(update={"clicks": int(doc.get("clicks", 0)) + link.clicks})
+        table.upsert(link.model_dump(mode="json"), q)
+        return link
+
+    def page_stats(self) -> dict[str, PageStats]:
+        return {d["url"]: PageStats.model_validate(d) for d in self.db.table("page_stats").all()}
+
+    def update_page_stats(self, change: Callable[[dict[str, PageStats]], Iterable[PageStats]]) -> dict[str, PageStats]:
+        """Read every page's stats, let `change` update them (it returns the ones it changed), write those with
+        one write for the new rows and one for the changed ones. Returns the stats as updated."""
+        table = self.db.table("page_stats")
+        existing = {d["url"]: d for d in table.all()}
+        stats = {url: PageStats.model_validate(d) for url, d in existing.items()}
+        new, changed = [], []
+        for st in change(stats):
+            row = st.model_dump(mode="json")
+            doc = existing.get(st.url)
+            if doc is None:
+                new.append(row)
+            elif dict(doc) != row:
+                changed.append((row, doc.doc_id))
+        if new:
+            table.insert_multiple(new)
+        if changed:
+            table.update_multiple([(row, Query().url == row["url"]) for row, _ in changed])
+        return stats
+
     # ------------------------------------------------------------------ summary and purpose caches
 
     def cached_summary(self, content_hash: str) -> tuple[str, str | None] | None:
@@ -205,35 +273,36 @@ class WebsiteMemStore:
         self.db.table("summaries").upsert({"hash": content_hash, "summary": summary, "state_summary": state_summary},
                                           Query().hash == content_hash)
 
-    def cached_purpose(self, content_hash: str | None = None, signature: str | None = None) -> str | None:
-        """A purpose recorded for this content, else for any section of the same structure."""
+    def cached_purpose(self, content_hash: str | None = None, scope: str | None = None) -> str | None:
+        """A purpose recorded for this content, else for the same section of a page of the same template
+        (scope: purpose_scope())."""
         table = self.db.table("purposes")
         if content_hash:
             doc = table.get((Query().kind == "hash") & (Query().key == content_hash))
             if doc:
                 return doc["purpose"]
-        if signature:
-            doc = table.get((Query().kind == "signature") & (Query().key == signature))
+        if scope:
+            doc = table.get((Query().kind == "template") & (Query().key == scope))
             if doc:
                 return doc["purpose"]
         return None
 
-    def store_purpose(self, purpose: str, content_hash: str | None = None, signature: str | None = None) -> None:
+    def store_purpose(self, purpose: str, content_hash: str | None = None, scope: str | None = None) -> None:
         table = self.db.table("purposes")
-        for kind, key in (("hash", content_hash), ("signature", signature)):
+        for kind, key in (("hash", content_hash), ("template", scope)):
             if key:
                 table.upsert({"kind": kind, "key": key, "purpose": purpose}, (Query().kind == kind) & (Query().key == key))
 
     def store_abstractions(self, summaries: Iterable[tuple[str, str, str | None]],
                            purposes: Iterable[tuple[str, str | None, str | None]]) -> None:
         """Record many summaries (content_hash, summary, state_summary) and purposes (purpose, content_hash,
-        signature) at once: one write per table for new keys, instead of one rewrite (and fsync) of the
+        scope) at once: one write per table for new keys, instead of one rewrite (and fsync) of the
         site's file per section when an observation step abstracts a whole page."""
         rows = {h: {"hash": h, "summary": s, "state_summary": st} for h, s, st in summaries if h}
         self._upsert_many("summaries", rows, lambda d: d.get("hash"))
         prows: dict[tuple[str, str], dict] = {}
-        for purpose, content_hash, signature in purposes:
-            for kind, key in (("hash", content_hash), ("signature", signature)):
+        for purpose, content_hash, scope in purposes:
+            for kind, key in (("hash", content_hash), ("template", scope)):
                 if key and purpose:
                     prows[(kind, key)] = {"kind": kind, "key": key, "purpose": purpose}
         self._upsert_many("purposes", prows, lambda d: (d.get("kind"), d.get("key")))
@@ -255,21 +324,21 @@ class WebsiteMemStore:
         """Fill summaries and purposes from the caches; returns how many sections need no LLM call now."""
         served = 0
         for section in _all_sections(pagemem):
-            self.apply_cached_section(section)
+            self.apply_cached_section(section, pagemem.template_id)
             if section.summary is not None and not section.needs_summary:
                 served += 1
         return served
 
-    def apply_cached_section(self, section: PageSection) -> None:
+    def apply_cached_section(self, section: PageSection, template_id: str = "") -> None:
         """Summary and state by content (also over a stale summary: the hash is of the new content), purpose by
-        content or else by structure."""
+        content or else by the section's place in the page's template (template_id: PageMem.template_id)."""
         if section.content_hash and (section.summary is None or section.needs_summary):
             hit = self.cached_summary(section.content_hash)
             if hit is not None:
                 section.summary, section.state_summary = hit
                 section.needs_summary = False
         if section.purpose is None:
-            section.purpose = self.cached_purpose(section.content_hash, section.signature)
+            section.purpose = self.cached_purpose(section.content_hash, purpose_scope(template_id, section.signature))
 
     def remember(self, pagemem: PageMem) -> None:
         """Record every section's summary and purpose in the caches, then the page itself. One write per
@@ -281,7 +350,7 @@ class WebsiteMemStore:
             if section.summary is not None and section.content_hash and not typed:
                 summaries.append((section.content_hash, section.summary, section.state_summary))
             if section.purpose:
-                purposes.append((section.purpose, section.content_hash, section.signature))
+                purposes.append((section.purpose, section.content_hash, purpose_scope(pagemem.template_id, section.signature)))
         self.store_abstractions(summaries, purposes)
         self.save_page(pagemem)
 
@@ -308,7 +377,8 @@ class WebsiteMemStore:
             self.add_bookmark(b)
 
     def stats(self) -> dict[str, int]:
-        return {name: len(self.db.table(name)) for name in ("pages", "templates", "explored", "bookmarks", "summaries", "purposes")}
+        return {name: len(self.db.table(name)) for name in ("pages", "templates", "explored", "bookmarks", "summaries", "purposes",
+                                                            "dropdowns", "links", "page_stats")}
 
 
 def list_sites(directory: Path | None = None) -> list[tuple[str, Path]]:

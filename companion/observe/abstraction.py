@@ -2,8 +2,9 @@
 
 Lazy and cached, so an unchanged section costs no call:
 - a section that already carries them (and is not marked for re-summary) is left alone;
-- WebsiteMem serves summary + state by content hash, purpose by content hash or by structural signature
-  (pages of one template share purposes, Region4Web §3.3: the purpose is what the region is FOR);
+- WebsiteMem serves summary + state by content hash, purpose by content hash or by the section's place in
+  its page's template (signature within one page structure: pages of one template share purposes, Region4Web
+  §3.3, the purpose is what the region is FOR; unrelated sections of the same bare shape do not);
 - a section whose whole content is shorter than a summary (one link, a heading) is described by its own
   content, without a call;
 - otherwise one section_summary call; when the purpose is already known it is shown and not asked again.
@@ -18,7 +19,7 @@ from pydantic import Field
 
 from companion.llm.answers import PageSummary
 from companion.llm.structured import StrictAnswer
-from companion.memory.store import WebsiteMemStore
+from companion.memory.store import WebsiteMemStore, purpose_scope
 from companion.observe.budget import Budget, preview, prompt_tokens
 from companion.observe.calls import Caller
 from companion.pagemem.model import PageMem, PageSection, hash_text
@@ -72,7 +73,7 @@ async def abstract_section(caller: Caller, section: PageSection, pagemem: PageMe
                            store: WebsiteMemStore | None, budget: Budget, remember: bool = True) -> bool:
     """Fill purpose, summary and state of one section. Returns True when an LLM call was made."""
     if store is not None:
-        store.apply_cached_section(section)
+        store.apply_cached_section(section, pagemem.template_id)
     if not needs_abstraction(section):
         return False
     if section.tokens <= TINY_TOKENS:
@@ -95,15 +96,15 @@ async def abstract_section(caller: Caller, section: PageSection, pagemem: PageMe
     section.state_summary = answer.state.strip()
     section.needs_summary = False
     if store is not None and section.content_hash and remember:
-        remember_sections(store, [section])
+        remember_sections(store, [section], pagemem.template_id)
     return True
 
 
-def remember_sections(store: WebsiteMemStore, sections: list[PageSection]) -> None:
+def remember_sections(store: WebsiteMemStore, sections: list[PageSection], template_id: str) -> None:
     """Record the sections' abstractions in WebsiteMem with one write per table."""
     done = [s for s in sections if s.content_hash and s.summary is not None]
     store.store_abstractions([(s.content_hash, s.summary, s.state_summary) for s in done],
-                             [(s.purpose, s.content_hash, s.signature) for s in done if s.purpose])
+                             [(s.purpose, s.content_hash, purpose_scope(template_id, s.signature)) for s in done if s.purpose])
 
 
 async def abstract_sections(caller: Caller, sections: list[PageSection], pagemem: PageMem,
@@ -113,7 +114,7 @@ async def abstract_sections(caller: Caller, sections: list[PageSection], pagemem
     made = await asyncio.gather(*(abstract_section(caller, s, pagemem, store, budget, remember=False) for s in sections),
                                 return_exceptions=True)
     if store is not None:  # what succeeded is kept even when another call failed
-        remember_sections(store, [s for s, m in zip(sections, made) if m is True])
+        remember_sections(store, [s for s, m in zip(sections, made) if m is True], pagemem.template_id)
     for m in made:
         if isinstance(m, BaseException):
             raise m

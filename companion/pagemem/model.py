@@ -56,7 +56,8 @@ class Element(PageMemModel):
     value: str | None = Field(None, description="current value; never persisted for typed fields")
     clicked: bool = False
     explored: bool = False
-    dropdown_elements: list[ElementRef] = Field(default_factory=list, description="revealed by clicking this element (exploration)")
+    dropdown_elements: list[ElementRef] = Field(default_factory=list, description="revealed by clicking this element, in this "
+                                                "document (memory keeps them by stable key: memory/records.py DropdownRecord)")
 
     @property
     def key(self) -> tuple[int, int]:
@@ -198,6 +199,8 @@ class Bookmark(PageMemModel):
     url: str
     title: str = ""
     note: str = ""
+    learned: bool = Field(False, description="made by memory/learn.py's rule (else by the user); replaced as it learns")
+    score: int = Field(0, description="learned: pages linking here plus visits (learn.py)")
 
 
 class WebsiteMem(PageMemModel):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.act.context import AgentContext
 from companion.agent.site_memory import SiteMemory
-from companion.memory.store import WebsiteMemStore
+from companion.memory.store import WebsiteMemStore, purpose_scope
 from companion.observe import PageObserver
 from companion.pagemem.divide import divide_page
 from tests.pagemem.htmlsnap import snapshot_from_html
@@ -20,7 +20,7 @@ def test_the_store_follows_the_page_and_another_sites_memory_does_not_stick(tmp_
     first = page("http://shop.example/a")
     with WebsiteMemStore("shop.example", tmp_path) as shop:  # the shop knows this structure's purpose
         for s in first.sections:
-            shop.store_purpose("shop navigation", signature=s.signature)
+            shop.store_purpose("shop navigation", scope=purpose_scope(first.template_id, s.signature))
     sites = SiteMemory(tmp_path)
     ctx = AgentContext(session=None, task="t", files_dir=tmp_path, pagemem=first)
     observer = PageObserver()
