@@ -418,7 +418,7 @@ class ErrorMessage(WireModel):
 
     type: Literal["error"] = "error"
     id: str = ""
-    code: Literal["malformed", "unknown_type", "unsupported_version", "no_tab", "timeout", "internal"]
+    code: Literal["malformed", "unknown_type", "unsupported_version", "no_tab", "timeout", "internal", "too_large"]
     message: str
 
 

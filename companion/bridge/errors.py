@@ -15,6 +15,11 @@ class BridgeDisconnected(BridgeError):
     """The browser's connection closed while a request was waiting (or before it was sent)."""
 
 
+class MessageRejected(BridgeError):
+    """The reply to a request was refused unread or unparsed (too large, too deep, malformed): the request
+    failed at once. Not a BridgeDisconnected, so it is never sent again: the same page would give the same reply."""
+
+
 class RemoteError(BridgeError):
     """The extension answered with an ErrorMessage (for example no tab, or a malformed command)."""
 

@@ -10,13 +10,13 @@ A malformed message is answered with an ErrorMessage and logged; the connection 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 import uuid
 from pathlib import Path
 
 import pydantic
+import pydantic_core
 from fastapi import FastAPI, WebSocket
 from pydantic import BaseModel, Field, field_validator
 from starlette.websockets import WebSocketDisconnect, WebSocketState
@@ -24,6 +24,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from companion.bridge.auth import DEFAULT_ALLOWED_ORIGINS, SUBPROTOCOL, handshake_refusal
 from companion.bridge.gcpause import gc_paused
 from companion.bridge.hub import BridgeHub
+from companion.bridge.limits import WS_MAX_SIZE, is_depth_error, too_costly, too_deep
 from companion.bridge.session import BrowserSession
 from companion.protocol import (
     PROTOCOL_VERSION, ErrorMessage, Hello, HelloAck, Message, MESSAGE_ADAPTER, WireModel, dump_message,
@@ -33,8 +34,6 @@ log = logging.getLogger(__name__)
 
 DEFAULT_PORT = 47611
 LOOPBACK_HOST = "127.0.0.1"
-# Snapshots of huge pages run to tens of MB; uvicorn's default limit is 16 MiB.
-WS_MAX_SIZE = 256 * 1024 * 1024
 _LOOPBACK_NAMES = {"127.0.0.1", "localhost", "[::1]"}
 _KNOWN_TYPES = {name for name in MESSAGE_ADAPTER.json_schema()["discriminator"]["mapping"]}
 # Below this size a parse allocates too little for the garbage collector to matter.
@@ -72,6 +71,9 @@ class MessageProblem(ValueError):
 
 def classify(raw: str) -> Message:
     """Parse one incoming message; raise MessageProblem carrying the ErrorMessage to send back."""
+    refusal = too_costly(raw)  # limits.py: size and element count, before anything is parsed
+    if refusal is not None:
+        raise MessageProblem(refusal)
     try:
         # Happy path: pydantic-core parses and validates in one pass (a big snapshot costs half as much
         # as json.loads followed by validation), with the garbage collector paused for big messages.
@@ -82,8 +84,11 @@ def classify(raw: str) -> Message:
     except pydantic.ValidationError:
         pass  # diagnose below, step by step, for a precise reply
     try:
-        data = json.loads(raw)
+        # pydantic-core's parser, not json.loads: it refuses deep nesting instead of raising RecursionError.
+        data = pydantic_core.from_json(raw)
     except ValueError as exc:
+        if is_depth_error(str(exc)):
+            raise MessageProblem(too_deep(raw, str(exc))) from None
         raise MessageProblem(ErrorMessage(code="malformed", message=f"not JSON: {exc}")) from None
     if not isinstance(data, dict):
         raise MessageProblem(ErrorMessage(code="malformed", message=f"a message is a JSON object, got {type(data).__name__}"))
@@ -191,8 +196,9 @@ async def _serve_connection(websocket: WebSocket, settings: BridgeSettings, hub:
                 message = classify(raw)
             except MessageProblem as problem:
                 log.warning("session %s: %s message (%d bytes): %s", session_id[:8], problem.reply.code, len(raw), problem.reply.message)
-                # A broken reply to a waiting request fails that request now instead of at its timeout.
-                session.fail_request(problem.reply.id, f"the reply was not valid: {problem.reply.message}")
+                # A refused reply fails its waiting request now instead of at its timeout (all of them when
+                # it carried no readable id).
+                session.fail_waiting(problem.reply.id, f"the reply was refused: {problem.reply.message}")
                 await conn.send_message(problem.reply)
                 continue
             if message.type in _COMPANION_ONLY or isinstance(message, Hello):
@@ -203,6 +209,9 @@ async def _serve_connection(websocket: WebSocket, settings: BridgeSettings, hub:
             if reply is not None:
                 await conn.send_message(reply)
     except WebSocketDisconnect as exc:
+        if exc.code == 1009 and session is not None:  # the websocket layer refused a frame over WS_MAX_SIZE
+            session.fail_waiting("", f"the reply was refused: a message over {settings.ws_max_size:,} bytes "
+                                     "closed the connection (1009, message too big); the page is too large to read")
         _close(session, f"socket closed (code {exc.code})")
     except Exception as exc:  # keep the server up whatever one connection does
         log.exception("session %s failed", session_id[:8])

@@ -30,7 +30,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Awaitable, Callable, Literal
 
-from companion.bridge.errors import BridgeActionInterrupted, BridgeDisconnected, BridgeTimeout, RemoteError, BridgeError
+from companion.bridge.errors import (
+    BridgeActionInterrupted, BridgeDisconnected, BridgeError, BridgeTimeout, MessageRejected, RemoteError,
+)
 from companion.bridge.notify import ChangeNotifier
 from companion.protocol import (
     Action, ActionCommand, ActionResult, ActivateTab, ActivateTabResult, ClipboardResult, ReadClipboard, Back, BenchRequest, BenchResult, Clear, Click, ElementRef, ErrorMessage, Focus, Forward,
@@ -221,13 +223,19 @@ class BrowserSession:
             pending.future.set_result(message)
         return None
 
-    def fail_request(self, request_id: str, reason: str) -> bool:
-        """Fail a waiting request at once (e.g. its reply arrived malformed). False if none was waiting."""
-        pending = self._pending.get(request_id)
-        if pending is None or pending.future.done():
-            return False
-        pending.future.set_exception(BridgeError(f"{pending.kind} request {request_id}: {reason}"))
-        return True
+    def fail_waiting(self, request_id: str, reason: str) -> int:
+        """Fail at once the requests a refused reply was meant for: the one with `request_id`, or every waiting
+        request when the reply's id could not be read (""). Returns how many failed."""
+        if request_id:
+            pending = [self._pending[request_id]] if request_id in self._pending else []
+        else:
+            pending = list(self._pending.values())
+        failed = 0
+        for p in pending:
+            if not p.future.done():
+                p.future.set_exception(MessageRejected(f"{p.kind} request {p.request_id}: {reason}"))
+                failed += 1
+        return failed
 
     def close(self, reason: str) -> None:
         """The socket closed: fail every waiting request so no caller hangs until its timeout."""
