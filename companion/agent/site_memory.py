@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from companion.memory.learn import REMEMBERED_SCHEMES, learn_page, remembered
-from companion.memory.storage import MemoryFileError
+from companion.memory.storage import MemoryBusyError, MemoryFileError
 from companion.memory.store import WebsiteMemStore, normalize_url, site_key
 from companion.pagemem.model import PageMem, PageSection
 
@@ -70,14 +70,17 @@ class SiteMemory:
 
     def store_for(self, url: str) -> WebsiteMemStore:
         """The store of the site `url` belongs to (opened once per task). When the site's file is unreadable
-        the task goes on with a scratch store held in memory; the file is left untouched (a copy is kept
-        beside it) and `warn` gets MemoryFileError's text, which says where and how to start afresh."""
+        (or locked past the timeout) the task goes on with a scratch store held in memory; the file is left
+        untouched (a copy is kept beside it when it can be read) and `warn` gets the error's text, which says
+        where the file and its copy are and how to start afresh."""
         key = site_key(url)
         store = self._stores.get(key)
         if store is None:
             try:
                 store = WebsiteMemStore(key, self.directory)
-            except MemoryFileError as exc:
+            except (MemoryFileError, MemoryBusyError, OSError) as exc:
+                # Damaged (integrity.py's shapes, a directory, an unreadable file), or held by a stuck process:
+                # the file is never written, the task is never ended for it.
                 log.warning("%s", exc)
                 self.warn(f"Working without memory for {key}: {exc}")
                 store = WebsiteMemStore(key, self.directory, in_memory=True)

@@ -16,7 +16,9 @@ per-task extractions. Writes go through AtomicJSONStorage, so a crash cannot cor
 
 from __future__ import annotations
 
+import functools
 import re
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Callable, Iterable
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -26,8 +28,9 @@ from tinydb import Query, TinyDB
 from tinydb.storages import MemoryStorage
 
 from companion import paths
+from companion.urls import scrub_query_pairs, scrub_url
 from companion.memory.records import DropdownRecord, LinkRecord, PageStats
-from companion.memory.storage import AtomicJSONStorage, MemoryFileError, sweep_temp_files
+from companion.memory.storage import AtomicJSONStorage, LockedTinyDB, MemoryFileError, file_lock, holding, sweep_temp_files
 from companion.pagemem.model import Bookmark, PageMem, PageSection, Template, WebsiteMem
 from companion.pagemem.template import matches_template
 
@@ -36,9 +39,7 @@ _SAFE = re.compile(r"[^a-z0-9._-]+")
 
 
 def memory_dir() -> Path:
-    d = paths.data_dir() / "memory"
-    d.mkdir(parents=True, exist_ok=True)
-    return d
+    return paths.private_dir(paths.data_dir() / "memory", narrow=True)
 
 
 def site_key(url_or_site: str) -> str:
@@ -64,7 +65,8 @@ def normalize_url(url: str) -> str:
     path = p.path or "/"
     if len(path) > 1 and path.endswith("/"):
         path = path.rstrip("/")
-    query = urlencode(sorted(parse_qsl(p.query, keep_blank_values=True)))
+    # Secret-looking query values (tokens, session ids, codes) are never stored: urls.scrub_query_pairs.
+    query = urlencode(sorted(scrub_query_pairs(parse_qsl(p.query, keep_blank_values=True))))
     return urlunsplit((scheme, host, path, query, ""))
 
 
@@ -79,6 +81,7 @@ def scrub(pagemem: PageMem) -> PageMem:
     """A copy safe to persist: no typed values, no password values, no task extractions. A section that
     held typed text loses its details and summaries (recomputed on the next visit); its purpose stays."""
     copy = pagemem.model_copy(deep=True)
+    copy.url = scrub_url(copy.url)
     sections = list(_all_sections(copy))
     typed = [any((e.is_typed_field or e.is_password) and e.value for e in s.all_elements()) for s in sections]
     for section, has_typed in zip(sections, typed):
@@ -89,6 +92,10 @@ def scrub(pagemem: PageMem) -> PageMem:
             section.summary = section.state_summary = None
             section.needs_summary = True
         for el in section.elements:
+            if el.url:
+                el.url = scrub_url(el.url)
+            if "href" in el.attrs:
+                el.attrs["href"] = scrub_url(el.attrs["href"])
             if el.is_typed_field or el.is_password:
                 el.value = None
                 if el.tag != "input" and el.tag != "textarea":
@@ -100,6 +107,18 @@ def _all_sections(pm: PageMem) -> Iterable[PageSection]:
     for s in pm.sections:
         yield s
         yield from s.items
+
+
+def _atomic(method):
+    """A store method that reads, then writes: one step under the site file's cross-process lock, so another
+    process cannot write in between (each single table operation is locked anyway: storage.LockedTable)."""
+
+    @functools.wraps(method)
+    def locked_method(self: "WebsiteMemStore", *args, **kwargs):
+        with self.locked():
+            return method(self, *args, **kwargs)
+
+    return locked_method
 
 
 class WebsiteMemStore:
@@ -114,9 +133,9 @@ class WebsiteMemStore:
         if in_memory:
             self.db = TinyDB(storage=MemoryStorage)
         else:
-            self.directory.mkdir(parents=True, exist_ok=True)
+            paths.private_dir(self.directory)
             sweep_temp_files(self.directory)
-            self.db = TinyDB(self.path, storage=AtomicJSONStorage)
+            self.db = LockedTinyDB(self.path, storage=AtomicJSONStorage)
         self._check_schema()
 
     def __enter__(self) -> "WebsiteMemStore":
@@ -128,12 +147,19 @@ class WebsiteMemStore:
     def close(self) -> None:
         self.db.close()
 
+    def locked(self) -> AbstractContextManager:
+        """Hold the site file's cross-process lock (reentrant) around several table operations."""
+        storage = self.db.storage
+        return storage.locked() if isinstance(storage, AtomicJSONStorage) else nullcontext()
+
     def _check_schema(self) -> None:
         meta = self.db.table("meta")
         docs = meta.all()
         if not docs:
-            meta.insert({"schema_version": SCHEMA_VERSION, "site": self.site})
-            return
+            with self.locked():  # two processes creating the file write one meta row
+                if not meta.all():
+                    meta.insert({"schema_version": SCHEMA_VERSION, "site": self.site})
+            docs = meta.all()
         version = docs[0].get("schema_version")
         if not isinstance(version, int):
             raise MemoryFileError(self.path, "no schema version", None)
@@ -172,6 +198,7 @@ class WebsiteMemStore:
                 return t
         return None
 
+    @_atomic
     def add_template(self, pagemem: PageMem) -> Template:
         existing = self.find_template(pagemem)
         if existing is not None:
@@ -182,6 +209,7 @@ class WebsiteMemStore:
 
     # ------------------------------------------------------------------ explored elements and bookmarks
 
+    @_atomic
     def mark_explored(self, keys: Iterable[str]) -> None:
         table = self.db.table("explored")
         known = {d["key"] for d in table.all()}
@@ -198,6 +226,7 @@ class WebsiteMemStore:
     def bookmarks(self) -> list[Bookmark]:
         return [Bookmark.model_validate(d) for d in self.db.table("bookmarks").all()]
 
+    @_atomic
     def set_learned_bookmarks(self, bookmarks: list[Bookmark]) -> bool:
         """Replace the learned bookmarks (learn.py's rule) by these; bookmarks the user made stay, and win
         over a learned one for the same URL. Returns True when the table changed (and was written)."""
@@ -229,6 +258,7 @@ class WebsiteMemStore:
     def links(self) -> list[LinkRecord]:
         return [LinkRecord.model_validate(d) for d in self.db.table("links").all()]
 
+    @_atomic
     def count_link(self, link: LinkRecord) -> LinkRecord:
         """Add one click to the link from link.from_url to link.to_url by element link.key."""
         table = self.db.table("links")
@@ -242,6 +272,7 @@ class WebsiteMemStore:
     def page_stats(self) -> dict[str, PageStats]:
         return {d["url"]: PageStats.model_validate(d) for d in self.db.table("page_stats").all()}
 
+    @_atomic
     def update_page_stats(self, change: Callable[[dict[str, PageStats]], Iterable[PageStats]]) -> dict[str, PageStats]:
         """Read every page's stats, let `change` update them (it returns the ones it changed), write those with
         one write for the new rows and one for the changed ones. Returns the stats as updated."""
@@ -307,6 +338,7 @@ class WebsiteMemStore:
                     prows[(kind, key)] = {"kind": kind, "key": key, "purpose": purpose}
         self._upsert_many("purposes", prows, lambda d: (d.get("kind"), d.get("key")))
 
+    @_atomic
     def _upsert_many(self, name: str, rows: dict, key_of) -> None:
         if not rows:
             return
@@ -365,6 +397,7 @@ class WebsiteMemStore:
         return WebsiteMem(site=self.site, pages=pages, templates=self.templates(), explored=self.explored(),
                           bookmarks=self.bookmarks())
 
+    @_atomic
     def save(self, memory: WebsiteMem) -> None:
         for pm in memory.pages.values():
             self.save_page(pm)
@@ -389,7 +422,11 @@ def list_sites(directory: Path | None = None) -> list[tuple[str, Path]]:
 def remove_site(site: str, directory: Path | None = None) -> bool:
     d = Path(directory) if directory is not None else memory_dir()
     path = d / f"{site_key(site)}.json"
-    if not path.exists():
-        return False
-    path.unlink()
+    with holding(file_lock(path), path):  # a write in progress in another process finishes first
+        if not path.exists():
+            return False
+        if path.is_dir():
+            raise MemoryFileError(path, "it is a directory, not a file", None,
+                                  remedy="It was not removed: it is not a file this program wrote.")
+        path.unlink()
     return True
