@@ -14,7 +14,8 @@ from typing import Awaitable
 from companion import llm
 from companion.act import action_strings as say
 from companion.act.context import AgentContext
-from companion.act.elements import field_description, irreversible_reason, is_checkable, is_text_field, label
+from companion.act.confirmation import confirm_action
+from companion.act.elements import field_description, is_checkable, is_text_field, label
 from companion.act.errors import ActionFailed
 from companion.bridge.errors import BridgeDisconnected, BridgeError
 from companion.pagemem.model import Element
@@ -46,25 +47,22 @@ async def browser(ctx: AgentContext, call: Awaitable[ActionResult], what: str) -
     return result
 
 
-async def confirm_or_fail(ctx: AgentContext, description: str, done: list[str] | None = None) -> None:
-    if not await ctx.confirm(description):
-        raise ActionFailed(f"declined by the user: {description}", done)
-
-
 def _variables(ctx: AgentContext, **extra) -> dict:
     return {"task": ctx.task, "history": ctx.history_text(), **extra}
 
 
-async def click_element(ctx: AgentContext, el: Element, *, confirm: bool = True) -> tuple[str, ActionResult]:
-    reason = irreversible_reason(el) if confirm else None
-    if reason:
-        await confirm_or_fail(ctx, f"Click {label(el)} on {ctx.url}: {reason}")
+async def click_element(ctx: AgentContext, el: Element, *, suggestion_for: Element | None = None,
+                        done: list[str] | None = None) -> tuple[str, ActionResult]:
+    """Click, after asking the user when confirmation.py says the click needs it (`suggestion_for`: the search
+    field whose suggestion this is; `done`: actions of the workflow so far, kept when the user declines)."""
+    await confirm_action(ctx, "click", el, suggestion_for=suggestion_for, done=done)
     result = await browser(ctx, ctx.session.click(el.ref, tab=ctx.tab), f"clicking {label(el)}")
     el.clicked = True
     return say.clicked(el), result
 
 
 async def type_text(ctx: AgentContext, el: Element, text: str) -> str:
+    await confirm_action(ctx, "type", el)  # a field of another origin's frame
     await browser(ctx, ctx.session.type(el.ref, text, secret=el.is_password, tab=ctx.tab), f"typing into {label(el)}")
     if el.is_password:
         ctx.typed_secrets.add(el.key)
@@ -123,7 +121,9 @@ async def set_checked(ctx: AgentContext, el: Element, state: bool | None = None)
     return say.checked(el, state)
 
 
-async def press_enter(ctx: AgentContext, el: Element) -> tuple[str, ActionResult]:
+async def press_enter(ctx: AgentContext, el: Element, *, done: list[str] | None = None) -> tuple[str, ActionResult]:
+    """Enter in a field submits its form: asked first unless the form is a real site search (confirmation.py)."""
+    await confirm_action(ctx, "enter", el, done=done)
     result = await browser(ctx, ctx.session.press("Enter", el.ref, tab=ctx.tab), f"pressing Enter in {label(el)}")
     return say.pressed_enter(el), result
 

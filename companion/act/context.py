@@ -16,6 +16,8 @@ from companion.pagemem.model import Bookmark, PageMem
 from companion.pagemem.update import PageUpdate, SectionDiff, update_page_mem
 from companion.protocol import Snapshot, TabInfo
 from companion.act.errors import ActionFailed
+from companion.act.form_effect import PageFacts, read_page_facts
+from companion.llm.prompts import new_nonce
 
 
 async def _always_yes(description: str) -> bool:
@@ -53,6 +55,12 @@ class AgentContext:
     # Sections do not always follow forms (a small page is one section; a big form spans several).
     forms: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
     form_labels: dict[tuple[int, int], str] = field(default_factory=dict)
+    # From the last snapshot: what each form does (method, action, field kinds) and each frame's origin, by which
+    # confirmation.py decides; and the frame origins the user allowed typing into on this document.
+    page_facts: PageFacts = field(default_factory=PageFacts)
+    approved_origins: set[str] = field(default_factory=set)
+    # This task's secret marker around page text in prompts (llm.prompts.untrusted): a page cannot close it.
+    nonce: str = field(default_factory=new_nonce)
     # While execute() runs: the net change of all its refreshes (see changes.py); None when not tracking.
     tracked_changes: PageUpdate | None = None
     tracking: bool = False
@@ -75,6 +83,7 @@ class AgentContext:
             raise ActionFailed(f"could not read the page: {exc}") from exc
         snapshot = result.snapshot
         self.forms, self.form_labels = enclosing_forms(snapshot)
+        self.page_facts = read_page_facts(snapshot)
         reloaded = self._navigated_since_last_refresh(result.tab_id)
         # Marked when the reply is in hand, not when it was asked for: the extension sends a tab event and
         # a snapshot reply over one ordered socket, so an event that arrives after this moment was sent
@@ -87,6 +96,7 @@ class AgentContext:
             self.page_changed = True
             self.view_all_active = False
             self.typed_secrets.clear()
+            self.approved_origins.clear()
             if snapshot.url not in self.visited_urls:
                 self.visited_urls.append(snapshot.url)
             update = PageUpdate(

@@ -1,8 +1,9 @@
 """SubmitForm (App. A.5, Algorithm 9): choose fields, fill each, validate, then review: edit, submit or leave.
 
-Everything happens inside one agent step. The review loop only offers the form's own fields. Submission
-always asks ctx.confirm first (a form submission may be irreversible); declining raises ActionFailed with
-the fill actions already done. A field that cannot be filled is logged and skipped, not fatal.
+Everything happens inside one agent step. The review loop only offers the form's own fields. Submission asks
+ctx.confirm first unless the form is a real site search (confirmation.py decides by what the form does);
+declining raises ActionFailed with the fill actions already done. A field that cannot be filled is logged and
+skipped, not fatal.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ import logging
 
 from companion import llm
 from companion.act import action_strings as say
-from companion.act.basic import CHOICE_TOKENS, browser, confirm_or_fail, fill_field, press_enter, settle
+from companion.act.basic import CHOICE_TOKENS, browser, fill_field, settle
+from companion.act.confirmation import confirm_action
 from companion.act.context import AgentContext
 from companion.act.elements import field_description, is_empty, is_form_field, is_submit_like, is_text_field, label
 from companion.act.errors import ActionFailed
@@ -114,17 +116,19 @@ async def submit_form(ctx: AgentContext, section: PageSection, *, detached: bool
 
 async def _submit(ctx: AgentContext, section: PageSection, purpose: str, fields: list[Element], actions: list[str]) -> Outcome:
     button = submit_button(section)
+    last = next((e for e in reversed(fields) if is_text_field(e)), None)
+    if button is None and last is None:
+        raise ActionFailed(f"{purpose}: no submit button and no text field to press Enter in", actions)
     shown = ", ".join(field_description(e, ctx.typed_secrets) for e in fields)
-    await confirm_or_fail(ctx, f"Submit the form '{purpose}' on {ctx.url} ({shown})", actions)
+    # One question for the whole submission (the click or Enter below is not asked again).
+    await confirm_action(ctx, "submit", button or last, section=section, done=actions,
+                         what=f"Submit the form '{purpose}' ({shown})")
     modal_before = ctx.pagemem.modal() is not None if ctx.pagemem else False
     if button is not None:
         result = await browser(ctx, ctx.session.click(button.ref, tab=ctx.tab), f"submitting with {label(button)}")
         actions.append(say.submitted(button))
     else:
-        last = next((e for e in reversed(fields) if is_text_field(e)), None)
-        if last is None:
-            raise ActionFailed(f"{purpose}: no submit button and no text field to press Enter in", actions)
-        _, result = await press_enter(ctx, last)
+        result = await browser(ctx, ctx.session.press("Enter", last.ref, tab=ctx.tab), f"pressing Enter in {label(last)}")
         actions.append(say.submitted(None))
     await settle(ctx)
     opened = not modal_before and ctx.pagemem is not None and ctx.pagemem.modal() is not None

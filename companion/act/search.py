@@ -1,7 +1,9 @@
 """Search (App. A.5): type the query, look for suggestions in the diff, offer them (or ignore them), press Enter.
 
 The same steps without the final Enter serve autocomplete comboboxes (a city or airport field): typing
-alone is not the choice there, picking the suggestion is."""
+alone is not the choice there, picking the suggestion is. A suggestion click and the Enter go through
+confirmation.py like any click and Enter: a real site search goes through unasked, a form that only calls
+itself a search (a POST form, a card field) is asked about first."""
 
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ async def search(ctx: AgentContext, field: Element, *, press: bool = True) -> Ou
         variables = {"task": ctx.task, "history": ctx.history_text(), "query": query, "suggestions": [label(e) for e in suggestions]}
         reply = await llm.choose("search_suggestion", variables, n=len(suggestions), allow_none=True, max_tokens=CHOICE_TOKENS)
         if reply.answer.index >= 0:
-            text, result = await click_element(ctx, suggestions[reply.answer.index], confirm=False)
+            text, result = await click_element(ctx, suggestions[reply.answer.index], suggestion_for=field, done=actions)
             actions.append(text)
             await settle(ctx)
             if result.url_changed or ctx.page_changed:
@@ -40,7 +42,7 @@ async def search(ctx: AgentContext, field: Element, *, press: bool = True) -> Ou
     live = ctx.pagemem.element_by_ref(field.ref) if ctx.pagemem else None
     if live is None or not press:  # the suggestion replaced the search box: nothing left to press Enter in
         return Outcome(actions=actions)
-    text, result = await press_enter(ctx, live)
+    text, result = await press_enter(ctx, live, done=actions)
     actions.append(text)
     await settle(ctx)
     return Outcome(actions=actions, url_changed=result.url_changed or ctx.page_changed)

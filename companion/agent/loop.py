@@ -233,6 +233,8 @@ class _Agent:
         ctx = AgentContext(session=self.session, task=self.task, files_dir=files_dir, tab=self.tab,
                            history_text=self.history.render, confirm=self._confirm,
                            allowed_domains=list(self.allowed_domains))
+        # Every prompt of this task marks page text with this task's nonce (this asyncio task's context only).
+        llm.use_task_nonce(ctx.nonce)
         await ctx.refresh()
         self.store = self.sites.attach(ctx)
         ctx.bookmarks = await choose_bookmarks(self.task, self.store)

@@ -26,7 +26,7 @@ from companion.llm.client import (
     LLMTimeoutError,
 )
 from companion.llm.config import LLMConfigError, LLMSettings, add_llm_arguments, load_settings, parse_spec
-from companion.llm.prompts import PromptError, available_prompts, numbered, render
+from companion.llm.prompts import PromptError, available_prompts, numbered, render, untrusted, use_task_nonce
 from companion.llm.structured import StrictAnswer, choice_model, subset_model
 from companion.llm.usage import CallUsage, Reply, UsageTally, track_usage
 

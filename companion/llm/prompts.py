@@ -4,12 +4,20 @@ Each file starts with a comment header `{# version: N` followed by the documenta
 Every call is sent as two messages: the shared system message (prompts/_system.j2, identical for all calls)
 and the rendered prompt. Templates put the task and history first and the call-specific part last, so the
 server's prompt cache reuses the common prefix across the calls of one step.
+
+Page text is untrusted: everything a web page wrote (or a model wrote about one) enters a prompt only through
+untrusted(), the `page` filter, which puts it between <page-content nonce=N> markers with this task's nonce
+and removes anything marker-like from the text first, so a page can neither close the block nor forge one.
+The system message says what the markers mean. The nonce is per task (AgentContext.nonce, made current for the
+task's calls by use_task_nonce); outside a task a per-process one is used.
 """
 
 from __future__ import annotations
 
+import contextvars
 import os
 import re
+import secrets
 from functools import lru_cache
 from pathlib import Path
 
@@ -19,6 +27,46 @@ from pydantic import BaseModel
 PROMPTS_DIR = Path(__file__).resolve().parents[2] / "prompts"
 SYSTEM_PROMPT = "_system"
 _VERSION_RE = re.compile(r"^\{#-?\s*version:\s*([\w.\-]+)")
+
+
+NONCE_HEX = 10  # 40 bits: a page has no way to learn it, and one guess per snapshot
+_task_nonce: contextvars.ContextVar[str | None] = contextvars.ContextVar("page_content_nonce", default=None)
+_PROCESS_NONCE = secrets.token_hex(NONCE_HEX // 2)
+# Anything that looks like a page-content marker, in any case or spelling a page might try.
+_MARKER_RE = re.compile(r"<\s*/?\s*page[-_]?content\b[^>\n]*>?|page[-_]content", re.I)
+_NONCE_RE = re.compile(r"nonce=[0-9a-f]{%d}\b" % NONCE_HEX)
+
+
+def new_nonce() -> str:
+    return secrets.token_hex(NONCE_HEX // 2)
+
+
+def use_task_nonce(nonce: str) -> None:
+    """Make `nonce` the marker of every prompt rendered from here on in this asyncio task (and the tasks it
+    starts). A task's context is its own copy: setting it leaks into no other task."""
+    _task_nonce.set(nonce)
+
+
+def current_nonce() -> str:
+    return _task_nonce.get() or _PROCESS_NONCE
+
+
+def untrusted(text, nonce: str | None = None) -> str:
+    """`text` (page-derived) between this task's page-content markers, with every marker-like string and the
+    nonce itself removed from it: the one way page text enters a prompt."""
+    nonce = nonce or current_nonce()
+    body = _MARKER_RE.sub("", str(text))
+    body = re.sub(re.escape(nonce), "", body, flags=re.I).strip("\n")
+    opening, closing = f"<page-content nonce={nonce}>", f"</page-content nonce={nonce}>"
+    if "\n" not in body:
+        return f"{opening}{body}{closing}"
+    return f"\n{opening}\n{body}\n{closing}\n"  # a block stands apart: blank lines around it (render collapses extras)
+
+
+def mask_nonce(text: str) -> str:
+    """The text with every nonce replaced by a fixed one: what a recorded request is keyed by, so a replay
+    (another task, another nonce) finds the recorded answers."""
+    return _NONCE_RE.sub("nonce=" + "0" * NONCE_HEX, text)
 
 
 class PromptError(ValueError):
@@ -51,6 +99,7 @@ def _environment(directory: str) -> jinja2.Environment:
         autoescape=False,  # prompts are plain text, not HTML
     )
     env.filters["numbered"] = numbered
+    env.filters["page"] = untrusted  # {% filter page %}...{% endfilter %} or {{ x | page }}
     return env
 
 
@@ -86,7 +135,7 @@ def render_text(name: str, variables: dict) -> str:
 
 def render(name: str, variables: dict) -> RenderedPrompt:
     version = prompt_version(name)
-    system = render_text(SYSTEM_PROMPT, {})
+    system = render_text(SYSTEM_PROMPT, {"nonce": current_nonce()})
     user = render_text(name, variables)
     return RenderedPrompt(
         name=name,

@@ -20,6 +20,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from companion.llm.prompts import mask_nonce
+
 
 class ReplayMiss(LookupError):
     """The replayed session never saw this request."""
@@ -36,6 +38,8 @@ class Completion(BaseModel):
 
 
 def request_key(prompt: str, messages: list[dict], schema: dict, max_tokens: int) -> str:
+    # The page-content nonce differs per task (a replay is another task): the key must not depend on it.
+    messages = [{**m, "content": mask_nonce(m["content"])} if isinstance(m.get("content"), str) else m for m in messages]
     canonical = json.dumps(
         {"prompt": prompt, "messages": messages, "schema": schema, "max_tokens": max_tokens},
         sort_keys=True,

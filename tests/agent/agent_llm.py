@@ -20,6 +20,13 @@ from companion.llm.scripted_server import RecordedRequest, ScriptedLLMServer, Sc
 
 _request: contextvars.ContextVar[RecordedRequest | None] = contextvars.ContextVar("agent_llm_request", default=None)
 OPTION_RE = re.compile(r"^\[(\d+)\] (.*)$", re.M)
+# The page-content markers around page text (companion.llm.prompts.untrusted): read through, like a model would.
+MARKER_RE = re.compile(r"\n?</?page-content nonce=[0-9a-f]+>\n?")
+
+
+def unwrap(text: str) -> str:
+    """The prompt with its page-content markers taken out (blocks keep a line break in their place)."""
+    return MARKER_RE.sub(lambda m: "\n" if m.group(0).startswith("\n") and m.group(0).endswith("\n") else "", text)
 
 # (prompt text, candidate labels) -> index in labels
 ChooseFn = Callable[[str, list[str]], int]
@@ -90,6 +97,7 @@ class AgentLLM(ScriptedLLMServer):
         return ScriptedReply(content=json.dumps(_fit(self.respond(prompt, last_user, schema), schema)))
 
     def respond(self, prompt: str, text: str, schema: dict) -> dict:
+        text = unwrap(text)
         if prompt in self.overrides:
             return self.overrides[prompt](text)
         if prompt == "action_selection":

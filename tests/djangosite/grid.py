@@ -23,7 +23,7 @@ from pathlib import Path
 
 from companion.bridge.launcher import CHROMEDRIVER, CHROMIUM, HEADLESS_FLAGS
 
-from .server import free_port
+from .server import die_with_parent, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SELENIUM_PACKAGE = "@nightwatch/selenium-server@4.20.0"
@@ -117,13 +117,14 @@ class SeleniumGrid:
         ]
         self._log_file = open(self.log_path, "ab")
         self._proc = subprocess.Popen(cmd, cwd=self.workdir, stdin=subprocess.DEVNULL, stdout=self._log_file,
-                                      stderr=subprocess.STDOUT)
+                                      stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
         deadline = time.monotonic() + self.start_timeout
         while time.monotonic() < deadline:
             code = self._proc.poll()
             if code is not None:
+                log = self._log_tail()
                 self.close()
-                raise GridError(f"the grid exited with code {code}; its log:\n{self._log_tail()}")
+                raise GridError(f"the grid exited with code {code}; its log:\n{log}")
             try:
                 if self.status().get("ready"):
                     return self
@@ -135,6 +136,10 @@ class SeleniumGrid:
         raise GridError(f"the grid was not ready within {self.start_timeout:g} s; its log:\n{log}")
 
     def close(self) -> None:
+        self.stop()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def stop(self) -> None:
         if self._proc is not None:
             self._proc.terminate()
             try:
@@ -158,4 +163,3 @@ class SeleniumGrid:
 
     def __exit__(self, *exc_info) -> None:
         self.close()
-        shutil.rmtree(self.workdir, ignore_errors=True)

@@ -13,11 +13,13 @@ copied to `db.sqlite3`, the file the server uses; `reset()` copies it again.
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import http.cookiejar
 import os
 import re
 import shutil
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -59,6 +61,15 @@ class Request:
     method: str
     path: str
     status: int
+
+
+def die_with_parent() -> None:
+    """preexec_fn: the child gets SIGTERM when the test process dies, so no server outlives a killed run."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # not Linux: stop() still ends the child on a normal exit
 
 
 def free_port() -> int:
@@ -119,7 +130,7 @@ class DjangoSite:
         # --insecure: serve the admin's static files with DEBUG off; --noreload: one process to stop.
         cmd = [self.python, str(MANAGE), "runserver", f"127.0.0.1:{self.port}", "--noreload", "--insecure"]
         self._proc = subprocess.Popen(cmd, cwd=SITE_DIR, env=self._env(self.db_path), stdin=subprocess.DEVNULL,
-                                      stdout=self._log_file, stderr=subprocess.STDOUT)
+                                      stdout=self._log_file, stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
         deadline = time.monotonic() + self.start_timeout
         while time.monotonic() < deadline:
             if self._proc.poll() is not None:
