@@ -15,6 +15,7 @@ COMMAND_MODULES = [
     "companion.commands.pagemem",
     "companion.commands.memory",
     "companion.commands.run",
+    "companion.commands.explore",
 ]
 
 

@@ -123,7 +123,7 @@ class LaunchedBrowser:
             t0 = time.perf_counter()
             self.companion.start()
             t1 = time.perf_counter()
-            self.driver = webdriver.Chrome(options=chrome_options(self.opts, self.user_data_dir), service=Service(CHROMEDRIVER))
+            self.driver = self._new_driver()
             self.driver.set_page_load_timeout(self.opts.page_load_timeout)
             t2 = time.perf_counter()
             self.pair()
@@ -133,6 +133,10 @@ class LaunchedBrowser:
             self.close()
             raise
         return self
+
+    def _new_driver(self) -> webdriver.Remote:
+        """The WebDriver session: local chromedriver here; a subclass may drive another (companion/explore/tabs.py)."""
+        return webdriver.Chrome(options=chrome_options(self.opts, self.user_data_dir), service=Service(CHROMEDRIVER))
 
     def pair(self) -> BrowserSession:
         """Enter port and token on the options page like a user, then wait for the session."""

@@ -1,0 +1,196 @@
+"""ExploreElement (WebChallenger, appendix A.2) on a live tab: click one element and record the transition.
+
+The page is first brought to the state the element lives in: a fresh load of the page, then the clicks on
+the triggers of the dropdowns it is inside (`path`). The element is found again by its stable key
+(pagemem/identity.py): ids are per document, and every reload is a new document. Then:
+- the URL changed (another document): the click navigated there;
+- the same document gained elements: those (Δ+, the section diff of update_page_mem) are the element's
+  dropdown elements, and the tab stays in that state for the recursive exploration of them;
+- nothing changed: the tab is still in the pre-click state and the next click goes on from there.
+
+Restoring the pre-click state is a fresh load of the page's URL (then the path again), never Escape or
+history.back: Escape closes only what listens for it, a back navigation may be served from the back-forward
+cache with the menu still open or re-post a form, while a fresh load is the page as first seen, every
+time. It is skipped when the click changed nothing, which is the common case for inert elements.
+
+Without a click: a native <select> reveals its options (the popup is outside the DOM), recorded as its
+dropdown elements; a link that opens a new tab (target=_blank) is followed by its href, so no tab is left
+behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from companion.act.context import enclosing_forms, same_document_url
+from companion.act.dropdown import revealed_elements
+from companion.bridge.errors import BridgeError
+from companion.explore.model import Candidate, ClickOutcome
+from companion.explore.should_skip import link_url, should_skip
+from companion.explore.tabs import ExploreTab, PageLoadError
+from companion.memory.store import normalize_url
+from companion.pagemem.divide import divide_page
+from companion.pagemem.identity import element_keys, exploration_key
+from companion.pagemem.model import Element, PageMem
+from companion.pagemem.update import update_page_mem
+from companion.protocol import ElementRef, Snapshot
+
+log = logging.getLogger(__name__)
+
+# Menus open on the click's own task, but some animate in or fetch their entries: a short pause before reading.
+SETTLE_S = 0.15
+
+
+def page_candidates(pagemem: PageMem, snapshot: Snapshot) -> list[Candidate]:
+    """Every element of the page in document order, with its keys and ShouldSkip's verdict."""
+    keys = element_keys(pagemem)
+    in_form = set(enclosing_forms(snapshot)[0])
+    out: list[Candidate] = []
+
+    def add(el: Element, in_item: bool) -> None:
+        out.append(Candidate(key=keys[el.key], dedup_key=exploration_key(pagemem, el), element=el,
+                             skip=should_skip(el, pagemem.url, in_form=el.key in in_form), in_list_item=in_item))
+
+    for section in pagemem.sections:
+        for el in section.elements:
+            add(el, False)
+        for item in section.items:
+            for el in item.all_elements():
+                add(el, True)
+    return out
+
+
+def option_candidates(select: Element, snapshot: Snapshot) -> list[Element]:
+    """A native select's <option>s as elements (their wire addresses are real: the snapshot's ids)."""
+    out: list[Element] = []
+    for frame in snapshot.frames:
+        if frame.frame != select.ref.frame:
+            continue
+        children: dict[int, list] = {}
+        for e in frame.elements:
+            if e.parent is not None:
+                children.setdefault(e.parent, []).append(e)
+        stack = list(reversed(children.get(select.ref.id, [])))
+        while stack:
+            e = stack.pop()
+            if e.tag == "option":
+                out.append(Element(ref=ElementRef(frame=frame.frame, id=e.id), index=0, tag="option", role="option",
+                                   name=e.text, text=e.text, selected=e.selected, disabled="disabled" in e.attrs))
+            elif e.tag == "optgroup":
+                stack.extend(reversed(children.get(e.id, [])))
+    return out
+
+
+class Unreachable(Exception):
+    """The state an element lives in could not be brought back (the page changed between loads)."""
+
+
+class LiveClicker:
+    """Clicks on one page of one tab, with the bookkeeping of which state the tab is in."""
+
+    def __init__(self, tab: ExploreTab, url: str) -> None:
+        self.tab = tab
+        self.url = url
+        self.page: PageMem | None = None
+        self.snapshot: Snapshot | None = None
+        self.base_snapshot: Snapshot | None = None  # the first load, which the page's candidates come from
+        self.path: tuple[str, ...] = ()
+        self.dirty = True  # the tab may not show the state `path` names
+        self.outcomes: list[ClickOutcome] = []
+        self.loads = 0
+
+    async def open(self) -> PageMem:
+        """A fresh load of the page: the pre-click state."""
+        self.snapshot = await self.tab.load(self.url)
+        if self.base_snapshot is None:
+            self.base_snapshot = self.snapshot
+        self.page = divide_page(self.snapshot)
+        self.path = ()
+        self.dirty = False
+        self.loads += 1
+        return self.page
+
+    def locate(self, key: str) -> Element | None:
+        by_key = {k: ref for ref, k in element_keys(self.page).items()}
+        ref = by_key.get(key)
+        return None if ref is None else next((e for e in self.page.all_elements() if e.key == ref), None)
+
+    async def reach(self, path: tuple[str, ...]) -> None:
+        if not self.dirty and self.path == path:
+            return
+        if self.dirty or self.path != path[:len(self.path)]:
+            await self.open()
+        for key in path[len(self.path):]:
+            trigger = self.locate(key)
+            if trigger is None:
+                raise Unreachable(f"the trigger {key} is not on the page after a reload")
+            before = self.page.url
+            result = await self.tab.click(trigger.ref)
+            await asyncio.sleep(SETTLE_S)
+            snapshot = await self.tab.snapshot()
+            if not result.ok or not same_document_url(before, snapshot.url):
+                self.dirty = True
+                raise Unreachable(f"re-opening {key} did not give the same state ({result.error or snapshot.url})")
+            update_page_mem(self.page, snapshot)
+            self.snapshot = snapshot
+            self.path = self.path + (key,)
+
+    async def click(self, path: tuple[str, ...], cand: Candidate) -> ClickOutcome:
+        outcome = ClickOutcome(path=list(path), key=cand.key)
+        self.outcomes.append(outcome)
+        el = cand.element
+        if el.tag == "select":
+            # The options are the select's dropdown elements; the native popup is nothing to click.
+            outcome.clicked = False
+            # Its option ids belong to the document the select was read from: the first load for the page's own
+            # elements, the current state for a select inside a dropdown.
+            snapshot = self.base_snapshot if not path else (self.snapshot if not self.dirty and self.path == path else None)
+            options = option_candidates(el, snapshot) if snapshot is not None else []
+            outcome.revealed = [Candidate(key=f"{cand.key}/option/{i}", dedup_key=f"{cand.dedup_key}/option/{i}", element=o,
+                                          skip="an option of a native select", in_list_item=cand.in_list_item)
+                                for i, o in enumerate(options)]
+            return outcome
+        if el.tag in ("a", "area") and el.attrs.get("target", "").lower() == "_blank":
+            outcome.clicked = False
+            outcome.navigated_to = link_url(el, self.url)
+            return outcome
+        try:
+            await self.reach(path)
+            live = self.locate(cand.key)
+            if live is None:
+                raise Unreachable(f"{cand.key} is not on the page after a reload")
+            before = self.page.url
+            started = time.monotonic()
+            result = await self.tab.click(live.ref)
+            if not result.ok:
+                self.dirty = True
+                outcome.error = result.error or "the click failed"
+                return outcome
+            await asyncio.sleep(SETTLE_S)
+            snapshot = await self.tab.snapshot()
+        except (Unreachable, PageLoadError, BridgeError) as exc:
+            self.dirty = True
+            outcome.error = str(exc)
+            return outcome
+        reloaded = any(same_document_url(e.url, before) for e in self.tab.navigated_since(started))
+        if not same_document_url(before, snapshot.url) or reloaded:
+            self.dirty = True
+            if normalize_url(snapshot.url) != normalize_url(self.url):
+                outcome.navigated_to = snapshot.url
+            return outcome
+        after = self.page.model_copy(deep=True)
+        update = update_page_mem(after, snapshot)
+        revealed = revealed_elements(update.added_elements, live)
+        if revealed:
+            shown = {e.key for e in revealed}
+            outcome.revealed = [c for c in page_candidates(after, snapshot) if c.element.key in shown]
+            outcome.after = after
+            self.page, self.snapshot, self.path = after, snapshot, path + (cand.key,)
+        elif update.removed_sections or any(not d.empty for d in update.diffs.values()):
+            self.dirty = True  # it changed the page in place (a toggle): start the next click afresh
+        return outcome
+
+
+__all__ = ["LiveClicker", "Unreachable", "option_candidates", "page_candidates"]

@@ -1,0 +1,46 @@
+"""ExplorePage (WebChallenger, appendix A.2), the part a worker does on its tab: load the stub's URL, run
+DividePage on the fresh document, and unless its structure matches a template the worker knows of, iterate
+it (IteratePage) with live clicks. What is registered, which template it becomes and which stubs go on the
+frontier is decided when the result is committed (explorer.py), against the site's memory as it is then.
+"""
+
+from __future__ import annotations
+
+from companion.explore.explore_element import LiveClicker, page_candidates
+from companion.explore.iterate import iterate_page
+from companion.explore.model import ExploreModel, PageResult
+from companion.explore.tabs import ExploreTab, PageLoadError
+from companion.memory.store import normalize_url, site_key
+from companion.pagemem.template import matches_template
+
+
+class PageJob(ExploreModel):
+    """What a worker needs to explore one page: its URL and the memory as the coordinator knew it."""
+
+    url: str
+    explored: set[str] = set()  # E_w
+    templates: list[list[str]] = []  # T_w, as section signature lists
+    max_elements: int = 60
+
+
+async def explore_page(tab: ExploreTab, job: PageJob) -> PageResult:
+    clicker = LiveClicker(tab, job.url)
+    try:
+        first = await clicker.open()
+    except PageLoadError as exc:
+        return PageResult(url=job.url, error=str(exc))
+    result = PageResult(url=job.url, final_url=normalize_url(first.url), pagemem=first.model_copy(deep=True),
+                        candidates=page_candidates(first, clicker.snapshot))
+    if site_key(first.url) != site_key(job.url):
+        return result  # redirected off the site: nothing of it is explored
+    if any(matches_template(first, signatures) for signatures in job.templates):
+        return result  # MatchesTemplate: a known shape, its element behaviour is learned already
+    clicker.url = first.url  # restore to where the stub led (a redirect is not followed again on every reload)
+    await iterate_page(result.candidates, clicker, set(job.explored), max_elements=job.max_elements,
+                       page_url=first.url, is_known=lambda url: False, depth=0)
+    result.outcomes = clicker.outcomes
+    result.iterated = True
+    return result
+
+
+__all__ = ["PageJob", "PageLoadError", "explore_page"]
