@@ -52,7 +52,14 @@ class SnapshotElement(WireModel):
     tag: str = Field(description="lower-case tag name")
     attrs: dict[str, str] = Field(default_factory=dict, description="only the attributes that matter for roles, names and selectors")
     text: str = Field("", description="the element's own direct text, whitespace-collapsed")
-    value: str | None = Field(None, description="current value of inputs, textareas and selects; never for password fields")
+    value: str | None = Field(None, description="current value of inputs, textareas and selects; never for secret fields")
+    secret: bool = Field(False, description="a field whose value never leaves the page: ever a password in this document, "
+                                            "autocomplete cc-*/one-time-code/current-password/new-password, hidden, or CSS-masked")
+    has_value: bool = Field(False, description="for secret fields: a value is there (what it is is never sent)")
+    url: str | None = Field(None, description="where the element navigates, resolved by the browser against its own "
+                                              "document: a link's href, a form's action, a submit button's formaction")
+    url_truncated: bool = Field(False, description="`url` was longer than the extension sends (a huge data: URL): it is cut "
+                                                   "and must never be followed")
     checked: bool | None = None
     selected: bool | None = Field(None, description="for <option>: currently selected")
     box: Box | None = None

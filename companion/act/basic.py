@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Awaitable
 
-from companion import llm
+from companion import llm, paths
 from companion.act import action_strings as say
 from companion.act.context import AgentContext
 from companion.act.confirmation import confirm_action
@@ -150,7 +150,7 @@ async def upload_file(ctx: AgentContext, el: Element) -> list[str]:
     """UploadFile: choose a file staged for the task (or created earlier), or write a new text file whose
     name and content the LLM gives, then put it into the file input."""
     directory = ctx.files_dir
-    directory.mkdir(parents=True, exist_ok=True)
+    paths.private_dir(directory)
     files = sorted(p for p in directory.iterdir() if p.is_file())
     options = [_describe_file(p) for p in files] + [CREATE_NEW_FILE]
     field = field_description(el, ctx.typed_secrets)
@@ -165,7 +165,7 @@ async def upload_file(ctx: AgentContext, el: Element) -> list[str]:
     else:
         reply = await llm.ask("new_file_content", _variables(ctx, field=field), llm.NewFile, max_tokens=NEW_FILE_TOKENS)
         path, created = _unique_path(directory, reply.answer.filename), True
-        path.write_text(reply.answer.content, encoding="utf-8")
+        paths.write_private_text(path, reply.answer.content)
         actions.append(say.created_file(path.name, len(reply.answer.content)))
     await browser(ctx, ctx.session.upload(el.ref, path, tab=ctx.tab), f"uploading {path.name} to {label(el)}")
     actions.append(say.uploaded(el, path.name, created))

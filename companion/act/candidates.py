@@ -19,6 +19,7 @@ from companion import llm
 from companion.act.context import AgentContext
 from companion.act.models import Candidate
 from companion.act.prefilter import prefilter, usable_elements
+from companion.act.sites import policy_of
 from companion.pagemem.model import Element, PageSection
 
 if TYPE_CHECKING:  # the OBSERVE engineer's model; only its contract fields are read here
@@ -144,11 +145,11 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
     url = pm.url
     observation = getattr(obs, "summary", "") or ctx.observation
     ctx.observation = observation
-    domains = ctx.allowed_domains
+    sites = policy_of(ctx)
 
     def usable(section: PageSection, elements: list[Element] | None = None) -> list[Candidate]:
         elements = list(section.all_elements()) if elements is None else elements
-        return [element_candidate(e, section.id) for e in usable_elements(elements, url, domains)
+        return [element_candidate(e, section.id) for e in usable_elements(elements, url, sites)
                 if f"element:{e.ref.frame}:{e.ref.id}" not in exclude]
 
     def shown(section: PageSection) -> list[Element] | None:
@@ -179,7 +180,7 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
     # One call, as in the paper: a long list among these sections is offered by its first elements only.
     calls.append(_filter(ctx, observation, "other sections near the top of the page (navigation bars, search boxes, main buttons)",
                          rest[:MAX_ELEMENTS_PER_CALL]))
-    nav = prefilter(navigation_candidates(ctx), pm, page_url=url, active_tab=ctx.active_tab_id, allowed_domains=domains)
+    nav = prefilter(navigation_candidates(ctx), pm, page_url=url, active_tab=ctx.active_tab_id, sites=sites)
     nav = [c for c in nav if c.key not in exclude]
     calls.append(_filter(ctx, observation, "navigation actions (pages visited earlier, bookmarks, other tabs)", nav))
     results = await asyncio.gather(*calls)
@@ -198,7 +199,7 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
     fixed.append(Candidate(kind="end_task", label=END_TASK_LABEL))
     out.extend(c for c in fixed if c.key not in exclude)
     # A last rule pass: the LLM's picks can never re-introduce a no-op.
-    return _distinct_labels(prefilter(out, pm, page_url=url, active_tab=ctx.active_tab_id, allowed_domains=domains), pm)
+    return _distinct_labels(prefilter(out, pm, page_url=url, active_tab=ctx.active_tab_id, sites=sites), pm)
 
 
 __all__ = ["gather_candidates", "navigation_candidates", "element_candidate", "VIEW_ALL_LABEL", "END_TASK_LABEL", "TYPE_URL_LABEL"]

@@ -16,6 +16,7 @@ from companion.pagemem.model import Bookmark, PageMem
 from companion.pagemem.update import PageUpdate, SectionDiff, update_page_mem
 from companion.protocol import Snapshot, TabInfo
 from companion.act.errors import ActionFailed
+from companion.act.sites import SitePolicy, form_targets
 from companion.act.form_effect import PageFacts, read_page_facts
 from companion.llm.prompts import new_nonce
 
@@ -40,6 +41,8 @@ class AgentContext:
     history_text: Callable[[], str] = lambda: ""
     confirm: Callable[[str], Awaitable[bool]] = _always_yes
     allowed_domains: list[str] = field(default_factory=list)
+    # Where the task may go (act/sites.py); None: made on first use from allowed_domains, task and page.
+    sites: "SitePolicy | None" = None
     visited_urls: list[str] = field(default_factory=list)
     bookmarks: list[Bookmark] = field(default_factory=list)
     tabs: list[TabInfo] = field(default_factory=list)
@@ -55,6 +58,8 @@ class AgentContext:
     # Sections do not always follow forms (a small page is one section; a big form spans several).
     forms: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
     form_labels: dict[tuple[int, int], str] = field(default_factory=dict)
+    # From the last snapshot: where each form (or formaction button) submits to, as the browser resolved it.
+    form_urls: dict[tuple[int, int], tuple[str, bool]] = field(default_factory=dict)
     # From the last snapshot: what each form does (method, action, field kinds) and each frame's origin, by which
     # confirmation.py decides; and the frame origins the user allowed typing into on this document.
     page_facts: PageFacts = field(default_factory=PageFacts)
@@ -83,6 +88,7 @@ class AgentContext:
             raise ActionFailed(f"could not read the page: {exc}") from exc
         snapshot = result.snapshot
         self.forms, self.form_labels = enclosing_forms(snapshot)
+        self.form_urls = form_targets(snapshot)
         self.page_facts = read_page_facts(snapshot)
         reloaded = self._navigated_since_last_refresh(result.tab_id)
         # Marked when the reply is in hand, not when it was asked for: the extension sends a tab event and

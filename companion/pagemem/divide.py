@@ -413,7 +413,7 @@ def make_element(node: Node) -> Element:
     el = node.el
     a = el.attrs
     expanded = a.get("aria-expanded")
-    password = el.tag == "input" and a.get("type", "").lower() == "password"
+    password = el.secret or (el.tag == "input" and a.get("type", "").lower() == "password")
     options: list[str] = []
     if el.tag == "select":
         for c in node.children:
@@ -429,4 +429,5 @@ def make_element(node: Node) -> Element:
         expanded=None if expanded is None else expanded.lower() == "true",
         required="required" in a or a.get("aria-required", "").lower() == "true",
         options=options, value=None if password else el.value,
+        secret=password, has_value=el.has_value, url=el.url, url_truncated=el.url_truncated,
     )

@@ -52,6 +52,10 @@ class Element(PageMemModel):
     expanded: bool | None = None
     required: bool = False
     options: list[str] = Field(default_factory=list, description="for selects: option labels in order")
+    secret: bool = Field(False, description="its value never leaves the page (protocol.SnapshotElement.secret)")
+    has_value: bool = Field(False, description="a secret field that holds a value")
+    url: str | None = Field(None, description="where it navigates, as the browser resolved it (links, forms, formaction)")
+    url_truncated: bool = Field(False, description="`url` was cut by the extension: never followed")
     # mu: mutable agent state
     value: str | None = Field(None, description="current value; never persisted for typed fields")
     clicked: bool = False
@@ -69,7 +73,9 @@ class Element(PageMemModel):
 
     @property
     def is_password(self) -> bool:
-        return self.tag == "input" and self.input_type == "password"
+        """A password or any other secret field (card number, one-time code, masked PIN, hidden token):
+        its value is never read, shown or logged."""
+        return self.secret or (self.tag == "input" and self.input_type == "password")
 
     @property
     def is_typed_field(self) -> bool:
