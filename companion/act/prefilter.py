@@ -1,44 +1,36 @@
 """The rule pre-filter: drop candidates that cannot help before the LLM ever sees them (pure functions).
 
 Removed: navigating to the current page (also same-page #anchors), clicking a checked radio, switching to
-the active tab, print/tel/mailto/javascript: links, disabled elements, and links or navigations leaving
-the allowed domains when the task restricts them.
+the active tab, print/tel/mailto/javascript: links, disabled elements, and links, navigations and tabs the
+task's site policy refuses (act/sites.py: non-web schemes, URLs cut by the extension, malformed URLs, sites
+outside --allow-domain). A link to a site the user would be asked about stays: it is asked when chosen.
 """
 
 from __future__ import annotations
 
 import re
-from urllib.parse import urljoin, urlsplit
 
 from companion.act.context import same_document_url
 from companion.act.models import Candidate
+from companion.act.sites import SitePolicy, domain_allowed, element_target
 from companion.pagemem.model import Element, PageMem
 
 DEAD_SCHEMES = ("tel:", "mailto:", "javascript:", "sms:", "fax:")
 PRINT = re.compile(r"^\s*print(\s+(this|page|receipt|order))*\s*$", re.I)
 
+Sites = SitePolicy | list[str] | None
 
-def domain_allowed(url: str, allowed_domains: list[str]) -> bool:
-    """True when no restriction is set, or the URL's host is an allowed domain or a subdomain of one.
-    An entry with a port ("127.0.0.1:8000") must match host and port."""
-    if not allowed_domains:
-        return True
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https"):
-        return True  # about:, data:, chrome: are not "leaving" a website
-    host = (parts.hostname or "").lower()
-    netloc = f"{host}:{parts.port}" if parts.port else host
-    for domain in allowed_domains:
-        d = domain.lower().strip().removeprefix("https://").removeprefix("http://").rstrip("/")
-        if ":" in d:
-            if netloc == d:
-                return True
-        elif host == d or host.endswith("." + d):
-            return True
-    return False
+__all__ = ["prefilter", "usable_elements", "element_skip_reason", "candidate_skip_reason", "domain_allowed"]
 
 
-def element_skip_reason(el: Element, page_url: str, allowed_domains: list[str]) -> str | None:
+def _policy(sites: Sites) -> SitePolicy:
+    """A list is --allow-domain's (empty: no restriction, every web site is asked about when chosen)."""
+    if isinstance(sites, SitePolicy):
+        return sites
+    return SitePolicy(allowed_domains=list(sites or []))
+
+
+def element_skip_reason(el: Element, page_url: str, sites: Sites = None) -> str | None:
     """Why this element is a no-op or off-limits (None: keep it)."""
     if el.disabled:
         return "disabled"
@@ -49,11 +41,13 @@ def element_skip_reason(el: Element, page_url: str, allowed_domains: list[str]) 
         h = href.strip().lower()
         if h.startswith(DEAD_SCHEMES):
             return f"{h.split(':', 1)[0]}: link"
-        target = urljoin(page_url, href.strip())
-        if h and (h.startswith("#") or same_document_url(target, page_url)) and not _has_popup(el):
+        target, truncated = element_target(el, page_url)
+        decision = _policy(sites).decide(target, page_url, truncated=truncated)
+        if decision.verdict == "refuse":
+            return f"link not followed: {decision.reason}"
+        resolved = decision.url.href if decision.url else ""
+        if h and (h.startswith("#") or same_document_url(resolved, page_url)) and not _has_popup(el):
             return "link to the current page"
-        if not domain_allowed(target, allowed_domains):
-            return "link outside the allowed domains"
     if PRINT.match(el.name or el.text or ""):
         return "print"
     return None
@@ -65,28 +59,30 @@ def _has_popup(el: Element) -> bool:
 
 
 def candidate_skip_reason(c: Candidate, pagemem: PageMem | None, page_url: str, active_tab: int | None,
-                          allowed_domains: list[str]) -> str | None:
+                          sites: Sites = None) -> str | None:
+    policy = _policy(sites)
     if c.kind == "navigate" and c.url is not None:
         if same_document_url(c.url, page_url):
             return "the current page"
-        if not domain_allowed(c.url, allowed_domains):
-            return "outside the allowed domains"
+        decision = policy.decide(c.url)
+        if decision.verdict == "refuse":
+            return decision.reason
     if c.kind == "switch_tab" and c.tab_id is not None and c.tab_id == active_tab:
         return "the active tab"
     if c.kind == "element" and c.element is not None and pagemem is not None:
         el = pagemem.element_by_ref(c.element)
         if el is None:
             return "no longer on the page"
-        return element_skip_reason(el, page_url, allowed_domains)
+        return element_skip_reason(el, page_url, policy)
     return None
 
 
 def prefilter(candidates: list[Candidate], pagemem: PageMem | None, *, page_url: str, active_tab: int | None = None,
-              allowed_domains: list[str] | None = None) -> list[Candidate]:
-    domains = allowed_domains or []
-    return [c for c in candidates if candidate_skip_reason(c, pagemem, page_url, active_tab, domains) is None]
+              allowed_domains: list[str] | None = None, sites: SitePolicy | None = None) -> list[Candidate]:
+    policy = _policy(sites if sites is not None else allowed_domains)
+    return [c for c in candidates if candidate_skip_reason(c, pagemem, page_url, active_tab, policy) is None]
 
 
-def usable_elements(elements: list[Element], page_url: str, allowed_domains: list[str] | None = None) -> list[Element]:
-    domains = allowed_domains or []
-    return [e for e in elements if element_skip_reason(e, page_url, domains) is None]
+def usable_elements(elements: list[Element], page_url: str, sites: Sites = None) -> list[Element]:
+    policy = _policy(sites)
+    return [e for e in elements if element_skip_reason(e, page_url, policy) is None]

@@ -32,6 +32,7 @@ from pydantic import BaseModel, Field
 
 from companion import llm
 from companion.act import ActionFailed, AgentContext, Candidate, execute, gather_candidates
+from companion.act.sites import WEB_SCHEMES, SitePolicy, parse_url
 from companion.agent.bookmarks import choose_bookmarks
 from companion.agent.change import describe_change, page_lines
 from companion.agent.decide import select_action
@@ -226,7 +227,10 @@ class _Agent:
             tabs = await self.session.list_tabs()
             self.tab = next((t.tab_id for t in tabs if t.active), None)
         if start_url:
-            result = await self._navigate(start_url)
+            start = parse_url(start_url)
+            if start is None or start.scheme not in WEB_SCHEMES or not start.hostname:
+                raise _Ended("failed", f"cannot start on {start_url!r}: a task starts on an http(s) page")
+            result = await self._navigate(start.href)
             if not result.ok:
                 raise _Ended("failed", f"could not open {start_url}: {result.error}")
         files_dir = self.files_dir or Path(tempfile.mkdtemp(prefix="webchallenger-task-"))
@@ -236,6 +240,10 @@ class _Agent:
         # Every prompt of this task marks page text with this task's nonce (this asyncio task's context only).
         llm.use_task_nonce(ctx.nonce)
         await ctx.refresh()
+        # The task's sites: the page it starts on and those its text names; elsewhere is asked (act/sites.py).
+        ctx.sites = SitePolicy(start_url=start_url or ctx.url, task=self.task, allowed_domains=list(self.allowed_domains),
+                               can_ask=self.user_confirm is not _approve_everything)
+        ctx.sites.add_start(ctx.url)  # where the start URL landed (a redirect) is the start site too
         self.store = self.sites.attach(ctx)
         ctx.bookmarks = await choose_bookmarks(self.task, self.store)
         if ctx.bookmarks:

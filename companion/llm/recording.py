@@ -4,6 +4,11 @@ The key of a request is a hash of what determines the answer: prompt name, rende
 and max_tokens (not the structured-output mode, which depends on the server, not on the question).
 Repeated identical requests are answered in recorded order.
 
+What is written keeps no secrets: URLs lose their secret-looking query values (urls.scrub_text), and text the
+agent typed into a secret field is masked in every line, also those written before it was typed
+(typed_secrets): a replay then types the mask, not the secret. The file is 0600 (paths.private_file). The
+key is computed before any of this, so a replay still finds every call.
+
 Besides the calls, a session file may hold meta lines ({"meta": {...}}): facts about the recorded run that a
 replay must reproduce, e.g. the port a local start page was served on (`webchallenger run`), since every
 URL in the prompts names it.
@@ -19,6 +24,9 @@ from collections import defaultdict, deque
 from pathlib import Path
 
 from pydantic import BaseModel
+
+from companion import paths, typed_secrets
+from companion.urls import scrub_text
 
 from companion.llm.prompts import mask_nonce
 
@@ -52,8 +60,9 @@ def request_key(prompt: str, messages: list[dict], schema: dict, max_tokens: int
 class Recorder:
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        paths.private_dir(self.path.parent)
         self._lock = threading.Lock()
+        typed_secrets.register(self)
 
     def append(self, key: str, prompt: str, version: str, messages: list[dict], params: dict, completion: Completion, mode: str, latency_s: float) -> None:
         record = {
@@ -74,9 +83,29 @@ class Recorder:
         self._write({"meta": facts})
 
     def _write(self, record: dict) -> None:
-        line = json.dumps(record, ensure_ascii=False) + "\n"
-        with self._lock, self.path.open("a", encoding="utf-8") as fh:
+        line = json.dumps(_clean(record, scrub_text), ensure_ascii=False) + "\n"
+        with self._lock, paths.private_file(self.path, "a") as fh:
             fh.write(line)  # one write per record: readers never see half a line from us
+
+    def mask_existing(self) -> None:
+        """A secret was just typed: mask it in the calls already recorded (their prompts quote the task, and
+        the call that chose the value answered it)."""
+        def clean(line: str) -> str:
+            return json.dumps(_clean(json.loads(line), lambda t: t), ensure_ascii=False) if line.strip() else line
+
+        with self._lock:
+            typed_secrets.rewrite_lines(self.path, clean)
+
+
+def _clean(value, scrub, field: str = ""):
+    """Every string of a record through `scrub` and typed_secrets.mask, except the request key (a hash)."""
+    if isinstance(value, str):
+        return value if field == "key" else typed_secrets.mask(scrub(value))
+    if isinstance(value, dict):
+        return {k: _clean(v, scrub, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clean(v, scrub, field) for v in value]
+    return value
 
 
 class Replayer:

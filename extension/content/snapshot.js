@@ -33,6 +33,10 @@
   const MAX_TEXT = 300;
   const MAX_ATTR = 200;
   const MAX_VALUE = 2000;
+  // Where a link or form goes is sent whole (`url`): a cut one could name one host and lead to another.
+  // Only a URL past this (in practice a data: URL) is cut, and then marked so it is never followed.
+  const MAX_URL = 8192;
+  const SECRET_AUTOCOMPLETE = new Set(["one-time-code", "current-password", "new-password"]);
 
   const round = (n) => Math.round(n * 10) / 10;
   const RENDERS = { opacityProperty: true, visibilityProperty: true }; // one object, not one per call
@@ -47,6 +51,60 @@
     return cap(value, MAX_ATTR);
   }
 
+  // The absolute URL the browser itself resolves `raw` to, against this element's document base (so a
+  // link in a frame resolves against its frame, <base href> included). "" when the browser cannot parse it.
+  function resolvedUrl(el, raw) {
+    try {
+      return new URL(raw, el.baseURI).href;
+    } catch {
+      return "";
+    }
+  }
+
+  // Where activating the element navigates: links (href), forms (action; the document itself when there
+  // is none) and submit buttons with their own formaction.
+  function targetUrl(el, tag) {
+    if (tag === "a" || tag === "area") {
+      const raw = el.getAttribute("href") ?? el.getAttribute("xlink:href");
+      return raw === null ? null : resolvedUrl(el, raw);
+    }
+    if (tag === "form") {
+      const action = el.getAttribute("action");
+      return action ? resolvedUrl(el, action) : document.URL;
+    }
+    if ((tag === "button" || tag === "input") && el.hasAttribute("formaction")) {
+      const action = el.getAttribute("formaction");
+      return action ? resolvedUrl(el, action) : document.URL;
+    }
+    return null;
+  }
+
+  // A value the page keeps from view, or a field whose autocomplete says what it holds is a secret:
+  // card data, one-time codes, passwords (also one shown in clear by a "show password" button, which
+  // walk.everPassword remembers), hidden inputs (CSRF tokens) and CSS-masked fields (PINs).
+  function isSecretField(el, tag) {
+    if (tag === "input") {
+      const type = el.type;
+      if (type === "password") {
+        walk.rememberPassword(el);
+        return true;
+      }
+      if (type === "hidden") return true;
+    }
+    if (walk.everPassword(el)) return true;
+    const auto = el.getAttribute("autocomplete");
+    if (auto) {
+      for (const token of auto.toLowerCase().split(/\s+/)) {
+        if (token.startsWith("cc-") || SECRET_AUTOCOMPLETE.has(token)) return true;
+      }
+    }
+    if (tag !== "select") {
+      const masked = getComputedStyle(el).webkitTextSecurity;
+      if (masked && masked !== "none") return true;
+    }
+    return false;
+  }
+
   // Returns {elements: JSON string, frames: [{frame, x, y}], count, timing_ms, ...page metadata}.
   // offset: where this frame's viewport sits in the top-level viewport (accumulated over nesting).
   // expectFrames: child frame ids whose announcement must arrive first, so they can be labelled.
@@ -58,6 +116,7 @@
     const out = [];
     const childFrames = [];
     const cursorChecks = { n: 0 };
+    const secretSelects = new Set(); // their options' selected flags would tell the value
 
     // pointerCtx: an ancestor is already interactive or shows a pointer cursor, so this element
     // inherits its cursor and is not a separate target: no need for getComputedStyle here.
@@ -122,15 +181,29 @@
       if (interactive) rec.interactive = true;
       if (inShadow) rec.in_shadow = true;
 
+      const target = targetUrl(el, tag);
+      if (target !== null) {
+        if (target.length > MAX_URL) {
+          rec.url = target.slice(0, MAX_URL);
+          rec.url_truncated = true;
+        } else {
+          rec.url = target;
+        }
+      }
+
       if (VALUE_TAGS.has(tag)) {
-        // A password never leaves the page, not even its length.
-        if (!(tag === "input" && el.type === "password")) {
-          const value = el.value;
-          if (value) rec.value = cap(value, MAX_VALUE);
+        // A secret never leaves the page, not even its length: only whether there is one.
+        const value = el.value;
+        if (isSecretField(el, tag)) {
+          rec.secret = true;
+          if (value) rec.has_value = true;
+          if (tag === "select") secretSelects.add(el);
+        } else if (value) {
+          rec.value = cap(value, MAX_VALUE);
         }
         if (tag === "input" && (el.type === "checkbox" || el.type === "radio") && el.checked) rec.checked = true;
-      } else if (tag === "option" && el.selected) {
-        rec.selected = true;
+      } else if (tag === "option") {
+        if (el.selected && !secretSelects.has(el.closest("select"))) rec.selected = true;
       } else if (tag === "iframe" || tag === "frame") {
         const frameId = walk.frameIdOf(el);
         if (frameId !== undefined) {
@@ -153,6 +226,7 @@
       let text = "";
       const root = walk.shadowRootOf(el);
       if (root) {
+        walk.watchTypes(root); // a password field in here turned to text is remembered too
         for (let c = root.firstChild; c; c = c.nextSibling) {
           const type = c.nodeType;
           if (type === 1) visit(c, id, true, childPointerCtx, depth + 1, childRendered);

@@ -81,6 +81,24 @@
     return count;
   }
 
+  // Inputs that were ever type=password in this document: a page's "show password" button turns one
+  // into a text field, and its value must stay as secret as before. Filled at every snapshot and by an
+  // observer of type changes (which also sees the change back and forth between snapshots).
+  const passwords = new WeakSet();
+  const typeWatcher = new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.oldValue && r.oldValue.trim().toLowerCase() === "password") passwords.add(r.target);
+      else if (r.target.localName === "input" && r.target.type === "password") passwords.add(r.target);
+    }
+  });
+  const watched = new WeakSet();
+  function watchTypes(root) {
+    if (watched.has(root)) return;
+    watched.add(root);
+    typeWatcher.observe(root, { subtree: true, attributes: true, attributeFilter: ["type"], attributeOldValue: true });
+  }
+  watchTypes(document);
+
   // Chrome gives a content script no way to ask which frame id an <iframe> element holds, so
   // the worker has every child frame announce its id to its parent with postMessage; the parent
   // keys it by the child's WindowProxy, which equals iframeElement.contentWindow (cross-origin too).
@@ -122,6 +140,9 @@
   }
 
   wc.walk = {
+    rememberPassword: (el) => passwords.add(el),
+    everPassword: (el) => passwords.has(el),
+    watchTypes,
     frameIdOf,
     waitForFrames,
     idOf,
