@@ -251,7 +251,9 @@ class DjangoSite:
         cookies = {c.name: c for c in jar}
         if "sessionid" not in cookies or urllib.parse.urlsplit(landed).path != "/admin/":
             raise SiteError(f"logging in as {self.credentials.username!r} failed (landed on {landed})")
-        return [{"name": c.name, "value": c.value, "path": c.path or "/"} for c in cookies.values()]
+        # With their expiry (two weeks) and flags, so a profile that receives them keeps them on disk.
+        return [{"name": c.name, "value": c.value, "path": c.path or "/", "expiry": c.expires,
+                 "httpOnly": c.has_nonstandard_attr("HttpOnly"), "sameSite": "Lax"} for c in cookies.values()]
 
     def login(self, driver) -> None:
         """Give a Selenium WebDriver (local or remote) an admin session on this site, then open the admin index."""
@@ -259,6 +261,20 @@ class DjangoSite:
         for cookie in self.login_cookies():
             driver.add_cookie(cookie)
         driver.get(self.admin_url)
+
+    def login_profile(self, user_data_dir: Path | str) -> None:
+        """Leave a Chromium profile directory logged in to this site (for tests of exploring from a profile)."""
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+
+        from .grid import remote_chromium_options  # Debian's Chromium, headless, the given profile
+        from companion.bridge.launcher import CHROMEDRIVER
+
+        driver = webdriver.Chrome(options=remote_chromium_options(user_data_dir), service=Service(CHROMEDRIVER))
+        try:
+            self.login(driver)
+        finally:
+            driver.quit()  # a clean shutdown writes the cookies into the profile
 
     def logout(self, driver) -> None:
         """Forget this site's session in a WebDriver (the admin's own logout is a POST form)."""

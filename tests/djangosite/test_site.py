@@ -4,6 +4,8 @@ and reset() undoes a change."""
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -108,3 +110,20 @@ def test_reset_restores_the_database_after_a_bulk_action(admin_browser, fresh_dj
 
     assert site.query("SELECT status FROM shop_order WHERE id = ?", pending) == [("pending",)]
     assert site.db_digest() == seeded
+
+
+def test_a_profile_logged_in_once_opens_the_admin_logged_in_from_a_copy(django_site, tmp_path):
+    from companion.bridge.launcher import CHROMEDRIVER
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    from .grid import remote_chromium_options
+
+    django_site.login_profile(tmp_path / "profile")
+    shutil.copytree(tmp_path / "profile", tmp_path / "copy", symlinks=True, ignore=shutil.ignore_patterns("Singleton*"))
+    driver = webdriver.Chrome(options=remote_chromium_options(tmp_path / "copy"), service=Service(CHROMEDRIVER))
+    try:
+        driver.get(django_site.admin_url)
+        assert driver.find_element(By.TAG_NAME, "h1").text == "Shop back office"
+    finally:
+        driver.quit()
