@@ -3,7 +3,8 @@
 Element actions: one candidate_filtering call per selected section, conditioned on its extraction, plus one
 call over the first five unselected sections in document order (so top-of-page UI stays reachable).
 Navigation actions (visited URLs, bookmarks, switch-tab) are filtered by one more call against the task;
-type-URL is always offered. The rule pre-filter (prefilter.py) runs before any call. view_all (while not
+type-URL is always offered. A trigger whose menu site memory knows is followed by the menu's remembered
+elements, each choosable directly (open, then pick: hidden_candidates). The rule pre-filter (prefilter.py) runs before any call. view_all (while not
 active on this page) and end_task are appended last. The calls of one step run concurrently.
 """
 
@@ -20,6 +21,8 @@ from companion.act.context import AgentContext
 from companion.act.models import Candidate
 from companion.act.prefilter import prefilter, usable_elements
 from companion.act.sites import policy_of
+from companion.memory.learn import known_dropdowns
+from companion.memory.records import DropdownRecord
 from companion.pagemem.model import Element, PageSection
 
 if TYPE_CHECKING:  # the OBSERVE engineer's model; only its contract fields are read here
@@ -43,6 +46,42 @@ def element_candidate(el: Element, section_id: str) -> Candidate:
     """The element's line without its "[12]" index: the list the LLM chooses from is numbered itself, and
     "[0] [4] link ..." made the 1.5B model answer the element's number instead of the option's."""
     return Candidate(kind="element", label=_ELEMENT_INDEX.sub("", el.line()), element=el.ref, section_id=section_id)
+
+
+MAX_HIDDEN_PER_TRIGGER = 12  # remembered menu entries offered per trigger
+
+
+def hidden_candidates(trigger: Candidate, record: DropdownRecord) -> list[Candidate]:
+    """The remembered elements behind a trigger as candidates of their own: choosing one opens the trigger and
+    acts on the element found again by its stable key (dropdown_action(pick=...))."""
+    return [Candidate(kind="element", label=f'{e.role} "{e.name}" (in the menu of {trigger.label})' if e.name
+                      else f"{e.role} (in the menu of {trigger.label})",
+                      element=trigger.element, pick=e.key, section_id=trigger.section_id)
+            for e in record.elements[:MAX_HIDDEN_PER_TRIGGER]]
+
+
+def with_hidden(candidates: list[Candidate], known: dict[tuple[int, int], DropdownRecord],
+                exclude: set[str] | frozenset[str] = frozenset()) -> list[Candidate]:
+    """Each trigger candidate followed by its remembered hidden elements (known: learn.known_dropdowns)."""
+    if not known:
+        return candidates
+    out: list[Candidate] = []
+    for c in candidates:
+        out.append(c)
+        record = known.get((c.element.frame, c.element.id)) if c.element is not None and c.pick is None else None
+        if record is not None:
+            out.extend(h for h in hidden_candidates(c, record) if h.key not in exclude)
+    return out
+
+
+def remembered_dropdowns(ctx: AgentContext) -> dict[tuple[int, int], DropdownRecord]:
+    if ctx.store is None or ctx.pagemem is None:
+        return {}
+    try:
+        return known_dropdowns(ctx.store, ctx.pagemem)
+    except Exception:  # memory is a cache: the step goes on without it
+        log.exception("could not read the remembered dropdowns")
+        return {}
 
 
 def _distinct_labels(candidates: list[Candidate], pm) -> list[Candidate]:
@@ -147,10 +186,12 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
     ctx.observation = observation
     sites = policy_of(ctx)
 
+    known = remembered_dropdowns(ctx)
+
     def usable(section: PageSection, elements: list[Element] | None = None) -> list[Candidate]:
         elements = list(section.all_elements()) if elements is None else elements
-        return [element_candidate(e, section.id) for e in usable_elements(elements, url, sites)
-                if f"element:{e.ref.frame}:{e.ref.id}" not in exclude]
+        return with_hidden([element_candidate(e, section.id) for e in usable_elements(elements, url, sites)
+                            if f"element:{e.ref.frame}:{e.ref.id}" not in exclude], known, exclude)
 
     def shown(section: PageSection) -> list[Element] | None:
         # A list narrowed by SelectListItems offers only its selected items (the observation knows which).

@@ -20,7 +20,8 @@ from companion.act.elements import is_checkable, is_form_cluster, is_native_sele
 from companion.act.form import submit_form
 from companion.act.models import Outcome
 from companion.memory import learn
-from companion.pagemem.identity import element_key, element_keys
+from companion.memory.records import RevealedElement
+from companion.pagemem.identity import element_key, element_keys, normalize_name
 from companion.pagemem.model import Element, PageMem, PageSection
 
 log = logging.getLogger(__name__)
@@ -63,6 +64,17 @@ def revealed_elements(added: list[Element], trigger: Element) -> list[Element]:
     return leaves or out
 
 
+def _remembered_entry(ctx: AgentContext, trigger: Element, key: str) -> RevealedElement | None:
+    if ctx.store is None or ctx.pagemem is None:
+        return None
+    try:
+        record = learn.known_dropdowns(ctx.store, ctx.pagemem).get(trigger.key)
+    except Exception:
+        log.exception("could not read the remembered dropdowns")
+        return None
+    return next((e for e in record.elements if e.key == key), None) if record is not None else None
+
+
 def known_dropdown(ctx: AgentContext, el: Element) -> bool:
     """Did exploration, the user or an earlier step see this element reveal elements when clicked (on this
     page, a page of its template, or anywhere on the site when all agree: learn.known_dropdowns)?"""
@@ -77,16 +89,23 @@ def known_dropdown(ctx: AgentContext, el: Element) -> bool:
         return False
 
 
-def find_by_key(pm: PageMem | None, key: str, revealed: list[Element]) -> Element | None:
+def find_by_key(pm: PageMem | None, key: str, revealed: list[Element], remembered: RevealedElement | None = None) -> Element | None:
     """The element with this stable key now on the page, preferring what the trigger just revealed (a key
-    names one element of the page in a given state; the open menu is that state)."""
+    names one element of the page in a given state; the open menu is that state). Failing that, the one
+    revealed element with the remembered role and name (the menu may have landed in another section than
+    when it was recorded: the key's section signature then differs, what the element is does not)."""
     if pm is None:
         return None
     keys = element_keys(pm)
     for el in revealed:
         if keys.get(el.key) == key:
             return el
-    return next((el for el in pm.all_elements() if keys.get(el.key) == key and not el.disabled), None)
+    found = next((el for el in pm.all_elements() if keys.get(el.key) == key and not el.disabled), None)
+    if found is None and remembered is not None:
+        alike = [el for el in revealed
+                 if el.role == remembered.role and normalize_name(el.name) == normalize_name(remembered.name)]
+        found = alike[0] if len(alike) == 1 else None
+    return found
 
 
 async def act_on_revealed(ctx: AgentContext, option: Element, done: list[str] | None = None) -> tuple[list[str], bool]:
@@ -108,6 +127,7 @@ async def dropdown_action(ctx: AgentContext, trigger: Element, *, pick: str | No
     pm = ctx.pagemem
     modal_before = pm is not None and pm.modal() is not None
     key = element_key(pm, trigger) if pm is not None else None  # before the click changes the page around it
+    remembered = _remembered_entry(ctx, trigger, pick) if pick is not None else None
     text, result = await click_element(ctx, trigger)
     actions = [text]
     update = await settle(ctx)
@@ -123,7 +143,7 @@ async def dropdown_action(ctx: AgentContext, trigger: Element, *, pick: str | No
     revealed = revealed_elements(update.added_elements if update else [], trigger)
     _remember(ctx, trigger, revealed, key)
     if pick is not None:
-        option = find_by_key(pm, pick, revealed)
+        option = find_by_key(pm, pick, revealed, remembered)
         if option is None:
             raise ActionFailed(f"{label(trigger)} opened, but the remembered option is not among what it showed", done=actions)
         more, url_changed = await act_on_revealed(ctx, option, actions)

@@ -16,6 +16,8 @@ class Candidate(BaseModel):
     kind: CandidateKind
     label: str = Field(description="the one-line form shown to the LLM, e.g. `button \"Add to cart\"` (no element index)")
     element: ElementRef | None = None
+    pick: str | None = Field(None, description="a remembered hidden element behind the trigger `element`, by stable key: "
+                                               "open the trigger, then act on it (dropdown memory)")
     section_id: str | None = None
     url: str | None = None
     tab_id: int | None = None
@@ -24,7 +26,8 @@ class Candidate(BaseModel):
     def key(self) -> str:
         """Identity within a step: what `exclude=` of gather_candidates takes (failed candidates)."""
         if self.kind == "element" and self.element is not None:
-            return f"element:{self.element.frame}:{self.element.id}"
+            base = f"element:{self.element.frame}:{self.element.id}"
+            return f"{base}:{self.pick}" if self.pick else base
         if self.kind == "navigate":
             return f"navigate:{self.url}"
         if self.kind == "switch_tab":

@@ -19,7 +19,7 @@ from companion.act.basic import (
     VALUE_TOKENS, browser, click_element, copy_to_clipboard, enter_input, select_option, set_checked, settle, upload_file,
 )
 from companion.act.context import AgentContext
-from companion.act.dropdown import dropdown_action, known_dropdown
+from companion.act.dropdown import dropdown_action, known_dropdown, remember_navigation
 from companion.act.elements import (
     label, is_checkable, is_copy_button, is_file_input, is_form_field, is_native_select, is_search_field, is_search_form,
     is_submit_like, is_text_field, probably_opens_something,
@@ -101,8 +101,11 @@ async def element_action(ctx: AgentContext, el: Element, section: PageSection | 
     if route == "copy":
         text, result = await copy_to_clipboard(ctx, el)
         return await _done(ctx, [text], result.url_changed)
+    page = ctx.pagemem
     text, result = await click_element(ctx, el)
-    return await _done(ctx, [text], result.url_changed)
+    outcome = await _done(ctx, [text], result.url_changed)
+    remember_navigation(ctx, page, el)  # a link between the two pages, for bookmarks (memory/learn.py)
+    return outcome
 
 
 def form_section_for(ctx: AgentContext, el: Element, section: PageSection | None) -> tuple[PageSection, bool] | None:
@@ -253,6 +256,8 @@ async def _execute(ctx: AgentContext, candidate: Candidate, reason: str) -> Outc
     section = section or ctx.pagemem.section_of(el.ref)
     form = form_section_for(ctx, el, section)
     await check_element_target(ctx, el, form is not None)
+    if candidate.pick is not None:  # a remembered menu entry: open its trigger, then act on the entry
+        return await dropdown_action(ctx, el, pick=candidate.pick)
     if form is not None:
         form_section, detached = form
         if is_search_form(form_section):

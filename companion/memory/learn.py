@@ -196,9 +196,9 @@ def learn_click(store: WebsiteMemStore, page: PageMem, element: Element, *, reve
             elements=[RevealedElement(key=keys.get(e.key) or element_key(page, e), role=e.role, name=e.name[:NAME_CHARS])
                       for e in shown])
         store.save_dropdown(record)
-    if navigated_to and remembered(navigated_to) and remembered(page.url):
+    target = normalize_url(navigated_to) if navigated_to and remembered(navigated_to) else None
+    if target and remembered(page.url) and target != normalize_url(page.url):
         in_item = any(element.key in {e.key for e in item.all_elements()} for s in page.sections for item in s.items)
-        target = normalize_url(navigated_to)
         store.count_link(LinkRecord(from_url=normalize_url(page.url), to_url=target, key=key,
                                     name=element.name[:NAME_CHARS], in_list_item=in_item))
         if site_key(target) == store.site:

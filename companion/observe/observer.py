@@ -1,7 +1,8 @@
 """The observation step: PageObserver.observe(task, history, pagemem, update) -> Observation.
 
 On page entry (WebChallenger §2.4 + Region4Web §4.1):
-    CheckModal -> abstraction of the sections (cached) -> page summary (cached) -> section selection
+    remembered dropdowns on their triggers' lines (dropdowns.py) -> CheckModal -> abstraction of the sections
+    (cached) -> page summary (cached) -> section selection
     (skipped when a modal is open: the modal is the only relevant section) -> SelectListItems on selected
     lists -> extraction per selected section (concurrent, cached) -> page task summary (always).
 On later steps of the same page (Region4Web §4.2): no abstraction or selection calls; the page-entry
@@ -21,6 +22,7 @@ from companion.memory.store import WebsiteMemStore
 from companion.observe.abstraction import abstract_section, abstract_sections, describe_tiny, summarize_page
 from companion.observe.budget import Budget, fit_history
 from companion.observe.calls import Accounting, Caller, LLMLike
+from companion.observe.dropdowns import show_known_dropdowns
 from companion.observe.digest import ListSelection, PageDigest, render_added_group
 from companion.observe.extraction import extract, format_details
 from companion.observe.listitems import ListScan, select_list_items
@@ -103,6 +105,7 @@ class PageObserver:
         accounting = Accounting()
         caller = Caller(self.client, self.budget, accounting)
         history = fit_history(history, self.budget.history_tokens)
+        show_known_dropdowns(self.store, pagemem)  # remembered triggers name what they open (dropdowns.py)
         removed = len(update.removed_sections) if update is not None else 0
         new_page = (self.digest is None or pagemem is not self._pagemem
                     or not self.digest.same_page(pagemem, removed))

@@ -16,7 +16,8 @@ again, never from ids the page assigns per load:
 
 `list_item_key` is the key of an element relative to its list item: the same for "the title link of an item"
 in every item of a list (and in the same list on every page of a template), so exploration clicks one item's
-elements and treats the others as the same (IterateListItem).
+elements and treats the others as the same (IterateListItem). Link targets count with their digits folded:
+/orders/3/change and /orders/4/change are one kind of page, a menu's /home and /shoes are not.
 
 Keys are short hashes: they go into memory files and logs, and must not spell out what the page showed.
 """
@@ -137,8 +138,9 @@ def list_item_keys(pagemem: PageMem) -> dict[tuple[int, int], str]:
 def list_item_key(pagemem: PageMem, element: Element) -> str | None:
     """The key of an element relative to its list item: list and item signatures, the element's tag, role,
     classes and digit-folded link target, and its rank among such elements within the item. Names are left
-    out (each item names its own product), so the "title link" of every item shares one key. None for an
-    element outside every list item."""
+    out (each item names its own product), so the "title link" of every item shares one key; the target is
+    kept, so a menu's items (/home, /shoes: different pages) do not, while /p/1 and /p/2 (one kind of page)
+    do. None for an element outside every list item."""
     return list_item_keys(pagemem).get(element.key)
 
 

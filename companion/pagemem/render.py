@@ -253,3 +253,26 @@ def content_fingerprint(details: str) -> str:
     if 'value="' in text:
         text = _TYPED_VALUE.sub(r"\1", text)
     return hash_text(text)
+
+
+# --------------------------------------------------------------------------- remembered dropdowns
+
+OPENS_SHOWN = 8  # hidden elements named per trigger: a few tokens each (paper figure 2)
+OPENS_NAME_CHARS = 30
+_OPENS = " (opens: "
+
+
+def opens_note(names: list[str]) -> str:
+    """' (opens: Delete selected, Mark shipped, …+3)': what a remembered trigger reveals when clicked."""
+    shown = [" ".join(n.split())[:OPENS_NAME_CHARS] for n in names[:OPENS_SHOWN] if n.strip()]
+    more = f", …+{len(names) - OPENS_SHOWN}" if len(names) > OPENS_SHOWN else ""
+    return f"{_OPENS}{', '.join(shown)}{more})" if shown else ""
+
+
+def with_opens_note(details: str, index: int, note: str) -> str:
+    """The details string with `note` appended to the line of element [index] (once: a line that already has
+    a note keeps it). The content fingerprint is of the page's own content and is not recomputed."""
+    if not note:
+        return details
+    line = re.compile(rf"^(\s*- \[{index}\] [^\n]*)$", re.M)
+    return line.sub(lambda m: m.group(1) if _OPENS in m.group(1) else m.group(1) + note, details, count=1)
