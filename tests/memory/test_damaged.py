@@ -155,9 +155,10 @@ def test_memory_ls_lists_the_damaged_site_as_unreadable(shape, tmp_path):
     shape.make(path)
     out = cli(data, "memory", "ls", honour_file_modes=shape.unreadable)
     assert out.returncode == 0 and "Traceback" not in out.stderr
-    [row] = [line for line in out.stdout.splitlines() if line.startswith(SITE)]
-    assert "unreadable" in row
-    assert str(shape.kept_at(path)) in out.stdout
+    lines = out.stdout.splitlines()
+    [at] = [i for i, line in enumerate(lines) if line.startswith(SITE)]
+    assert lines[at].split()[1:5] == ["?"] * 4
+    assert lines[at + 1].startswith("  unreadable: ") and str(shape.kept_at(path)) in lines[at + 1]
     shape.assert_kept(path)
 
 
