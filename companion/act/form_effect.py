@@ -86,9 +86,9 @@ class FormFacts:
         """Why this is a payment, account or checkout form (a secret/payment/address field, or a POST form)."""
         for f in self.fields:
             if f.sensitive:
-                return f"it holds {f.sensitive}"
+                return f"holds {f.sensitive}"
         if self.method == "post":
-            return "it sends its data with POST"
+            return "sends its data with POST"
         return None
 
     def is_real_search(self) -> bool:
