@@ -267,8 +267,9 @@ class DjangoSite:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
 
-        from .grid import remote_chromium_options  # Debian's Chromium, headless, the given profile
         from companion.bridge.launcher import CHROMEDRIVER
+
+        from .grid import remote_chromium_options  # Debian's Chromium, headless, the given profile
 
         driver = webdriver.Chrome(options=remote_chromium_options(user_data_dir), service=Service(CHROMEDRIVER))
         try:
