@@ -139,9 +139,9 @@ def _links_shown(pagemem: PageMem, site: str) -> Iterable[tuple[str, str]]:
 def link_target(el: Element, page_url: str) -> str | None:
     """The normalized http(s) URL a link leads to (None: no link, a same-page anchor or another scheme)."""
     href = el.attrs.get("href")
-    if el.tag not in ("a", "area") or not href or href.strip().startswith("#"):
+    if el.tag not in ("a", "area") or not href or href.strip().startswith("#") or el.url_truncated:
         return None
-    target = urljoin(page_url, href.strip())
+    target = el.url or urljoin(page_url, href.strip())
     if urlsplit(target).scheme not in ("http", "https"):
         return None
     return normalize_url(target)

@@ -59,14 +59,16 @@ def normalize_name(name: str) -> str:
 
 def href_target(element: Element, page_url: str = "") -> str:
     """host/path of the element's link target with the query's parameter names (not values); '' without href.
-    Relative hrefs resolve against the page; non-web schemes keep only the scheme ('mailto:')."""
+    The browser's resolved URL when the snapshot has it (a <base> counts), else the href resolved against the
+    page; non-web schemes keep only the scheme ('mailto:')."""
     href = element.attrs.get("href")
     if href is None:
         return ""
     href = href.strip()
     if not href or href.startswith("#"):
         return "#"
-    parts = urlsplit(urljoin(page_url, href) if page_url else href)
+    resolved = element.url if element.url and not element.url_truncated else (urljoin(page_url, href) if page_url else href)
+    parts = urlsplit(resolved)
     if parts.scheme not in ("http", "https", "file", ""):
         return parts.scheme + ":"
     names = sorted({k for k, _ in parse_qsl(parts.query, keep_blank_values=True)})

@@ -1,0 +1,117 @@
+"""Memory at work in a task (issue 10 item 5), real Chromium + extension + the scripted LLM server: a site whose
+memory was learned beforehand through memory/learn.py (as exploration does) offers its bookmarks at task start,
+shows a remembered menu's hidden entries and lets one be chosen directly, and a revisited page costs no
+section_summary call."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.agent.loop import run_task
+from companion.memory.store import WebsiteMemStore, site_key
+from tests.agent.agent_llm import candidates_of, index_of
+from tests.memory.learning import learn_menu, visit
+
+pytestmark = pytest.mark.browser
+
+HIDDEN_SHIP = r'^button "Mark shipped" \(in the menu of button "Actions"\)'
+
+
+@pytest.fixture
+def learned_site(browser, pages, memory_dir):
+    """The Depot site's memory as an exploration leaves it: three pages, and the Actions menu of the orders page."""
+    with WebsiteMemStore(site_key(pages.url("mem_home.html")), memory_dir) as store:
+        for name in ("mem_home.html", "mem_help.html"):
+            visit(browser, store, pages.url(name))
+        learn_menu(browser, store, pages.url("mem_orders.html"), "Actions")
+    return memory_dir
+
+
+def end_task(text: str, labels: list[str]) -> int:
+    return index_of(labels, r"^end the task")
+
+
+def test_a_learned_bookmark_is_offered_at_task_start_and_stays_a_navigation_candidate(browser, pages, agent_llm, learned_site):
+    orders = pages.url("mem_orders.html")
+
+    def choose(text: str, labels: list[str]) -> int:
+        if "mem_orders.html" in text.split("Current page:", 1)[1].split("\n", 1)[0]:
+            return index_of(labels, r"^end the task")
+        return index_of(labels, rf"^go to bookmark {orders}")
+
+    llm_server = agent_llm(choose=choose)
+    result = browser.run(run_task("Open the list of orders", session=browser.session, start_url=pages.url("mem_home.html"),
+                                  memory_dir=learned_site), timeout=240)
+
+    assert result.status == "done", result.explanation
+    [offer] = llm_server.prompts("bookmark_selection")
+    assert f"Depot orders ({orders})" in offer
+    first_choice = candidates_of(llm_server.prompts("action_selection")[0])
+    assert index_of(first_choice, rf"^go to bookmark {orders} \(Depot orders\)") is not None, first_choice
+    assert result.actions == [f"Navigated to {orders}"]
+
+
+def test_a_remembered_menu_shows_its_hidden_entries_in_the_observation_and_the_action_choice(browser, pages, agent_llm, learned_site):
+    llm_server = agent_llm(choose=end_task)
+    result = browser.run(run_task("Which bulk actions can be applied to the orders?", session=browser.session,
+                                  start_url=pages.url("mem_orders.html"), memory_dir=learned_site), timeout=240)
+
+    assert result.status == "done", result.explanation
+    assert any('button "Actions" (opens: Mark shipped, Export as CSV, Archive old orders)' in p
+               for p in llm_server.prompts("detail_extraction"))
+    labels = candidates_of(llm_server.prompts("action_selection")[0])
+    assert [label for label in labels if "(in the menu of" in label] == [
+        'button "Mark shipped" (in the menu of button "Actions")',
+        'button "Export as CSV" (in the menu of button "Actions")',
+        'button "Archive old orders" (in the menu of button "Actions")']
+    assert browser.driver.find_element("id", "menu").get_attribute("hidden") is not None  # nothing was clicked
+
+
+def test_a_hidden_entry_chosen_directly_opens_its_trigger_and_is_clicked(browser, pages, agent_llm, learned_site):
+    def choose(text: str, labels: list[str]) -> int:
+        if "marked shipped" in text:
+            return index_of(labels, r"^end the task")
+        return index_of(labels, HIDDEN_SHIP)
+
+    llm_server = agent_llm(choose=choose)
+    result = browser.run(run_task("Mark the orders of the week as shipped", session=browser.session,
+                                  start_url=pages.url("mem_orders.html"), memory_dir=learned_site), timeout=240)
+
+    assert result.status == "done", result.explanation
+    assert result.actions[:2] == ['Clicked button "Actions"', 'Clicked button "Mark shipped"']
+    assert browser.driver.find_element("id", "status").text == "All orders are marked shipped"
+    assert llm_server.prompts("dropdown_option") == []  # the entry was known: no question which one
+
+
+def test_a_page_visited_again_costs_no_section_summary_call(browser, pages, agent_llm, memory_dir):
+    llm_server = agent_llm(choose=end_task)
+
+    def run():
+        return browser.run(run_task("What is the Depot back office for?", session=browser.session,
+                                    start_url=pages.url("mem_home.html"), memory_dir=memory_dir), timeout=240)
+
+    assert run().status == "done"
+    first = len(llm_server.prompts("section_summary"))
+    assert first >= 1  # the welcome text is summarized once...
+    assert run().status == "done"
+    assert len(llm_server.prompts("section_summary")) == first  # ...and served from memory on the next visit
+
+
+def test_a_page_entered_again_in_a_task_reuses_its_extractions(browser, pages, agent_llm, memory_dir):
+    entries = []
+
+    def choose(text: str, labels: list[str]) -> int:
+        page = text.split("Current page:", 1)[1].split("\n", 1)[0]
+        if "mem_orders.html" in page:
+            return index_of(labels, r'^link "Home"')
+        entries.append(page)
+        return index_of(labels, r'^link "Orders"') if len(entries) == 1 else index_of(labels, r"^end the task")
+
+    llm_server = agent_llm(choose=choose)
+    result = browser.run(run_task("Read the welcome text, look at the orders, and come back", session=browser.session,
+                                  start_url=pages.url("mem_home.html"), memory_dir=memory_dir), timeout=240)
+
+    assert result.status == "done", result.explanation
+    assert len(entries) == 2 and result.actions[0] == 'Clicked link "Orders"' and result.actions[-1] == 'Clicked link "Home"'
+    welcome = [p for p in llm_server.prompts("detail_extraction") if "Welcome to the Depot back office" in p]
+    assert len(welcome) == 1  # the second entry of the home page read the section's extraction from the first
