@@ -28,7 +28,7 @@ from tinydb import Query, TinyDB
 from tinydb.storages import MemoryStorage
 
 from companion import paths
-from companion.urls import scrub_query_pairs, scrub_url
+from companion.urls import parse_url, scrub_query_pairs, scrub_url
 from companion.memory.records import DropdownRecord, LinkRecord, PageStats
 from companion.memory.storage import AtomicJSONStorage, LockedTinyDB, MemoryFileError, file_lock, holding, sweep_temp_files
 from companion.pagemem.model import Bookmark, PageMem, PageSection, Template, WebsiteMem
@@ -46,17 +46,20 @@ def site_key(url_or_site: str) -> str:
     """'https://Shop.Example.com:8443/x' -> 'shop.example.com_8443'; a bare site key is returned as is."""
     if "://" not in url_or_site:
         return _SAFE.sub("_", url_or_site.lower()).strip("_") or "unknown"
-    parts = urlsplit(url_or_site)
-    host = (parts.hostname or "").lower()
-    port = parts.port
-    default = {"http": 80, "https": 443}.get(parts.scheme)
-    key = host if port in (None, default) else f"{host}_{port}"
+    parsed = parse_url(url_or_site)  # as the browser reads it; a URL that does not parse has no site
+    if parsed is None:
+        return "unknown"
+    key = f"{parsed.hostname}_{parsed.port}" if parsed.port else parsed.hostname
     return _SAFE.sub("_", key).strip("_") or "unknown"
 
 
 def normalize_url(url: str) -> str:
-    """Scheme and host lower-cased, default port, fragment and trailing slash dropped, query sorted."""
-    p = urlsplit(url)
+    """Scheme and host lower-cased, default port, fragment and trailing slash dropped, query sorted. Read as
+    the browser reads it (urls.parse_url); a URL that does not parse is kept as it is (scrubbed), never an error."""
+    parsed = parse_url(url)
+    if parsed is None:
+        return scrub_url(url.strip())
+    p = urlsplit(parsed.href)
     scheme = p.scheme.lower()
     host = (p.hostname or "").lower()
     port = p.port

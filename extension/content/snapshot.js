@@ -37,6 +37,7 @@
   // Only a URL past this (in practice a data: URL) is cut, and then marked so it is never followed.
   const MAX_URL = 8192;
   const SECRET_AUTOCOMPLETE = new Set(["one-time-code", "current-password", "new-password"]);
+  const SECRET_NAME = /passw(or)?d|passcode|pwd|(^|[\s_-])(pin|otp|cvc|cvv|csc)($|[\s_-])/i;
 
   const round = (n) => Math.round(n * 10) / 10;
   const RENDERS = { opacityProperty: true, visibilityProperty: true }; // one object, not one per call
@@ -92,6 +93,8 @@
       if (type === "hidden") return true;
     }
     if (walk.everPassword(el)) return true;
+    // One a page showed in clear before the extension first looked still says what it holds by its name.
+    if (tag === "input" && SECRET_NAME.test(`${el.name} ${el.id}`)) return true;
     const auto = el.getAttribute("autocomplete");
     if (auto) {
       for (const token of auto.toLowerCase().split(/\s+/)) {
