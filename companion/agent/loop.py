@@ -17,7 +17,9 @@ one numbered candidate with a reason, execute it. Around that:
     confirm callback the workflows call before irreversible actions; a task stopped by a loop or the
     budget still reports what its history supports, marked unverified;
   - every visited page is saved in its own site's WebsiteMem (site_memory.py); a dropped browser
-    connection is waited for and told to the user (the bridge hub's connection notes).
+    connection is waited for and told to the user (the bridge hub's connection notes);
+  - a checkpoint (checkpoint.py) is saved after every step and at the end; a failed task names it, and a
+    task given one with steps done resumes with its history on the page it had reached.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from companion.act import ActionFailed, AgentContext, Candidate, execute, gather
 from companion.act.sites import WEB_SCHEMES, SitePolicy, parse_url
 from companion.agent.bookmarks import choose_bookmarks
 from companion.agent.change import describe_change, page_lines
+from companion.agent.checkpoint import TaskCheckpoint, TaskOptions
 from companion.agent.decide import select_action
 from companion.agent.events import EventStream, Subscriber, usage_of
 from companion.agent.finish import final_answer, verify_end_task
@@ -70,6 +73,7 @@ class TaskResult(BaseModel):
     actions: list[str] = Field(default_factory=list)  # every basic action string, in order
     usage: TaskUsage = Field(default_factory=TaskUsage)
     events: list[TaskEventData] = Field(default_factory=list)
+    checkpoint: str = ""  # the task's checkpoint file: `webchallenger run --resume FILE` goes on from its last step
 
 
 class _Ended(Exception):
@@ -88,18 +92,22 @@ async def run_task(task: str, *, session: BrowserSession, tab: int | None = None
                    max_steps: int = DEFAULT_MAX_STEPS, confirm: ConfirmFn | None = None,
                    on_event: Subscriber | list[Subscriber] | None = None, stop: asyncio.Event | None = None,
                    memory_dir: Path | None = None, files_dir: Path | None = None,
-                   allowed_domains: list[str] | None = None) -> TaskResult:
+                   allowed_domains: list[str] | None = None, checkpoint: TaskCheckpoint | None = None) -> TaskResult:
     """Run one task to its end in `tab` (the active tab when None) and return how it ended.
 
     confirm: asked before irreversible actions (None: never ask, everything approved).
     on_event: subscriber(s) of the task events, called in order as they happen.
     stop: setting it ends the task at once (status "stopped"); cancelling the caller does the same.
     memory_dir: where WebsiteMem lives (default: the data dir); files_dir: staged and created files.
+    checkpoint: saved after every step and at the end (checkpoint.py; a new one in the data dir when None);
+    one with steps done is resumed: its history and step count go on, from the page `start_url` opens.
     """
     subscribers = on_event if isinstance(on_event, list) else [on_event] if on_event else []
     events = EventStream(subscribers)
+    checkpoint = checkpoint or TaskCheckpoint.begin(task, start_url, TaskOptions(max_steps=max_steps,
+                                                                                 allowed_domains=allowed_domains or []))
     agent = _Agent(task, session, tab, events, max_steps, confirm or _approve_everything, memory_dir,
-                   files_dir, allowed_domains or [])
+                   files_dir, allowed_domains or [], checkpoint)
     with llm.track_usage() as tally:
         agent.tally = tally
         inner = asyncio.ensure_future(agent.run(start_url))
@@ -127,7 +135,8 @@ async def run_task(task: str, *, session: BrowserSession, tab: int | None = None
 
 class _Agent:
     def __init__(self, task: str, session: BrowserSession, tab: int | None, events: EventStream, max_steps: int,
-                 confirm: ConfirmFn, memory_dir: Path | None, files_dir: Path | None, allowed_domains: list[str]):
+                 confirm: ConfirmFn, memory_dir: Path | None, files_dir: Path | None, allowed_domains: list[str],
+                 checkpoint: TaskCheckpoint):
         self.task = task
         self.session = session
         self.tab = tab
@@ -137,9 +146,7 @@ class _Agent:
         self.memory_dir = memory_dir
         self.files_dir = files_dir
         self.allowed_domains = allowed_domains
-        self.history = History()
         self.guard = LoopGuard()
-        self.verified = False  # at most one verification per task
         self.step = 0
         self.tally = None
         self.store: WebsiteMemStore | None = None  # the current page's site
@@ -147,6 +154,16 @@ class _Agent:
         self.sites = SiteMemory(memory_dir, warn=self._note_soon)  # one WebsiteMem per site the task visits
         self.finished: TaskResult | None = None
         self.seen = SeenText(task)  # what the agent has read: the grounding check's reference
+        # A resumed task goes on where its checkpoint left it: the history, the step count, the verification
+        # spent; the history's observations were grounded when written, so what they state counts as read.
+        self.checkpoint = checkpoint
+        self.history = checkpoint.restore_history()
+        self.steps_done = checkpoint.step
+        self.verified = checkpoint.verified  # at most one verification per task
+        for record in self.history.steps:
+            self.seen.add(record.url)
+            self.seen.add(record.summary)
+        self.ctx: AgentContext | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -160,17 +177,22 @@ class _Agent:
         if hub is not None:
             hub.connection_listeners.append(on_connection)
         try:
-            await self.events.emit("started", text=f"Task: {self.task}", url=start_url)
+            await self.events.emit("started", text=f"Task: {self.task}{resumed}", url=start_url)
             ctx = await self._start(start_url)
-            for self.step in range(1, self.max_steps + 1):
+            for self.step in range(self.steps_done + 1, self.max_steps + 1):
                 await self._run_step(ctx)
+                self.steps_done = self.step
+                await self._save_checkpoint()
             raise _Ended("out_of_steps", f"the step budget of {self.max_steps} steps was used up before the task was done")
         except _Ended as ended:
             if ended.status in ("looping", "out_of_steps") and self.history.steps:
                 ended.answer = await self._found_so_far()
             return ended
         except (LLMError, BridgeError, ActionFailed) as exc:
-            return _Ended("failed", f"{type(exc).__name__}: {exc}")
+            ended = _Ended("failed", f"{type(exc).__name__}: {exc}")
+            if self.history.steps and not isinstance(exc, LLMError):  # the LLM still answers: say what was found
+                ended.answer = await self._found_so_far()
+            return ended
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a bug must end the task with a message, not hang the UI
@@ -211,16 +233,49 @@ class _Agent:
         if self.finished is not None:
             return self.finished
         usage = usage_of(self.tally) if self.tally is not None else TaskUsage()
+        path = await self._save_checkpoint(ended)
         if ended.status == "done":
             await self.events.emit("answer", step=self.step or None, answer=ended.answer, text=ended.answer or "(done)")
         elif ended.status == "failed":
             await self.events.emit("error", step=self.step or None, text=ended.explanation)
+        if ended.status != "done" and path is not None:
+            await self.events.emit("note", step=self.step or None,
+                                   text=f"The task's state after step {self.checkpoint.step} is saved in {path}: "
+                                        f"`webchallenger run --resume {path}` goes on from there.")
         text = ended.answer if ended.status == "done" else ended.explanation
         await self.events.emit("finished", status=ended.status, usage=usage, text=text)
         self.finished = TaskResult(task=self.task, status=ended.status, answer=ended.answer, explanation=ended.explanation,
                                    steps=self.step, history=self.history.render(), actions=self.history.actions(),
-                                   usage=usage, events=list(self.events.events))
+                                   usage=usage, events=list(self.events.events), checkpoint=str(path or ""))
         return self.finished
+
+    async def _save_checkpoint(self, ended: _Ended | None = None) -> Path | None:
+        """The task's state now: after a step, or how it ended (a failure never stops at a failed save)."""
+        cp = self.checkpoint
+        # A step that failed midway counts once its actions are in the history: they happened.
+        last = self.history.steps[-1].step if self.history.steps else 0
+        cp.step = max(self.steps_done, last)
+        cp.history = list(self.history.steps)
+        cp.verified = self.verified
+        cp.url = await self._current_url() or cp.url
+        if ended is not None:
+            cp.status, cp.explanation, cp.answer = ended.status, ended.explanation, ended.answer
+        try:
+            return cp.save()
+        except OSError as exc:
+            log.warning("task checkpoint not saved: %s", exc)
+            return None
+
+    async def _current_url(self) -> str:
+        """The task tab's URL as the browser has it (where a resume must start), else the last one read."""
+        try:
+            tabs = await asyncio.wait_for(self.session.list_tabs(), 10)
+            url = next((t.url for t in tabs if t.tab_id == self.tab), "")
+        except (BridgeError, asyncio.TimeoutError):
+            url = ""
+        if not url.startswith(("http://", "https://")):  # an error page cannot be resumed on
+            url = ""
+        return url or (self.ctx.url if self.ctx is not None else "")
 
     async def _start(self, start_url: str | None) -> AgentContext:
         if self.tab is None:  # pin the tab: the user may switch tabs while the agent works
@@ -249,6 +304,7 @@ class _Agent:
         if ctx.bookmarks:
             await self.events.emit("note", text="Bookmarks for this task: " + ", ".join(b.title or b.url for b in ctx.bookmarks))
         self.observer = PageObserver(self.store)
+        self.ctx = ctx
         self._pending_update = None  # the first step observes the page as refreshed above
         return ctx
 

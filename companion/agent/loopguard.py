@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 
+from companion.llm.prompts import untrusted
 from companion.pagemem.model import PageMem
 
 NUDGE_AT = 3
@@ -46,7 +47,8 @@ class LoopGuard:
         hits = self.repeated(state)
         if not hits:
             return ""
-        listed = "; ".join(f"{action} ({n} times)" for action, n in hits)
+        # The actions quote element names (page text): they go between the page-content markers.
+        listed = untrusted("; ".join(f"{action} ({n} times)" for action, n in hits))
         return (f"Warning: on this same page state you already did: {listed}, and the page did not change. "
                 "Doing it again will not help: choose a different action, or end the task if it is complete or its answer is known.")
 

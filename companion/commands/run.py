@@ -4,6 +4,8 @@ The browser is Debian's Chromium with the extension, driven through the same com
 side panel. --record FILE keeps every LLM call; --replay FILE answers every call from such a recording,
 so a recorded session replays to the same sequence of actions with no LLM server at all. A local start file is
 served on the port the recording noted, since every URL in the prompts (and numbers read from them) names it.
+Every task is checkpointed after each step (companion/agent/checkpoint.py); --resume [FILE] goes on with a task
+that did not finish (the newest one without FILE) from its last step and page, with its history.
 """
 
 from __future__ import annotations
@@ -23,14 +25,16 @@ EXIT_CODES = {"done": 0, "failed": 1, "out_of_steps": 2, "looping": 2, "stopped"
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("run", help="run a task in a launched Chromium and print the steps and the answer",
                                    description="Run one task with the agent in a Chromium launched with the extension.")
-    parser.add_argument("task", help="what to do, in plain words")
-    parser.add_argument("--start-url", required=True, metavar="URL", help="the page the task starts on; a local HTML file is served from 127.0.0.1")
+    parser.add_argument("task", nargs="?", help="what to do, in plain words (with --resume: taken from the checkpoint)")
+    parser.add_argument("--start-url", metavar="URL", help="the page the task starts on; a local HTML file is served from 127.0.0.1")
+    parser.add_argument("--resume", nargs="?", const="", default=None, metavar="FILE",
+                        help="go on with a task that did not finish, from its checkpoint (default: the newest one)")
     parser.add_argument("--headless", action="store_true", help="no visible window (automatic when there is no display)")
     parser.add_argument("--llm", metavar="SPEC", help="embedded[:model] | gguf:PATH | openai:URL[#model] | ollama | ... (default: embedded)")
     parser.add_argument("--no-confirm", action="store_true", help="do not ask before irreversible actions")
     parser.add_argument("--record", type=Path, metavar="FILE", help="append every LLM call to this JSONL session file")
     parser.add_argument("--replay", type=Path, metavar="FILE", help="answer every LLM call from this recorded session file")
-    parser.add_argument("--max-steps", type=int, default=30, metavar="N", help="step budget (default 30)")
+    parser.add_argument("--max-steps", type=int, default=None, metavar="N", help="step budget (default 30, or the resumed task's)")
     parser.add_argument("--allow-domain", action="append", default=[], metavar="HOST", help="restrict links to these hosts")
     parser.add_argument("-q", "--quiet", action="store_true", help="print only the answer")
     parser.set_defaults(func=run)
@@ -90,15 +94,51 @@ def _serve_local_file(stack: ExitStack, target: str, port: int | None) -> str | 
     return server.url(path.name)
 
 
+def _checkpoint_for(args: argparse.Namespace):
+    """The task to run: a new checkpoint from TASK and --start-url, or the one --resume names (None: neither given)."""
+    from companion.agent.checkpoint import CheckpointError, TaskCheckpoint, TaskOptions, latest_checkpoint, load_checkpoint
+
+    if args.resume is None:
+        if not args.task or not args.start_url:
+            return None
+        options = TaskOptions(max_steps=args.max_steps or 30, allowed_domains=args.allow_domain,
+                              start_target=args.start_url, confirm=not args.no_confirm)
+        return TaskCheckpoint.begin(args.task, args.start_url, options)
+    checkpoint = load_checkpoint(Path(args.resume).expanduser()) if args.resume else latest_checkpoint()
+    if not checkpoint.resumable:
+        raise CheckpointError(f"{checkpoint.path}: that task is done (answer: {checkpoint.answer or '-'}); nothing to resume")
+    if args.task and args.task != checkpoint.task:
+        raise CheckpointError(f"{checkpoint.path} holds the task {checkpoint.task!r}, not {args.task!r}")
+    # Flags given now win: a larger budget, a narrower set of sites. Confirmation follows this command's
+    # flags, never the checkpoint's, so a resume never silently stops asking.
+    if args.max_steps:
+        checkpoint.options.max_steps = args.max_steps
+    if args.allow_domain:
+        checkpoint.options.allowed_domains = args.allow_domain
+    checkpoint.options.confirm = not args.no_confirm
+    checkpoint.status, checkpoint.explanation, checkpoint.answer = "running", "", ""
+    return checkpoint
+
+
 def run(args: argparse.Namespace) -> int:
     from companion import llm
     from companion.agent.loop import run_task
     from companion.bridge.launcher import LaunchError, LaunchOptions, LaunchedBrowser
     from companion.llm.config import LLMConfigError
+    from companion.agent.checkpoint import CheckpointError
 
     if args.replay and args.record:
         print("webchallenger run: --record and --replay exclude each other", file=sys.stderr)
         return 2
+    try:
+        checkpoint = _checkpoint_for(args)
+    except CheckpointError as exc:
+        print(f"webchallenger run: {exc}", file=sys.stderr)
+        return 2
+    if checkpoint is None:
+        print("webchallenger run: give a TASK and --start-url, or --resume [FILE]", file=sys.stderr)
+        return 2
+    options = checkpoint.options
     spec = f"replay:{args.replay}" if args.replay else args.llm
     try:
         client = llm.LLMClient(spec=spec, record_path=str(args.record) if args.record else None)
@@ -126,18 +166,23 @@ def run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     stack = ExitStack()
     replay_port = client.replayed_meta.get(LOCAL_PAGES_PORT)
+    served_port = replay_port if replay_port is not None else options.local_port
     try:
-        local_url = _serve_local_file(stack, args.start_url, replay_port)
+        local_url = _serve_local_file(stack, options.start_target, served_port)
     except OSError as exc:
         stack.close()
-        if replay_port is None:
-            print(f"webchallenger run: cannot serve {args.start_url}: {exc}", file=sys.stderr)
+        if served_port is None:
+            print(f"webchallenger run: cannot serve {options.start_target}: {exc}", file=sys.stderr)
+        elif replay_port is None:
+            print(f"webchallenger run: the task served {options.start_target} on 127.0.0.1:{served_port}, which is "
+                  f"not free now ({exc}); free the port to resume it", file=sys.stderr)
         else:
             print(f"webchallenger run: the recording served {args.start_url} on 127.0.0.1:{replay_port}, which is "
                   f"not free now ({exc}); free the port, or record the session again", file=sys.stderr)
         return 1
     if local_url is not None:
         client.record_meta(**{LOCAL_PAGES_PORT: urlsplit(local_url).port})
+        options.local_port = urlsplit(local_url).port
     try:
         # A local file's site is offline by nature: other hosts fail fast instead of timing out.
         browser = LaunchedBrowser(LaunchOptions(headless=headless, offline=local_url is not None)).start()
@@ -146,14 +191,19 @@ def run(args: argparse.Namespace) -> int:
         stack.close()
         print(f"webchallenger run: cannot start the browser: {exc}", file=sys.stderr)
         return 1
-    start_url = local_url or args.start_url
+    # A resumed task opens the page it was on (on the same local port, when it started on a file).
+    start_url = checkpoint.url if checkpoint.step else (local_url or options.start_target)
+    if not checkpoint.step:
+        checkpoint.start_url = checkpoint.url = start_url
     launched = time.monotonic()
     try:
         if not quiet:
-            print(f"Task: {args.task}\nLLM: {client.settings.spec}  browser ready in {launched - started:.1f} s", flush=True)
-        coro = run_task(args.task, session=browser.session, start_url=start_url, max_steps=args.max_steps,
+            resumed = f" (resuming after step {checkpoint.step} on {start_url})" if checkpoint.step else ""
+            print(f"Task: {checkpoint.task}{resumed}\nLLM: {client.settings.spec}  browser ready in {launched - started:.1f} s",
+                  flush=True)
+        coro = run_task(checkpoint.task, session=browser.session, start_url=start_url, max_steps=options.max_steps,
                         confirm=None if args.no_confirm else _cli_confirm(), on_event=show,
-                        allowed_domains=args.allow_domain)
+                        allowed_domains=options.allowed_domains, checkpoint=checkpoint)
         future = asyncio.run_coroutine_threadsafe(coro, browser.companion.loop)
         try:
             result = future.result()
@@ -176,4 +226,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"Why: {result.explanation}")
             if result.answer:
                 print(f"Found before stopping (not verified): {result.answer}")
+            if result.checkpoint:
+                print(f"Resume with: webchallenger run --resume {result.checkpoint}")
     return EXIT_CODES.get(result.status, 1)

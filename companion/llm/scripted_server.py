@@ -10,9 +10,9 @@ message; a rule's responses are used in order, the last one repeats), else the n
 An exhausted script answers HTTP 500 with a message saying so, so a test never hangs on a missing answer.
 Options: reject_json_schema (HTTP 400 to response_format json_schema, like older llama.cpp builds),
 reject_response_format (HTTP 400 to any response_format), reject_grammar (HTTP 400 to a `grammar` field), delay_s (every answer waits), garbage (every
-answer is non-JSON text), stall (one chosen request sleeps before anything else, like a busy server: Stall(seconds,
-at=N, prompt=NAME) stalls the N-th chat request, counting only those of prompt NAME when given; the stalled
-request takes no scripted answer, so a retry gets the answer it would have had). It lives in companion/ (not tests/) because every test folder uses it.
+answer is non-JSON text), stall (chosen requests sleep before anything else, like a busy server: Stall(seconds,
+at=N, count=K, prompt=NAME) stalls the N-th chat request and the K-1 after it, counting only those of prompt
+NAME when given; a stalled request takes no scripted answer, so a retry gets the answer it would have had). It lives in companion/ (not tests/) because every test folder uses it.
 """
 
 from __future__ import annotations
@@ -43,7 +43,8 @@ class ScriptedReply(BaseModel):
 
 class Stall(BaseModel):
     seconds: float
-    at: int = Field(1, ge=1)  # the at-th chat request (of `prompt`, when given) stalls
+    at: int = Field(1, ge=1)  # the at-th chat request (of `prompt`, when given) stalls ...
+    count: int = Field(1, ge=1)  # ... and so do the count - 1 after it (2: a request and its retry)
     prompt: str | None = None
 
 
@@ -145,7 +146,7 @@ class ScriptedLLMServer:
             return False
         with self._lock:
             self._stall_count += 1
-            if self._stall_count != stall.at:
+            if not stall.at <= self._stall_count < stall.at + stall.count:
                 return False
             self.stalled.append(record)
         return True
