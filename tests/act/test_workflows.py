@@ -268,7 +268,7 @@ async def test_type_url_navigates_and_an_invalid_url_fails(browser, open_page, p
     llm_client_for(server)
     open_page("act_copy.html")
     ctx = await make_ctx("Open the checkout options page")
-    with pytest.raises(ActionFailed, match="invalid URL"):
+    with pytest.raises(ActionFailed, match="not a full URL"):
         await execute(ctx, Candidate(kind="type_url", label="type a URL"), "go there")
     outcome = await execute(ctx, Candidate(kind="type_url", label="type a URL"), "go there")
     assert outcome.url_changed and outcome.actions == [f"Navigated to {target}"]
@@ -280,7 +280,7 @@ async def test_non_web_urls_are_refused(browser, open_page, make_ctx):
     open_page("act_copy.html")
     ctx = await make_ctx("Read a local file")
     for url in ("file:///etc/passwd", "javascript:alert(1)", "chrome://settings"):
-        with pytest.raises(ActionFailed, match="invalid URL"):
+        with pytest.raises(ActionFailed, match="URLs are never opened"):
             await execute(ctx, Candidate(kind="navigate", label=url, url=url), "go")
     assert ctx.pagemem.url.endswith("act_copy.html")
 
