@@ -177,6 +177,7 @@ class _Agent:
         if hub is not None:
             hub.connection_listeners.append(on_connection)
         try:
+            resumed = f" (resumed after step {self.steps_done})" if self.steps_done else ""
             await self.events.emit("started", text=f"Task: {self.task}{resumed}", url=start_url)
             ctx = await self._start(start_url)
             for self.step in range(self.steps_done + 1, self.max_steps + 1):
@@ -296,8 +297,9 @@ class _Agent:
         llm.use_task_nonce(ctx.nonce)
         await ctx.refresh()
         # The task's sites: the page it starts on and those its text names; elsewhere is asked (act/sites.py).
-        ctx.sites = SitePolicy(start_url=start_url or ctx.url, task=self.task, allowed_domains=list(self.allowed_domains),
-                               can_ask=self.user_confirm is not _approve_everything)
+        # A resumed task keeps its original start site (the page it resumes on is added just below).
+        ctx.sites = SitePolicy(start_url=self.checkpoint.start_url or start_url or ctx.url, task=self.task,
+                               allowed_domains=list(self.allowed_domains), can_ask=self.user_confirm is not _approve_everything)
         ctx.sites.add_start(ctx.url)  # where the start URL landed (a redirect) is the start site too
         self.store = self.sites.attach(ctx)
         ctx.bookmarks = await choose_bookmarks(self.task, self.store)
