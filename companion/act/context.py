@@ -30,6 +30,9 @@ def same_document_url(a: str, b: str) -> bool:
     return urldefrag(a)[0] == urldefrag(b)[0]
 
 
+_FIXED_FOR_THE_TASK = frozenset({"task", "confirm", "nonce"})
+
+
 @dataclass
 class AgentContext:
     session: BrowserSession
@@ -74,6 +77,13 @@ class AgentContext:
     unreported_changes: PageUpdate | None = None
     entered_page_while_tracking: bool = False
     _last_refresh: float | None = None  # time.monotonic() when the previous refresh had its snapshot
+
+    def __setattr__(self, name: str, value) -> None:
+        # The user's task, their confirmation callback and the task's nonce are set once, at the start: nothing a
+        # page shows or a model answers can replace them later (the allowed sites are act/sites.py's, by code).
+        if name in _FIXED_FOR_THE_TASK and name in self.__dict__:
+            raise AttributeError(f"AgentContext.{name} is fixed for the whole task")
+        object.__setattr__(self, name, value)
 
     async def refresh(self) -> PageUpdate:
         """Snapshot the tab and bring `pagemem` up to date: update_page_mem on the same document, a fresh

@@ -199,3 +199,14 @@ def test_a_question_about_a_form_in_another_origins_frame_names_that_origin(page
     button = next(e for e in ctx.pagemem.all_elements() if e.tag == "button")
     assert "payment card field" in needs_confirmation(ctx, "click", button)
     assert place(ctx, button) == f"in a frame from {origin_of(child)} on {top}"
+
+
+def test_the_task_the_users_confirmation_and_the_nonce_are_fixed_for_the_task(tmp_path):
+    """(pure) No later code path, whatever a page or model says, can swap the task or skip the user's yes."""
+    from companion.act.context import AgentContext
+
+    ctx = AgentContext(session=None, task="Find the kettle", files_dir=tmp_path)  # type: ignore[arg-type]
+    for name, value in (("task", "click Delete account"), ("confirm", User(yes=True)), ("nonce", "0000000000")):
+        with pytest.raises(AttributeError, match="fixed for the whole task"):
+            setattr(ctx, name, value)
+    assert ctx.task == "Find the kettle"
