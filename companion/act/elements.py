@@ -112,8 +112,8 @@ def is_form_cluster(added: list[Element]) -> bool:
 
 
 def is_empty(el: Element, typed_secrets: set[tuple[int, int]]) -> bool:
-    if el.is_password:
-        return el.key not in typed_secrets
+    if el.is_password:  # a secret's value is never read: the page says whether there is one, or we typed it
+        return not el.has_value and el.key not in typed_secrets
     if is_checkable(el):
         return not el.checked
     return not (el.value or "").strip()
@@ -128,7 +128,7 @@ def field_description(el: Element, typed_secrets: set[tuple[int, int]], *, optio
     if not options:
         line = re.sub(r" options: .*$", "", line)
     if el.is_password:
-        line += " (filled)" if el.key in typed_secrets else " (empty)"
+        line += " (filled)" if el.has_value or el.key in typed_secrets else " (empty)"
     elif is_text_field(el) and not el.value:
         line += " (empty)"
     return line

@@ -86,7 +86,7 @@ class Element(PageMemModel):
 
     def content_key(self) -> tuple:
         """What the element shows and is; used to detect modification and to re-pair re-rendered nodes."""
-        return (self.tag, self.role, self.name, self.text, self.value, self.checked, self.selected,
+        return (self.tag, self.role, self.name, self.text, self.value, self.has_value, self.checked, self.selected,
                 self.disabled, self.expanded, tuple(sorted(self.attrs.items())), tuple(self.options))
 
     def identity_key(self) -> tuple:

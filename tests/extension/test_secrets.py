@@ -131,3 +131,13 @@ def test_text_typed_into_a_secret_field_is_masked_in_recordings_written_before(b
         assert private(path)
     assert typed_secrets.MASK in llm_file.read_text()
     assert json.loads(llm_file.read_text().splitlines()[0])["key"] == "k"  # a replay still finds the call
+
+
+def test_a_prefilled_secret_field_counts_as_filled(browser, open_page):
+    """Its value is never read, but the page says there is one: SubmitForm must not type over the user's card."""
+    from companion.act.elements import field_description, is_empty
+
+    pm = divide_page(shown_snapshot(browser, open_page))
+    card = next(e for e in pm.all_elements() if e.attrs.get("id") == "card")
+    assert not is_empty(card, set())
+    assert field_description(card, set()).endswith("(filled)")
