@@ -184,11 +184,52 @@ Action = Annotated[
 ]
 
 
+# --------------------------------------------------------------------------- pairing (mutual authentication)
+
+# Each side proves it holds the pairing token without sending it: a proof is
+# base64url(HMAC-SHA256(token, PAIRING_LABEL | role | port | nonce | nonce)), no padding, where
+# role is "companion" (over client_nonce|server_nonce) or "extension" (over server_nonce|client_nonce),
+# and port is the TCP port the extension dialled and the companion listens on (a relay on another port
+# cannot pass a real companion's proof on). Nonces are 32 random bytes, base64url without padding.
+PAIRING_LABEL = "webchallenger-pairing-v1"
+_B64_32 = r"^[A-Za-z0-9_-]{43}$"  # 32 bytes, base64url, no padding
+
+
+class AuthChallenge(WireModel):
+    """Extension -> companion, the first message on a new socket: a fresh nonce the companion must prove
+    the token over. Until the companion's AuthResponse checks, the extension sends nothing else and
+    handles no message."""
+
+    type: Literal["auth_challenge"] = "auth_challenge"
+    id: str
+    client_nonce: str = Field(pattern=_B64_32)
+
+
+class AuthResponse(WireModel):
+    """Companion -> extension, answers AuthChallenge (echoing its id): the companion's own nonce and its
+    proof, HMAC over "companion", the port, client_nonce and server_nonce."""
+
+    type: Literal["auth_response"] = "auth_response"
+    id: str
+    server_nonce: str = Field(pattern=_B64_32)
+    proof: str = Field(pattern=_B64_32)
+
+
+class AuthProof(WireModel):
+    """Extension -> companion, after it verified the AuthResponse (echoing its id): the extension's proof,
+    HMAC over "extension", the port, server_nonce and client_nonce. The companion accepts no other message
+    (Hello included) before this one checks."""
+
+    type: Literal["auth_proof"] = "auth_proof"
+    id: str
+    proof: str = Field(pattern=_B64_32)
+
+
 # --------------------------------------------------------------------------- messages
 
 
 class Hello(WireModel):
-    """Extension -> companion, first message after the socket opens."""
+    """Extension -> companion, first message after the pairing check (AuthChallenge, AuthResponse, AuthProof)."""
 
     type: Literal["hello"] = "hello"
     id: str
@@ -425,13 +466,14 @@ class ErrorMessage(WireModel):
 
     type: Literal["error"] = "error"
     id: str = ""
-    code: Literal["malformed", "unknown_type", "unsupported_version", "no_tab", "timeout", "internal", "too_large"]
+    code: Literal["malformed", "unknown_type", "unsupported_version", "no_tab", "timeout", "internal", "unauthorized", "refused",
+                  "too_large"]
     message: str
 
 
 Message = Annotated[
     Union[
-        Hello, HelloAck, Heartbeat, SnapshotRequest, SnapshotResult, ActionCommand, ActionResult,
+        AuthChallenge, AuthResponse, AuthProof, Hello, HelloAck, Heartbeat, SnapshotRequest, SnapshotResult, ActionCommand, ActionResult,
         ListTabs, TabsResult, OpenTab, OpenTabResult, TabEvent, ErrorMessage, BenchRequest, BenchResult,
         ActivateTab, ActivateTabResult, ReadClipboard, ClipboardResult, StartTask, StopTask, TaskUpdate, ConfirmRequest, ConfirmAnswer,
     ],

@@ -1,13 +1,25 @@
-"""Pairing: the token the extension must present, and the handshake checks.
+"""Pairing: the token both sides hold, and the checks that prove it without ever sending it.
 
-The token is the only secret between the extension and the companion. It is created on
-first start, kept in the config directory with mode 0600, and entered once by the user in
-the extension's options page. A web page cannot connect because its Origin is not the
-extension's; a local program without the token cannot either.
+The token is the only secret between the extension and the companion. It is created on first start,
+kept in the config directory with mode 0600, and entered once by the user in the extension's options
+page. It never travels: after the WebSocket opens, each side proves it holds the token with an HMAC
+over fresh nonces (the proofs are defined in companion/protocol.py, next to their messages):
+
+    extension -> AuthChallenge(client_nonce)
+    companion -> AuthResponse(server_nonce, HMAC(token, "companion"|port|client_nonce|server_nonce))
+    extension    checks it before handling anything, else drops the socket ("not your companion")
+    extension -> AuthProof(HMAC(token, "extension"|port|server_nonce|client_nonce)), then Hello
+    companion    checks it (constant time) before accepting anything else
+
+Distinct roles mean a proof cannot be reflected back; fresh nonces on both sides mean it cannot be
+replayed; the port means a fake companion on the paired port cannot relay a real companion's proof
+from another port. A web page cannot even open the socket: its Origin is not the extension's.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import hmac
 import logging
 import os
@@ -17,6 +29,7 @@ import stat
 from pathlib import Path
 
 from companion.paths import config_dir
+from companion.protocol import PAIRING_LABEL
 
 log = logging.getLogger(__name__)
 
@@ -24,8 +37,11 @@ EXTENSION_ID = "occglhfemfkbfbahabikmhbefcgffaff"
 EXTENSION_ORIGIN = f"chrome-extension://{EXTENSION_ID}"
 DEFAULT_ALLOWED_ORIGINS: tuple[str, ...] = (EXTENSION_ORIGIN,)
 
-SUBPROTOCOL = "webchallenger.v1"
-AUTH_PREFIX = "auth."
+# v2: the challenge-response pairing. v1 extensions offered the token itself as an "auth." subprotocol.
+SUBPROTOCOL = "webchallenger.v2"
+_V1_TOKEN_PREFIX = "auth."
+# Each step of the pairing check must arrive within this many seconds, or the peer is dropped.
+PAIRING_TIMEOUT = 5.0
 TOKEN_FILE_NAME = "token"
 # 32 random bytes -> 43 url-safe characters; shorter stored tokens are treated as corrupt.
 _TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{32,}$")
@@ -74,33 +90,44 @@ def _read_token(path: Path) -> str:
     return token
 
 
-def token_matches(presented: str, expected: str) -> bool:
-    """Constant-time comparison, so response timing does not leak the token prefix."""
+def new_nonce() -> str:
+    """32 random bytes, base64url without padding (the wire's nonce format)."""
+    return secrets.token_urlsafe(32)
+
+
+def _proof(token: str, role: str, port: int, first: str, second: str) -> str:
+    message = "|".join((PAIRING_LABEL, role, str(port), first, second)).encode("utf-8")
+    digest = hmac.new(token.encode("utf-8"), message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+
+def companion_proof(token: str, port: int, client_nonce: str, server_nonce: str) -> str:
+    """What the companion sends to show it holds the token (AuthResponse.proof)."""
+    return _proof(token, "companion", port, client_nonce, server_nonce)
+
+
+def extension_proof(token: str, port: int, client_nonce: str, server_nonce: str) -> str:
+    """What the extension must send back (AuthProof.proof): the other role, the nonces the other way round."""
+    return _proof(token, "extension", port, server_nonce, client_nonce)
+
+
+def proof_matches(presented: str, expected: str) -> bool:
+    """Constant-time comparison, so response timing says nothing about how much of a proof was right."""
     return hmac.compare_digest(presented.encode("utf-8"), expected.encode("utf-8"))
 
 
-def presented_token(subprotocols: list[str]) -> str | None:
-    for proto in subprotocols:
-        if proto.startswith(AUTH_PREFIX):
-            return proto[len(AUTH_PREFIX):]
-    return None
-
-
-def handshake_refusal(origin: str | None, subprotocols: list[str], expected_token: str,
+def handshake_refusal(origin: str | None, subprotocols: list[str],
                       allowed_origins: tuple[str, ...] | list[str]) -> str | None:
-    """Why this handshake must be refused, or None when it may be accepted.
-
-    The reason is for the log; it never contains the presented or expected token.
+    """Why this WebSocket handshake must be refused before the socket opens, or None to accept it
+    (the pairing check then runs over the open socket). The reason is for the log and never holds
+    anything a client offered besides its Origin.
     """
     if not origin:
         return "no Origin header"
     if origin not in allowed_origins:
         return f"origin {origin!r} is not allowed"
     if SUBPROTOCOL not in subprotocols:
+        if any(p.startswith(_V1_TOKEN_PREFIX) for p in subprotocols):
+            return "an older extension offered its token in the handshake (update the extension, then pair again)"
         return f"subprotocol {SUBPROTOCOL!r} not offered"
-    token = presented_token(subprotocols)
-    if token is None:
-        return "no auth token offered"
-    if not token_matches(token, expected_token):
-        return "wrong auth token"
     return None

@@ -1,9 +1,11 @@
 """The companion's WebSocket endpoint: a FastAPI app served by uvicorn on 127.0.0.1 only.
 
 Handshake: refused with HTTP 403 (before accept) unless the Origin is an allowed extension
-origin, the Host is loopback (defeats DNS rebinding) and the "auth.<token>" subprotocol
-carries the pairing token; accepted with subprotocol "webchallenger.v1". Then the extension
-sends Hello, the companion answers HelloAck and registers a BrowserSession in the hub.
+origin, the Host is loopback (defeats DNS rebinding) and the "webchallenger.v2" subprotocol is
+offered. Then the pairing check (auth.py): each side proves it holds the token without sending it;
+a client that does not prove itself within a few seconds is dropped and gets nothing but our proof
+over its own nonce. Then the extension sends Hello, the companion answers HelloAck and registers
+a BrowserSession in the hub.
 A malformed message is answered with an ErrorMessage and logged; the connection lives on.
 """
 
@@ -21,13 +23,17 @@ from fastapi import FastAPI, WebSocket
 from pydantic import BaseModel, Field, field_validator
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from companion.bridge.auth import DEFAULT_ALLOWED_ORIGINS, SUBPROTOCOL, handshake_refusal
+from companion.bridge.auth import (
+    DEFAULT_ALLOWED_ORIGINS, PAIRING_TIMEOUT, SUBPROTOCOL, companion_proof, extension_proof, handshake_refusal, new_nonce,
+    proof_matches,
+)
 from companion.bridge.gcpause import gc_paused
 from companion.bridge.hub import BridgeHub
 from companion.bridge.limits import WS_MAX_SIZE, is_depth_error, too_costly, too_deep
 from companion.bridge.session import BrowserSession
 from companion.protocol import (
-    PROTOCOL_VERSION, ErrorMessage, Hello, HelloAck, Message, MESSAGE_ADAPTER, WireModel, dump_message,
+    PROTOCOL_VERSION, AuthChallenge, AuthProof, AuthResponse, ErrorMessage, Hello, HelloAck, Message, MESSAGE_ADAPTER,
+    WireModel, dump_message,
 )
 
 log = logging.getLogger(__name__)
@@ -40,7 +46,9 @@ _KNOWN_TYPES = {name for name in MESSAGE_ADAPTER.json_schema()["discriminator"][
 _GC_PAUSE_MIN_CHARS = 64 * 1024
 # Messages only the companion sends; the extension sending one is a protocol error.
 _COMPANION_ONLY = {"hello_ack", "snapshot", "action", "list_tabs", "open_tab", "bench", "task_update", "confirm_request",
-                   "activate_tab", "read_clipboard"}
+                   "activate_tab", "read_clipboard", "auth_response"}
+# Pairing messages belong to the start of a connection; once paired, one is a protocol error.
+_PAIRING_ONLY = {"auth_challenge", "auth_proof"}
 
 
 class BridgeSettings(BaseModel):
@@ -50,6 +58,7 @@ class BridgeSettings(BaseModel):
     allowed_origins: tuple[str, ...] = DEFAULT_ALLOWED_ORIGINS
     ws_max_size: int = WS_MAX_SIZE
     hello_timeout: float = 10.0
+    pairing_timeout: float = PAIRING_TIMEOUT
     record: Path | None = None
 
     @field_validator("host")
@@ -126,17 +135,17 @@ class _Connection:
         self.hub = hub
         self._send_lock = asyncio.Lock()
 
-    async def send(self, raw: str, record_as: str | None = None) -> None:
+    async def send(self, raw: str, record_as: str | None = None, record: bool = True) -> None:
         async with self._send_lock:
             await self.websocket.send_text(raw)
         recorder = self.hub.recorder
-        if recorder is not None:
+        if recorder is not None and record:
             recorder.record("out", raw if record_as is None else record_as, self.session_id)
 
-    async def send_message(self, message: WireModel) -> None:
-        await self.send(dump_message(message))
+    async def send_message(self, message: WireModel, record: bool = True) -> None:
+        await self.send(dump_message(message), record=record)
 
-    async def receive(self) -> tuple[str, float]:
+    async def receive(self, record: bool = True) -> tuple[str, float]:
         """Next text message and its perf_counter arrival time. Binary frames are decoded as UTF-8."""
         event = await self.websocket.receive()
         if event["type"] == "websocket.disconnect":
@@ -146,7 +155,7 @@ class _Connection:
         if raw is None:
             raw = (event.get("bytes") or b"").decode("utf-8", errors="replace")
         recorder = self.hub.recorder
-        if recorder is not None:
+        if recorder is not None and record:
             recorder.record("in", raw, self.session_id)
         return raw, received
 
@@ -163,7 +172,7 @@ def create_app(settings: BridgeSettings, hub: BridgeHub) -> FastAPI:
     @app.websocket("/ws")
     async def ws_endpoint(websocket: WebSocket) -> None:
         origin = websocket.headers.get("origin")
-        reason = handshake_refusal(origin, list(websocket.scope.get("subprotocols", [])), settings.token, settings.allowed_origins)
+        reason = handshake_refusal(origin, list(websocket.scope.get("subprotocols", [])), settings.allowed_origins)
         if reason is None and _host_name(websocket.headers.get("host", "")) not in _LOOPBACK_NAMES:
             reason = "Host header is not loopback"
         if reason is not None:
@@ -183,6 +192,11 @@ async def _serve_connection(websocket: WebSocket, settings: BridgeSettings, hub:
     conn = _Connection(websocket, session_id, hub)
     session: BrowserSession | None = None
     try:
+        refusal = await _await_pairing(conn, settings)
+        if refusal is not None:
+            hub.note_refusal(websocket.headers.get("origin"), refusal)
+            log.warning("session %s: pairing check failed: %s", session_id[:8], refusal)
+            return
         hello = await _await_hello(conn, settings.hello_timeout)
         if hello is None:
             return
@@ -201,7 +215,7 @@ async def _serve_connection(websocket: WebSocket, settings: BridgeSettings, hub:
                 session.fail_waiting(problem.reply.id, f"the reply was refused: {problem.reply.message}")
                 await conn.send_message(problem.reply)
                 continue
-            if message.type in _COMPANION_ONLY or isinstance(message, Hello):
+            if message.type in _COMPANION_ONLY or message.type in _PAIRING_ONLY or isinstance(message, Hello):
                 await conn.send_message(ErrorMessage(id=message.id, code="unknown_type",
                                                      message=f"{message.type} is not a message the extension sends"))
                 continue
@@ -227,6 +241,65 @@ async def _serve_connection(websocket: WebSocket, settings: BridgeSettings, hub:
 def _close(session: BrowserSession | None, reason: str) -> None:
     if session is not None:
         session.close(reason)
+
+
+def _listening_port(websocket: WebSocket, settings: BridgeSettings) -> int:
+    """The port this socket was accepted on: the one the extension dialled, which both proofs cover."""
+    server = websocket.scope.get("server")
+    return int(server[1]) if server and server[1] else settings.port
+
+
+async def _await_pairing(conn: _Connection, settings: BridgeSettings) -> str | None:
+    """Run the pairing check (auth.py); None once the extension proved it holds the token, else why not.
+
+    On failure the socket is closed (1008). A silent client gets nothing at all; a client that sent a
+    challenge gets our proof over its own nonce, which proves nothing to anyone else: it covers this
+    port and that nonce only.
+    """
+    websocket = conn.websocket
+
+    async def refuse(reason: str, reply: ErrorMessage | None = None) -> str:
+        if reply is not None:
+            await conn.send_message(reply, record=False)
+        await websocket.close(code=1008, reason=reason[:120])
+        return reason
+
+    async def next_message(step: str) -> Message | str:
+        try:
+            raw, _ = await asyncio.wait_for(conn.receive(record=False), settings.pairing_timeout)
+        except asyncio.TimeoutError:
+            return f"no {step} within {settings.pairing_timeout:g} s"
+        try:
+            return classify(raw)
+        except MessageProblem as problem:
+            return f"{step} expected, got an invalid message: {problem.reply.message}"
+
+    challenge = await next_message("auth_challenge")
+    if isinstance(challenge, str):
+        return await refuse(challenge)
+    if not isinstance(challenge, AuthChallenge):
+        return await refuse(f"the first message must be auth_challenge, got {challenge.type}",
+                            ErrorMessage(id=challenge.id, code="unauthorized",
+                                         message="pair first: the first message must be auth_challenge"))
+    port = _listening_port(websocket, settings)
+    server_nonce = new_nonce()
+    await conn.send_message(AuthResponse(id=challenge.id, server_nonce=server_nonce,
+                                         proof=companion_proof(settings.token, port, challenge.client_nonce, server_nonce)),
+                            record=False)  # a recording starts at hello: the pairing says nothing about pages
+    try:
+        answer = await next_message("auth_proof")
+    except WebSocketDisconnect:
+        # The extension checks our proof first: closing here means it holds another token.
+        return "the extension rejected our pairing proof and left (its token is not this companion's: pair it again)"
+    if isinstance(answer, str):
+        return await refuse(answer)
+    if not isinstance(answer, AuthProof) or answer.id != challenge.id:
+        return await refuse(f"auth_proof expected, got {answer.type}",
+                            ErrorMessage(id=answer.id, code="unauthorized", message="auth_proof expected"))
+    if not proof_matches(answer.proof, extension_proof(settings.token, port, challenge.client_nonce, server_nonce)):
+        return await refuse("wrong pairing proof", ErrorMessage(id=answer.id, code="unauthorized",
+                                                                 message="the pairing proof did not check"))
+    return None
 
 
 async def _await_hello(conn: _Connection, timeout: float) -> Hello | None:

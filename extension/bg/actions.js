@@ -1,7 +1,9 @@
 // Runs one ActionCommand: browser-level actions through chrome.tabs, element actions through the
 // content script in the target frame. Every outcome, success or failure, becomes an ActionResult.
 import { callInFrame, injectFrame } from "./inject.js";
+import { noteAddressedFrame } from "./clipboard.js";
 import { NavigationWatcher } from "./navigation.js";
+import { webUrl } from "./urlguard.js";
 
 // Runs in the page. The page's own history.go() steps exactly one entry; chrome.tabs.goBack acts
 // like the browser's back button, which skips entries the page never interacted with (Chrome's
@@ -25,7 +27,7 @@ async function stepHistory(tabId, delta) {
 }
 
 const TAB_ACTIONS = {
-  navigate: (tabId, a) => chrome.tabs.update(tabId, { url: a.url }),
+  navigate: (tabId, a) => chrome.tabs.update(tabId, { url: webUrl(a.url) }),
   back: (tabId) => stepHistory(tabId, -1),
   forward: (tabId) => stepHistory(tabId, 1),
   reload: (tabId) => chrome.tabs.reload(tabId),
@@ -35,6 +37,7 @@ const TAB_ACTION_START_MS = 5_000;
 
 async function elementAction(tabId, action) {
   const frame = action.target ? action.target.frame : 0;
+  noteAddressedFrame(tabId, frame); // what a copy button copied is read from this frame only
   let res = await callInFrame(tabId, frame, "actions.act", [action]);
   if (res === null) {
     // Ids belong to a document; a document without our script has never handed this one out.

@@ -1,12 +1,17 @@
-// The WebSocket to the companion: pairing handshake, hello, heartbeats and reconnection.
+// The WebSocket to the companion: the pairing check, hello, heartbeats and reconnection.
+// Whatever answers on the paired port is a stranger until it proves it holds the pairing token
+// (bg/pairing.js): until then nothing goes out but our challenge and no message it sends is handled.
 // Chromium ends an idle MV3 worker after 30 s; WebSocket pings do not count but application
 // messages do, so a heartbeat goes out every 20 s. A killed worker is revived by the alarm
 // (background.js), whose handler calls ensureConnected().
 import { loadSettings, setStatus } from "./settings.js";
 import { newId } from "./ids.js";
+import { PairingCheck } from "./pairing.js";
 
 export const PROTOCOL_VERSION = 1;
-const SUBPROTOCOL = "webchallenger.v1";
+const SUBPROTOCOL = "webchallenger.v2";
+// From dialling to a checked proof; a peer that has not proven itself by then is dropped.
+const PAIRING_TIMEOUT_MS = 8_000;
 const HEARTBEAT_MS = 20_000;
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 10_000;
@@ -15,6 +20,7 @@ const BACKOFF_MAX_MS = 10_000;
 export const BOOT_ID = crypto.randomUUID();
 
 let socket = null;
+let proven = false; // the companion on `socket` passed the pairing check
 let heartbeatTimer = null;
 let retryTimer = null;
 let failures = 0;
@@ -24,11 +30,13 @@ export function onMessage(handler) {
   messageHandler = handler;
 }
 
+// Open and paired: the only state in which anything may be sent or handled.
 export function isOpen() {
-  return socket !== null && socket.readyState === WebSocket.OPEN;
+  return socket !== null && socket.readyState === WebSocket.OPEN && proven;
 }
 
 // Sends a message object or an already serialized JSON string (big snapshots are built as strings).
+// Nothing goes to a peer that has not passed the pairing check.
 export function send(message) {
   if (!isOpen()) return false;
   socket.send(typeof message === "string" ? message : JSON.stringify(message));
@@ -51,11 +59,12 @@ function scheduleRetry() {
 }
 
 // The WebSocket API hides the handshake's HTTP status, so a plain HTTP request tells
-// "nothing listens there" apart from "something listens but refused us".
+// "nothing listens there" apart from "something listens but refused us". The token is not part of
+// the handshake any more: a refusal there is an older companion, or no companion at all.
 async function explainRefusal(port) {
   try {
     await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2000), cache: "no-store" });
-    return "token refused (check the token from the companion)";
+    return `something on port ${port} refused the connection (an older companion? update it, then pair again)`;
   } catch (_) {
     return `companion not running on port ${port}`;
   }
@@ -75,18 +84,44 @@ export async function ensureConnected() {
   if (socket && (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING)) return;
   let ws;
   try {
-    ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, [SUBPROTOCOL, `auth.${token}`]);
+    ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, [SUBPROTOCOL]);
   } catch (e) {
-    // A token with characters a subprotocol cannot carry throws synchronously.
-    await setStatus("error", `token refused (${e.message})`);
+    await setStatus("error", `cannot connect to port ${port} (${e.message})`);
     return;
   }
   socket = ws;
+  proven = false;
+  const pairing = new PairingCheck(token, port, newId("auth"));
   let opened = false;
-  // Handlers are attached in the same task that created the socket, so no event can be missed.
+  let answered = false; // the peer's first message arrived (it must be the pairing answer)
+  let failure = null; // why this peer is not our companion; shown instead of the close code
+  const pairingTimer = setTimeout(() => refuse("it did not answer the pairing check in time"), PAIRING_TIMEOUT_MS);
+  const mine = () => socket === ws;
 
-  ws.onopen = () => {
-    opened = true;
+  // The peer is not (proven to be) our companion: say so, drop it, and let the retry dial again.
+  async function refuse(why) {
+    if (!mine() || proven || failure) return;
+    failure = `something on port ${port} is not your companion (${why})`;
+    ws.close(4001, "pairing check failed"); // a page may only send 1000 or 3000-4999
+    await setStatus("error", failure);
+  }
+
+  async function checkAnswer(raw) {
+    let msg = null;
+    try {
+      msg = JSON.parse(raw);
+    } catch (_) {
+      // not JSON: answer() names it
+    }
+    const outcome = await pairing.answer(msg);
+    if (!mine() || failure) return;
+    if (outcome.failure) {
+      await refuse(outcome.failure);
+      return;
+    }
+    clearTimeout(pairingTimer);
+    proven = true;
+    ws.send(JSON.stringify(outcome.proof));
     send({
       type: "hello",
       id: newId("hello"),
@@ -98,17 +133,40 @@ export async function ensureConnected() {
     heartbeatTimer = setInterval(() => {
       send({ type: "heartbeat", id: newId("hb"), sent_at: Date.now() / 1000 });
     }, HEARTBEAT_MS);
+  }
+
+  // Handlers are attached in the same task that created the socket, so no event can be missed.
+  ws.onopen = () => {
+    opened = true;
+    ws.send(JSON.stringify(pairing.challenge())); // the only thing an unproven peer ever gets
   };
   ws.onmessage = (event) => {
-    if (typeof event.data === "string") messageHandler(event.data);
+    if (!mine()) return;
+    if (proven) {
+      if (typeof event.data === "string") messageHandler(event.data);
+      return;
+    }
+    if (answered) {
+      // A companion sends nothing between its answer and our proof: anything here is not one.
+      refuse("it sent messages before proving it knows the token");
+      return;
+    }
+    answered = true;
+    checkAnswer(typeof event.data === "string" ? event.data : null).catch((e) => refuse(`the pairing check failed: ${e.message}`));
   };
   ws.onclose = async (event) => {
-    if (socket === ws) socket = null;
+    clearTimeout(pairingTimer);
+    if (!mine()) return;
+    socket = null;
+    proven = false;
     clearTimers();
-    const detail = opened
-      ? `connection to port ${port} closed (code ${event.code}${event.reason ? ": " + event.reason : ""}); reconnecting`
-      : await explainRefusal(port);
-    await setStatus("error", detail);
+    if (!failure) {
+      let detail;
+      if (!opened) detail = await explainRefusal(port);
+      else if (!answered) detail = `something on port ${port} closed the connection before answering the pairing check (code ${event.code}${event.reason ? ": " + event.reason : ""})`;
+      else detail = `connection to port ${port} closed (code ${event.code}${event.reason ? ": " + event.reason : ""}); reconnecting`;
+      await setStatus("error", detail);
+    }
     scheduleRetry();
   };
 }
@@ -126,6 +184,7 @@ export async function reconnectNow() {
   retryTimer = null;
   const old = socket;
   socket = null;
+  proven = false;
   clearTimers();
   if (old) {
     old.onclose = null;

@@ -8,6 +8,7 @@ import { listTabs, openTab, activateTab, defaultTabId } from "./tabs.js";
 import { TabError, FrameTimeout } from "./inject.js";
 import { TASK_HANDLERS } from "./tasks.js";
 import { readClipboard } from "./clipboard.js";
+import { UrlRefused } from "./urlguard.js";
 
 function errorReply(id, code, message) {
   send({ type: "error", id: typeof id === "string" ? id : "", code, message });
@@ -101,7 +102,7 @@ export async function dispatch(raw) {
   try {
     await handler(msg);
   } catch (e) {
-    const code = e instanceof TabError ? "no_tab" : e instanceof FrameTimeout ? "timeout" : "internal";
+    const code = e instanceof TabError ? "no_tab" : e instanceof FrameTimeout ? "timeout" : e instanceof UrlRefused ? "refused" : "internal";
     errorReply(id, code, e && e.message ? e.message : String(e));
   }
 }

@@ -4,7 +4,8 @@
 
 import { wrapPageClipboard, WRITE_EVENT } from "./clipboard.js";
 
-export const CONTENT_FILES = ["content/walk.js", "content/snapshot.js", "content/actions.js", "content/clipboard.js"];
+// frames.js right after walk.js: walk.js creates the shared namespace (and renews it after an update).
+export const CONTENT_FILES = ["content/walk.js", "content/frames.js", "content/snapshot.js", "content/actions.js", "content/clipboard.js"];
 
 export class TabError extends Error {}
 
@@ -80,21 +81,37 @@ export async function callInFrame(tabId, frameId, path, args = []) {
   return out;
 }
 
-// Runs in a child frame: tells the parent's content script which frame id this window has.
-function announceFrame(frameId) {
-  if (window.parent !== window) window.parent.postMessage({ __webchallengerFrame: frameId }, "*");
+// Runs in a child frame's ISOLATED world: tells the parent's content script which frame id this window
+// has, with the one-time key the parent was told to expect (content/frames.js); the page never sees it.
+function announceFrame(frameId, key) {
+  if (window.parent !== window) window.parent.postMessage({ __webchallengerFrame: frameId, key }, "*");
 }
 
-// Every child frame announces itself to its parent (see content/walk.js). Returns the frames that
-// did, as a map parent frame id -> child frame ids: the parent waits for exactly those (error pages
-// and other frames we may not script never announce, and must not make it wait).
+function oneTimeKey() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// Every child frame announces itself to its parent (see content/frames.js). Each parent first learns the
+// key each of its children will announce with, so an announcement a page forges is ignored. Returns the
+// frames that did announce, as a map parent frame id -> child frame ids: the parent waits for exactly
+// those (error pages and other frames we may not script never announce, and must not make it wait).
 export async function announceFrames(tabId) {
   const frames = ((await chrome.webNavigation.getAllFrames({ tabId })) || []).filter((f) => f.frameId !== 0);
-  const settled = await Promise.allSettled(
-    frames.map((f) => execute({ target: { tabId, frameIds: [f.frameId] }, func: announceFrame, args: [f.frameId] }, `frame ${f.frameId}`)),
-  );
+  const keys = new Map(frames.map((f) => [f.frameId, oneTimeKey()]));
+  const byParent = new Map();
+  for (const f of frames) {
+    if (!byParent.has(f.parentFrameId)) byParent.set(f.parentFrameId, []);
+    byParent.get(f.parentFrameId).push({ frame: f.frameId, key: keys.get(f.frameId) });
+  }
+  const parents = [...byParent.keys()];
+  const told = await Promise.allSettled(parents.map((p) => callInFrame(tabId, p, "frames.expect", [byParent.get(p)])));
+  const ready = new Set(parents.filter((p, i) => told[i].status === "fulfilled" && told[i].value === true));
+  const announcing = frames.filter((f) => ready.has(f.parentFrameId));
+  const settled = await Promise.allSettled(announcing.map((f) => execute(
+    { target: { tabId, frameIds: [f.frameId] }, func: announceFrame, args: [f.frameId, keys.get(f.frameId)] }, `frame ${f.frameId}`,
+  )));
   const children = new Map();
-  frames.forEach((f, i) => {
+  announcing.forEach((f, i) => {
     if (settled[i].status !== "fulfilled") return;
     if (!children.has(f.parentFrameId)) children.set(f.parentFrameId, []);
     children.get(f.parentFrameId).push(f.frameId);

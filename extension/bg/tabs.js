@@ -1,6 +1,7 @@
 // Tab listing, opening, and the unsolicited tab_event messages the companion follows pages with.
 import { waitForTabLoaded } from "./navigation.js";
 import { newId } from "./ids.js";
+import { webUrl } from "./urlguard.js";
 
 export function tabInfo(tab) {
   return { tab_id: tab.id, url: tab.url || tab.pendingUrl || "", title: tab.title || "", active: !!tab.active };
@@ -12,7 +13,7 @@ export async function listTabs() {
 }
 
 export async function openTab(url, active) {
-  const tab = await chrome.tabs.create({ url, active });
+  const tab = await chrome.tabs.create({ url: webUrl(url, { allowBlank: true }), active });
   // The companion's next step is usually a snapshot: hand the tab back once it has loaded.
   const loaded = await waitForTabLoaded(tab.id);
   return tabInfo(loaded || tab);

@@ -99,45 +99,10 @@
   }
   watchTypes(document);
 
-  // Chrome gives a content script no way to ask which frame id an <iframe> element holds, so
-  // the worker has every child frame announce its id to its parent with postMessage; the parent
-  // keys it by the child's WindowProxy, which equals iframeElement.contentWindow (cross-origin too).
-  const frameIds = new WeakMap();
-  const announced = new Set();
-  let frameWaiters = [];
-  window.addEventListener("message", (e) => {
-    const data = e.data;
-    if (!data || typeof data !== "object" || typeof data.__webchallengerFrame !== "number" || !e.source) return;
-    frameIds.set(e.source, data.__webchallengerFrame);
-    announced.add(data.__webchallengerFrame);
-    const waiters = frameWaiters;
-    frameWaiters = [];
-    for (const w of waiters) w();
-  });
-
-  function frameIdOf(frameElement) {
-    const win = frameElement.contentWindow;
-    return win ? frameIds.get(win) : undefined;
-  }
-
-  // Resolves once the announcements of the expected child frames arrived (or after `ms`): they
-  // travel through the browser process and may land after the worker's next call.
-  function waitForFrames(expected, ms) {
-    const known = () => expected.every((id) => announced.has(id));
-    if (!expected.length || known()) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(false), ms);
-      const check = () => {
-        if (known()) {
-          clearTimeout(timer);
-          resolve(true);
-        } else {
-          frameWaiters.push(check);
-        }
-      };
-      frameWaiters.push(check);
-    });
-  }
+  // Which frame id an <iframe> holds: content/frames.js learns it from announcements only the worker can
+  // make (a page's forged postMessage is ignored there).
+  const frameIdOf = (frameElement) => wc.frames.frameIdOf(frameElement);
+  const waitForFrames = (expected, ms) => wc.frames.waitForFrames(expected, ms);
 
   wc.walk = {
     rememberPassword: (el) => passwords.add(el),

@@ -9,7 +9,9 @@ import uuid
 import pytest
 import websockets
 
-from companion.bridge.auth import EXTENSION_ORIGIN, SUBPROTOCOL, load_or_create_token
+from companion.bridge.auth import (
+    EXTENSION_ORIGIN, SUBPROTOCOL, companion_proof, extension_proof, load_or_create_token, new_nonce,
+)
 from companion.bridge.hub import BridgeHub
 from companion.bridge.runner import CompanionServer
 from companion.bridge.server import BridgeSettings
@@ -28,16 +30,52 @@ def hello(boot_id: str = "boot-1", version: int = 1) -> str:
                        "extension_version": "test", "boot_id": boot_id})
 
 
+# The token each open test connection pairs with (connect() records it, paired() uses it).
+_TOKENS: dict[int, str] = {}
+
+
+class _Connect:
+    """`async with connect(server) as ws`: a websockets client connection that remembers its token."""
+
+    def __init__(self, server: CompanionServer, origin: str | None, token: str, subprotocols: list[str]):
+        self._connect = websockets.connect(server.url, origin=origin, subprotocols=subprotocols, max_size=None,
+                                           open_timeout=5)
+        self._token = token
+
+    async def __aenter__(self):
+        ws = await self._connect.__aenter__()
+        _TOKENS[id(ws)] = self._token
+        return ws
+
+    async def __aexit__(self, *exc_info):
+        return await self._connect.__aexit__(*exc_info)
+
+
 def connect(server: CompanionServer, *, origin: str | None = EXTENSION_ORIGIN, token: str | None = None,
-            subprotocols: list[str] | None = None):
-    """A websockets client connection to `server`, with the extension's Origin and token unless overridden."""
-    if subprotocols is None:
-        subprotocols = [SUBPROTOCOL, "auth." + (token if token is not None else server.settings.token)]
-    return websockets.connect(server.url, origin=origin, subprotocols=subprotocols, max_size=None, open_timeout=5)
+            subprotocols: list[str] | None = None) -> _Connect:
+    """A websockets client connection to `server` with the extension's Origin and subprotocol; `token`
+    (the server's unless given) is what paired() proves."""
+    return _Connect(server, origin, token if token is not None else server.settings.token,
+                    subprotocols if subprotocols is not None else [SUBPROTOCOL])
+
+
+async def authenticate(ws, token: str | None = None, port: int | None = None) -> dict:
+    """The extension's side of the pairing check; returns the companion's AuthResponse after checking it."""
+    token = token if token is not None else _TOKENS[id(ws)]
+    port = port if port is not None else ws.remote_address[1]
+    client_nonce = new_nonce()
+    await ws.send(json.dumps({"type": "auth_challenge", "id": "auth-1", "client_nonce": client_nonce}))
+    response = await recv_json(ws)
+    assert response["type"] == "auth_response", response
+    assert response["proof"] == companion_proof(token, port, client_nonce, response["server_nonce"])
+    await ws.send(json.dumps({"type": "auth_proof", "id": "auth-1",
+                              "proof": extension_proof(token, port, client_nonce, response["server_nonce"])}))
+    return response
 
 
 async def paired(ws, boot_id: str = "boot-1") -> dict:
-    """Send Hello and return the HelloAck."""
+    """Pass the pairing check, send Hello and return the HelloAck."""
+    await authenticate(ws)
     await ws.send(hello(boot_id))
     return json.loads(await ws.recv())
 

@@ -10,10 +10,10 @@ import pytest
 import websockets
 from websockets.exceptions import InvalidStatus
 
-from companion.bridge.auth import SUBPROTOCOL
+from companion.bridge.auth import SUBPROTOCOL, extension_proof, new_nonce
 from companion.bridge.server import BridgeSettings
 
-from tests.bridge.conftest import connect, hello, paired, recv_json
+from tests.bridge.conftest import authenticate, connect, hello, paired, recv_json
 
 
 async def assert_refused(server, **kwargs) -> None:
@@ -30,25 +30,39 @@ async def test_wrong_origin_is_refused_and_gets_no_session(server):
     assert [r.reason for r in server.hub.refused][-1].startswith("origin")
 
 
-async def test_wrong_or_missing_token_is_refused_and_gets_no_session(server):
-    await assert_refused(server, token="x" * 43)
-    await assert_refused(server, subprotocols=[SUBPROTOCOL])
+async def test_missing_subprotocol_or_origin_is_refused_and_gets_no_session(server):
+    await assert_refused(server, subprotocols=["webchallenger.v1"])
     await assert_refused(server, origin=None)
     assert server.hub.history == []
-    assert len(server.hub.refused) == 3
+    assert len(server.hub.refused) == 2
 
 
-async def test_refused_client_cannot_issue_a_command(server):
-    # The same bytes that work for the extension: a refused client never gets a socket to send them on.
-    with pytest.raises(InvalidStatus):
-        async with connect(server, token="y" * 43) as ws:
+async def test_an_older_extension_offering_its_token_is_refused_without_logging_it(server):
+    await assert_refused(server, subprotocols=["webchallenger.v1", "auth." + server.settings.token])
+    reason = server.hub.refused[-1].reason
+    assert "older extension" in reason and server.settings.token not in reason
+
+
+async def test_a_client_without_the_token_cannot_issue_a_command(server):
+    # The same bytes that work for the extension, but its pairing proof is made with another token.
+    async with connect(server) as ws:
+        await ws.send(json.dumps({"type": "auth_challenge", "id": "a-1", "client_nonce": new_nonce()}))
+        response = await recv_json(ws)
+        await ws.send(json.dumps({"type": "auth_proof", "id": "a-1", "proof": extension_proof(
+            "y" * 43, server.port, response["server_nonce"], response["server_nonce"])}))
+        error = await recv_json(ws)
+        assert (error["type"], error["code"]) == ("error", "unauthorized")
+        with pytest.raises(websockets.ConnectionClosed):
             await ws.send(hello())
+            await recv_json(ws)
     assert server.hub.sessions == [] and server.hub.history == []
+    assert server.hub.refused[-1].reason == "wrong pairing proof"
 
 
 async def test_extension_is_accepted_with_its_subprotocol_and_gets_hello_ack(server):
     async with connect(server) as ws:
         assert ws.subprotocol == SUBPROTOCOL
+        await authenticate(ws)
         await ws.send(hello("boot-a"))
         ack = await recv_json(ws)
         assert ack["type"] == "hello_ack" and ack["protocol_version"] == 1
@@ -92,8 +106,9 @@ async def test_commands_from_the_extension_side_are_refused(server):
         assert (error["code"], error["id"]) == ("unknown_type", "s-1")
 
 
-async def test_first_message_must_be_hello(server):
+async def test_first_message_after_pairing_must_be_hello(server):
     async with connect(server) as ws:
+        await authenticate(ws)
         await ws.send(json.dumps({"type": "heartbeat", "id": "hb", "sent_at": 1.0}))
         error = await recv_json(ws)
         assert error["type"] == "error"
@@ -104,6 +119,7 @@ async def test_first_message_must_be_hello(server):
 
 async def test_other_protocol_version_is_refused(server):
     async with connect(server) as ws:
+        await authenticate(ws)
         await ws.send(hello(version=99))
         error = await recv_json(ws)
         assert error["code"] == "unsupported_version"
