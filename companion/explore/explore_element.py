@@ -6,6 +6,10 @@ the triggers of the dropdowns it is inside (`path`). The element is found again 
 - the URL changed (another document): the click navigated there;
 - the same document gained elements: those (Δ+, the section diff of update_page_mem) are the element's
   dropdown elements, and the tab stays in that state for the recursive exploration of them;
+- an open disclosure closed (a <summary>, an aria-expanded control): the elements it hid are what it shows,
+  recorded as its dropdown elements (they are the page's own, explored in document order anyway);
+- it opened a popup window (window.open): the popup's URL is where it leads; the popup is closed again where
+  exploration owns the browser;
 - nothing changed: the tab is still in the pre-click state and the next click goes on from there.
 
 Restoring the pre-click state is a fresh load of the page's URL (then the path again), never Escape or
@@ -81,6 +85,11 @@ def option_candidates(select: Element, snapshot: Snapshot) -> list[Element]:
             elif e.tag == "optgroup":
                 stack.extend(reversed(children.get(e.id, [])))
     return out
+
+
+def is_disclosure(el: Element) -> bool:
+    """A control that shows and hides a region: <summary>, or one that says it is expanded or names what it controls."""
+    return el.tag == "summary" or el.expanded is True or el.attrs.get("aria-expanded") == "true" or "aria-controls" in el.attrs
 
 
 class Unreachable(Exception):
@@ -174,6 +183,14 @@ class LiveClicker:
             self.dirty = True
             outcome.error = str(exc)
             return outcome
+        popups = {e.tab_id for e in self.tab.opened_since(started)}
+        if popups:
+            # window.open (Django's related-object links): where the popup went is where the click leads.
+            urls = await self.tab.urls_of(popups)
+            await self.tab.close_popups()
+            outcome.navigated_to = next((u for u in urls if u.split(":", 1)[0] in ("http", "https")), None)
+            self.dirty = True
+            return outcome
         reloaded = any(same_document_url(e.url, before) for e in self.tab.navigated_since(started))
         if not same_document_url(before, snapshot.url) or reloaded:
             self.dirty = True
@@ -189,6 +206,13 @@ class LiveClicker:
             outcome.after = after
             self.page, self.snapshot, self.path = after, snapshot, path + (cand.key,)
         elif update.removed_sections or any(not d.empty for d in update.diffs.values()):
+            hidden = {e.key for d in update.diffs.values() for e in d.removed}
+            hidden |= {e.key for s in update.removed_sections for e in s.all_elements()}
+            hidden.discard(live.key)
+            if hidden and is_disclosure(live):
+                # An open disclosure closed (Django's list filters are open <details>): what it hid is what it shows.
+                outcome.revealed = [c for c in page_candidates(self.page, self.snapshot) if c.element.key in hidden]
+                outcome.hid = True
             self.dirty = True  # it changed the page in place (a toggle): start the next click afresh
         return outcome
 

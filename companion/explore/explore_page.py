@@ -20,6 +20,7 @@ class PageJob(ExploreModel):
     url: str
     explored: set[str] = set()  # E_w
     templates: list[list[str]] = []  # T_w, as section signature lists
+    known_shapes: list[str] = []  # structures of the pages explored at the same URL path (explorer._shapes)
     max_elements: int = 60
 
 
@@ -33,7 +34,7 @@ async def explore_page(tab: ExploreTab, job: PageJob) -> PageResult:
                         candidates=page_candidates(first, clicker.snapshot))
     if site_key(first.url) != site_key(job.url):
         return result  # redirected off the site: nothing of it is explored
-    if any(matches_template(first, signatures) for signatures in job.templates):
+    if first.template_id in job.known_shapes or any(matches_template(first, signatures) for signatures in job.templates):
         return result  # MatchesTemplate: a known shape, its element behaviour is learned already
     clicker.url = first.url  # restore to where the stub led (a redirect is not followed again on every reload)
     await iterate_page(result.candidates, clicker, set(job.explored), max_elements=job.max_elements,

@@ -25,7 +25,9 @@ import logging
 import time
 from dataclasses import dataclass, field
 from typing import Awaitable, Callable
+from urllib.parse import urlsplit
 
+from companion.explore.batch import one_write
 from companion.explore.explore_page import PageJob, explore_page
 from companion.explore.frontier import load_state, new_state, push_children, save_state
 from companion.explore.iterate import IterationLog, NotRecorded, RecordedClicker, eligible, iterate_page
@@ -106,6 +108,7 @@ class SiteExplorer:
         self.report = SiteReport(self.site, self.start_url, self.state)
         self._done = set(self.state.done)
         self._jobs: dict[str, asyncio.Task[PageResult]] = {}
+        self._shapes_by_path: dict[str, set[str]] | None = None
 
     # ------------------------------------------------------------------ the depth-first loop
 
@@ -153,7 +156,19 @@ class SiteExplorer:
 
     def _job(self, url: str) -> PageJob:
         return PageJob(url=url, explored=self.store.explored(), templates=[t.signatures for t in self.store.templates()],
-                       max_elements=self.limits.max_elements)
+                       known_shapes=sorted(self._shapes(url)), max_elements=self.limits.max_elements)
+
+    def _shapes(self, url: str) -> set[str]:
+        """Structures (PageMem.template_id) of the pages explored at this URL's path. A query variant of an explored
+        page (sorted, filtered, another page of results) with the same structure is a known shape too, like a
+        template's page: MatchesTemplate alone misses it when the view shows no list (a one-row table)."""
+        if self._shapes_by_path is None:
+            self._shapes_by_path = {}
+            for done in self.state.done:
+                stored = self.store.load_page(done)
+                if stored is not None and normalize_url(stored.url) == done:
+                    self._shapes_by_path.setdefault(_path_of(done), set()).add(stored.template_id)
+        return self._shapes_by_path.get(_path_of(url), set())
 
     def _dispatch(self, url: str) -> asyncio.Task[PageResult]:
         task = self._jobs.get(url)
@@ -186,7 +201,7 @@ class SiteExplorer:
             self._finish(stub, [final])  # redirected off the site, or to a page explored already
             return
         page = result.pagemem.model_copy(deep=True)
-        matched = self.store.find_template(page) is not None
+        matched = self.store.find_template(page) is not None or page.template_id in self._shapes(final)
         iteration: IterationLog | None = None
         if not matched:
             iteration = await self._replay(stub, result)
@@ -203,14 +218,23 @@ class SiteExplorer:
                     raise RuntimeError(f"{stub.url}: a live exploration with the current memory could not be replayed")
         if self.summarize is not None:
             await self.summarize(page, self.store)
-        # No await below this line: the page's records and the frontier are written together.
+        # No await below this line: the page's records and the frontier are one write (batch.py).
+        with one_write(self.store):
+            self._record(stub, final, page, result, matched, iteration)
+
+    def _record(self, stub: Stub, final: str, page: PageMem, result: PageResult, matched: bool,
+                iteration: IterationLog | None) -> None:
+        counts = self.state.counts
         explored_before = self.store.explored()
         learn_page(self.store, page, source="explore", visit=False, from_list_item=stub.list_item)
         counts.pages += 1
         self.report.run_pages += 1
+        self._shapes(final)  # builds the cache on a resumed run
+        self._shapes_by_path.setdefault(_path_of(final), set()).add(page.template_id)
         if matched:
             counts.template_pages += 1
             counts.skipped_by_template += eligible(result.candidates, explored_before)
+            counts.templates = len(self.store.templates())
             self._finish(stub, [final])
             return
         self._learn_clicks(page, result, iteration.outcomes)
@@ -275,6 +299,11 @@ class SiteExplorer:
                 self._done.add(url)
                 self.state.done.append(url)
         save_state(self.store, self.state)
+
+
+def _path_of(url: str) -> str:
+    p = urlsplit(url)
+    return f"{p.scheme}://{p.netloc}{p.path}"
 
 
 async def explore_sites(start_urls: list[str], stores: dict[str, WebsiteMemStore], tabs: list[ExploreTab], limits: Limits, *,

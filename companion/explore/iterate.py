@@ -112,7 +112,8 @@ async def iterate_page(candidates: list[Candidate], clicker: Clicker, explored: 
                 stub_urls.add(url)
                 log.stubs.append(Stub(url=url, depth=depth + 1, list_item=cand.in_list_item))
         # A native select's options are recorded, not clicked (outcome.clicked is False for them).
-        if outcome.revealed and outcome.clicked and len(path) < MAX_NESTING:
+        # Elements a closing disclosure hid are the page's own, explored in their document order.
+        if outcome.revealed and outcome.clicked and not outcome.hid and len(path) < MAX_NESTING:
             for revealed in outcome.revealed:
                 await visit(path + (cand.key,), revealed)
 

@@ -43,6 +43,7 @@ class ClickOutcome(ExploreModel):
     navigated_to: str | None = Field(None, description="the URL the click led to (a new document)")
     revealed: list[Candidate] = Field(default_factory=list, description="Δ+: elements the click revealed on the page")
     after: PageMem | None = Field(None, description="the page as it was with the revealed elements (learn_click reads it)")
+    hid: bool = Field(False, description="the click closed an open disclosure: `revealed` are the elements it hid")
     clicked: bool = Field(True, description="False: learned without a click (a native select's options, a new-tab link)")
     error: str | None = None
 

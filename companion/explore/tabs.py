@@ -77,6 +77,12 @@ class ExploreTab:
         self.label = label or f"tab {tab_id}"
         self._baseline: str | None = None
         self.clicks = 0  # every click made in this tab (the progress display's live count)
+        self._main_handle: str | None = None
+        if driver is not None:
+            try:
+                self._main_handle = driver.current_window_handle
+            except WebDriverException:
+                pass
 
     async def load(self, url: str) -> Snapshot:
         """A fresh document of `url` (also when the tab shows it already), once it has loaded."""
@@ -103,6 +109,33 @@ class ExploreTab:
     async def click(self, ref) -> ActionResult:
         self.clicks += 1
         return await self.session.click(ref, tab=self.tab_id, timeout=CLICK_TIMEOUT)
+
+    def opened_since(self, since: float) -> list[TabEvent]:
+        """Tabs or windows a click in this tab opened since `since` (window.open popups)."""
+        return [e for e in self.session.events(since) if e.event == "created" and e.tab_id != self.tab_id]
+
+    async def urls_of(self, tab_ids: set[int]) -> list[str]:
+        return [t.url for t in await self.session.list_tabs() if t.tab_id in tab_ids and t.url]
+
+    async def close_popups(self) -> bool:
+        """Close every window of this browser but the explored one (only where exploration owns the browser:
+        a launched or remote one; the user's own windows are never closed). True when it could."""
+        if self.driver is None or self._main_handle is None:
+            return False
+
+        def close() -> None:
+            for handle in self.driver.window_handles:
+                if handle != self._main_handle:
+                    self.driver.switch_to.window(handle)
+                    self.driver.close()
+            self.driver.switch_to.window(self._main_handle)
+
+        try:
+            await asyncio.to_thread(close)
+        except WebDriverException as exc:
+            log.debug("could not close a popup: %s", exc)
+            return False
+        return True
 
     def navigated_since(self, since: float) -> list[TabEvent]:
         """Documents committed in this tab since `since` (time.monotonic())."""
