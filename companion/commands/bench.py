@@ -12,6 +12,7 @@ BENCH_MODULES = [
     "companion.commands.bench_snapshot",
     "companion.commands.bench_divide",
     "companion.commands.bench_tokens",
+    "companion.commands.bench_miniwob",
     "companion.llm.bench",
 ]
 

@@ -219,6 +219,11 @@ class LLMClient:
 
                 server = await asyncio.to_thread(get_server, self.settings)
                 self.base_url, self.model = server.base_url, server.model_name
+            if self.settings.kind == "lexical" and not self.base_url:  # the no-model baseline, served in-process
+                from companion.llm.lexical import lexical_server
+
+                server = await asyncio.to_thread(lexical_server)
+                self.base_url, self.model = server.base_url, server.model
             if not self.model:
                 self.model = await self._first_model()
 

@@ -7,6 +7,8 @@ Spec forms:
     openai:http://host:port/v1#model any OpenAI-compatible server (#model optional: first of /v1/models)
     ollama | llamacpp | vllm | lmstudio [#model]   presets with their default loopback URLs
     replay:/path/session.jsonl       answer from a recorded session, no server at all
+    lexical                          no model: a word-overlap policy behind a local server (companion/llm/lexical.py),
+                                     the baseline and harness check of the benchmarks
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ class LLMConfigError(ValueError):
 class LLMSettings(BaseModel):
     """Everything the client needs to know about the backend, resolved from flags, env and config file."""
 
-    kind: Literal["server", "embedded", "replay"]
+    kind: Literal["server", "embedded", "replay", "lexical"]
     spec: str
     base_url: str = ""  # server: the OpenAI-compatible base URL (ending in /v1)
     model: str = ""  # server: model name ("" = ask /v1/models); embedded: catalog name
@@ -61,6 +63,8 @@ def parse_spec(spec: str, **overrides) -> LLMSettings:
         if name not in EMBEDDED_MODELS:
             raise LLMConfigError(f"unknown embedded model {name!r}; known: {', '.join(EMBEDDED_MODELS)}")
         return LLMSettings(kind="embedded", spec=spec, model=name, **overrides)
+    if spec == "lexical":
+        return LLMSettings(kind="lexical", spec=spec, **overrides)
     if head == "gguf":
         if not rest:
             raise LLMConfigError("gguf: needs a path, e.g. gguf:/models/model.gguf")
@@ -79,7 +83,7 @@ def parse_spec(spec: str, **overrides) -> LLMSettings:
         return LLMSettings(kind="server", spec=spec, base_url=PRESETS[name], model=model, **overrides)
     raise LLMConfigError(
         f"cannot understand LLM spec {spec!r}; use embedded[:model], gguf:PATH, openai:URL[#model], "
-        f"replay:FILE or one of the presets {', '.join(PRESETS)}"
+        f"replay:FILE, lexical or one of the presets {', '.join(PRESETS)}"
     )
 
 
@@ -131,7 +135,7 @@ def load_settings(spec: str | None = None, **overrides) -> LLMSettings:
 def add_llm_arguments(parser) -> None:
     """The LLM flags every command that thinks shares: --llm SPEC, --llm-timeout S, --llm-record FILE."""
     parser.add_argument("--llm", default=None, metavar="SPEC",
-                        help="embedded[:model] | gguf:PATH | openai:URL[#model] | ollama | llamacpp | vllm | lmstudio | replay:FILE "
+                        help="embedded[:model] | gguf:PATH | openai:URL[#model] | ollama | llamacpp | vllm | lmstudio | replay:FILE | lexical "
                              "(default: WEBCHALLENGER_LLM, then <config dir>/llm.toml, then embedded)")
     parser.add_argument("--llm-timeout", type=float, default=None, metavar="S", help="seconds before an LLM call fails")
     parser.add_argument("--llm-record", default=None, metavar="FILE", help="append every LLM call to this JSONL session file")

@@ -1,0 +1,200 @@
+"""`webchallenger bench miniwob`: the agent on MiniWoB++ tasks through the real extension, scored by the pages.
+
+    webchallenger bench miniwob --llm lexical                       # every included task, seed 0
+    webchallenger bench miniwob --tasks click-button,enter-text --seeds 3 --llm embedded --out miniwob.json
+    webchallenger bench miniwob --category forms --seeds 0,7 --max-steps 8
+    webchallenger bench miniwob --list                              # the tasks by behaviour, and those left out
+
+Episodes run one by one in one headless Chromium (companion/bench/miniwob.py); each prints one line as it ends,
+and the JSON result (--out) is rewritten after every episode, so a long run can be watched and is never lost.
+The closing table has success per task and overall, with steps, LLM calls, prompt and completion tokens and wall
+time. Figures, not assertions: `--llm lexical` is the no-model baseline and harness check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+DEFAULT_MAX_STEPS = 10
+
+
+def register(bench_subparsers: argparse._SubParsersAction) -> None:
+    from companion.llm.config import add_llm_arguments
+
+    p = bench_subparsers.add_parser("miniwob", help="the agent on MiniWoB++ tasks in headless Chromium, scored by the pages",
+                                    description=__doc__.split("\n\n")[0])
+    p.add_argument("--tasks", default="", metavar="A,B,...", help="these tasks (default: every included task)")
+    p.add_argument("--category", default=None, metavar="NAME", help="the tasks of one behaviour group (see --list)")
+    p.add_argument("--seeds", default="1", metavar="N|S1,S2,...",
+                   help="a count N (seeds 0..N-1) or a comma list of seeds (one seed 5: '5,'); default 1")
+    add_llm_arguments(p)
+    p.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS, metavar="N", help=f"step budget per episode (default {DEFAULT_MAX_STEPS})")
+    p.add_argument("--episode-timeout", type=float, default=None, metavar="S",
+                   help="wall limit per episode in seconds (default 600; MiniWoB's own limit is raised above it)")
+    p.add_argument("--out", type=Path, default=None, metavar="FILE", help="write the JSON result here (rewritten after each episode)")
+    p.add_argument("--list", action="store_true", help="print the tasks by behaviour and the excluded ones, then exit")
+    p.add_argument("-v", "--verbose", action="store_true", help="print the agent's steps and actions")
+    p.set_defaults(func=run)
+
+
+def parse_seeds(text: str) -> list[int]:
+    """'3' -> [0, 1, 2]; '0,7' -> [0, 7]; '5,' -> [5]."""
+    text = text.strip()
+    try:
+        if "," in text:
+            seeds = [int(s) for s in text.split(",") if s.strip()]
+        else:
+            seeds = list(range(int(text)))
+    except ValueError:
+        raise ValueError(f"--seeds: {text!r} is neither a count nor a comma list of integers") from None
+    if not seeds:
+        raise ValueError("--seeds: no seed given")
+    return seeds
+
+
+def summarize(episodes: list[dict]) -> dict:
+    """Per task and overall: success, mean reward of the scored episodes, means of the costs."""
+    def figures(group: list[dict]) -> dict:
+        scored = [e["reward"] for e in group if e["reward"] is not None]
+        mean = lambda key: round(statistics.fmean(e[key] for e in group), 2) if group else 0.0  # noqa: E731
+        ended: dict[str, int] = {}
+        for e in group:
+            ended[e["ended_by"]] = ended.get(e["ended_by"], 0) + 1
+        return {"episodes": len(group), "successes": sum(e["success"] for e in group),
+                "success_rate": round(sum(e["success"] for e in group) / len(group), 3) if group else 0.0,
+                "mean_reward": round(statistics.fmean(scored), 3) if scored else None,
+                "steps": mean("steps"), "calls": mean("calls"), "prompt_tokens": mean("prompt_tokens"),
+                "completion_tokens": mean("completion_tokens"), "wall_s": mean("wall_s"), "ended_by": ended}
+
+    tasks: dict[str, list[dict]] = {}
+    for e in episodes:
+        tasks.setdefault(e["task"], []).append(e)
+    per_task = {t: {"category": group[0]["category"], **figures(group)} for t, group in tasks.items()}
+    return {"tasks": per_task, "overall": figures(episodes)}
+
+
+def format_table(summary: dict) -> str:
+    head = f"{'task':30} {'category':11} {'success':>8} {'reward':>7} {'steps':>6} {'calls':>6} {'prompt':>8} {'compl':>6} {'wall s':>7}"
+    lines = [head, "-" * len(head)]
+
+    def row(name: str, category: str, f: dict) -> str:
+        reward = "-" if f["mean_reward"] is None else f"{f['mean_reward']:.2f}"
+        return (f"{name:30} {category:11} {f['successes']:>3}/{f['episodes']:<4} {reward:>7} {f['steps']:>6.1f} {f['calls']:>6.1f} "
+                f"{f['prompt_tokens']:>8.0f} {f['completion_tokens']:>6.0f} {f['wall_s']:>7.1f}")
+
+    for name, f in summary["tasks"].items():
+        lines.append(row(name, f["category"], f))
+    lines.append("-" * len(head))
+    overall = summary["overall"]
+    lines.append(row("overall", "", overall))
+    lines.append(f"success rate {overall['success_rate']:.1%}; episodes ended by " +
+                 ", ".join(f"{k}: {v}" for k, v in sorted(overall["ended_by"].items())) +
+                 " (means per episode; tokens as the server counted them)")
+    return "\n".join(lines)
+
+
+def _list_tasks() -> int:
+    from companion.bench.miniwob_tasks import EXCLUDED, GROUPS
+
+    for name, tasks in GROUPS.items():
+        print(f"{name} ({len(tasks)}): {', '.join(tasks)}")
+    print(f"\nexcluded ({len(EXCLUDED)}):")
+    for task, why in EXCLUDED.items():
+        print(f"  {task}: {why}")
+    return 0
+
+
+def _write(path: Path, data: dict) -> None:
+    from companion.paths import write_private_text
+
+    write_private_text(path, json.dumps(data, indent=1) + "\n")
+
+
+def _trace(event) -> None:
+    from companion.commands.run import format_event
+
+    line = format_event(event)
+    if line:
+        print(line, flush=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion import llm
+    from companion.bench.miniwob import DEFAULT_EPISODE_TIMEOUT_S, MINIWOB_VERSION, MiniWoBError, MiniWoBHarness, ensure_miniwob_html
+    from companion.bench.miniwob_tasks import EXCLUDED, select_tasks
+    from companion.bridge.launcher import LaunchError
+    from companion.llm.config import LLMConfigError
+
+    if args.list:
+        return _list_tasks()
+    try:
+        tasks = select_tasks([t.strip() for t in args.tasks.split(",") if t.strip()], args.category)
+        seeds = parse_seeds(args.seeds)
+    except ValueError as exc:
+        print(f"webchallenger bench miniwob: {exc}", file=sys.stderr)
+        return 2
+    if args.max_steps < 1:
+        print("webchallenger bench miniwob: --max-steps must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        client = llm.use_llm_from_args(args)
+    except (LLMConfigError, FileNotFoundError, ValueError) as exc:
+        print(f"webchallenger bench miniwob: {exc}", file=sys.stderr)
+        return 2
+    if client.settings.kind == "embedded" and not client.settings.gguf_path:
+        from companion.llm.models import ModelError, ensure_model
+
+        try:
+            ensure_model(client.settings.model, install=True, log=lambda m: print(f"[model] {m}", flush=True))
+        except ModelError as exc:
+            print(f"webchallenger bench miniwob: {exc}", file=sys.stderr)
+            return 1
+    try:
+        html = ensure_miniwob_html(lambda m: print(f"[miniwob] {m}", flush=True))
+    except (MiniWoBError, OSError) as exc:
+        print(f"webchallenger bench miniwob: {exc}", file=sys.stderr)
+        return 1
+    timeout = args.episode_timeout or DEFAULT_EPISODE_TIMEOUT_S
+    meta = {"benchmark": "miniwob", "miniwob_version": MINIWOB_VERSION, "llm": client.settings.spec,
+            "max_steps": args.max_steps, "seeds": seeds, "episode_timeout_s": timeout,
+            "date": time.strftime("%Y-%m-%d %H:%M:%S %z"), "machine": f"{platform.node()} {platform.machine()} "
+            f"{os.cpu_count()} CPUs, {platform.python_implementation()} {platform.python_version()}",
+            "tasks_run": tasks, "excluded": EXCLUDED}
+    episodes: list[dict] = []
+    total = len(tasks) * len(seeds)
+    print(f"MiniWoB++ {MINIWOB_VERSION}: {len(tasks)} task(s) x {len(seeds)} seed(s), LLM {client.settings.spec}, "
+          f"{args.max_steps} steps per episode", flush=True)
+    started = time.monotonic()
+    try:
+        with MiniWoBHarness(html, episode_timeout_s=timeout, on_event=_trace if args.verbose else None) as harness:
+            for task in tasks:
+                for seed in seeds:
+                    result = harness.run_episode(task, seed, args.max_steps)
+                    episodes.append(result.model_dump())
+                    reward = "-" if result.reward is None else f"{result.reward:g}"
+                    print(f"[{len(episodes)}/{total}] {task} seed {seed}: reward {reward}, {result.steps} step(s), "
+                          f"{result.calls} calls, {result.wall_s:.1f} s — {result.reason}", flush=True)
+                    if args.out:
+                        _write(args.out, {**meta, "model": client.model, **summarize(episodes), "episodes": episodes})
+    except (LaunchError, OSError) as exc:
+        print(f"webchallenger bench miniwob: cannot start the browser: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\ninterrupted: the figures below cover the episodes that ended", file=sys.stderr)
+    if not episodes:
+        return 1
+    summary = summarize(episodes)
+    meta["wall_s"] = round(time.monotonic() - started, 1)
+    print()
+    print(format_table(summary))
+    if args.out:
+        _write(args.out, {**meta, "model": client.model, **summary, "episodes": episodes})
+        print(f"\nJSON result: {args.out}")
+    return 0
