@@ -1,0 +1,88 @@
+"""`webchallenger explore` as a user runs it (a subprocess with its own browser), and `--in-browser`."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.explore.digest import differences, memory_digest
+from companion.memory.store import site_key
+from tests.explore.conftest import FIXTURE_SITE, Memory, explore
+
+pytestmark = pytest.mark.browser
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli(url: str, data_dir: Path, *extra: str) -> subprocess.Popen:
+    env = dict(os.environ, WEBCHALLENGER_DATA_DIR=str(data_dir))
+    return subprocess.Popen([sys.executable, "-m", "companion.cli", "explore", url, "--no-summaries", "-q", *extra],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def committed_pages(data_dir: Path, url: str) -> int:
+    path = data_dir / "memory" / f"{site_key(url)}.json"
+    try:
+        rows = json.loads(path.read_text()).get("exploration", {})
+    except (FileNotFoundError, json.JSONDecodeError):
+        return 0
+    return next((r["counts"]["pages"] for r in rows.values()), 0)
+
+
+def test_ctrl_c_stops_cleanly_and_a_second_run_resumes_to_the_same_memory(pages, tmp_path):
+    url = pages.url(FIXTURE_SITE)
+    whole = cli(url, tmp_path / "whole")
+    out, err = whole.communicate(timeout=600)
+    assert whole.returncode == 0, err
+
+    stopped = cli(url, tmp_path / "stopped")
+    deadline = time.monotonic() + 300
+    while committed_pages(tmp_path / "stopped", url) < 3 and stopped.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert stopped.poll() is None, "the run ended before it could be interrupted"
+    stopped.send_signal(signal.SIGINT)
+    out, err = stopped.communicate(timeout=120)
+    assert stopped.returncode == 130, err
+    assert "interrupted (run again to resume)" in out
+    halfway = Memory(tmp_path / "stopped" / "memory", url)
+    assert 3 <= halfway.state["counts"]["pages"] < 9 and not halfway.state["finished"]
+
+    resumed = cli(url, tmp_path / "stopped")
+    out, err = resumed.communicate(timeout=600)
+    assert resumed.returncode == 0, err
+    assert differences(memory_digest(Memory(tmp_path / "stopped" / "memory", url).path),
+                       memory_digest(Memory(tmp_path / "whole" / "memory", url).path)) == []
+
+
+def test_in_browser_explores_in_a_background_tab_and_leaves_the_users_tab_alone(pages, tmp_path):
+    """The user's browser: a Chromium paired with a companion on a port; the user's tab shows a page. The
+    companion stops, `--in-browser` serves that port with the same token, the extension reconnects to it."""
+    from companion.bridge.launcher import LaunchedBrowser, LaunchOptions
+    from companion.explore.tabs import InBrowserCompanion
+
+    users = LaunchedBrowser(LaunchOptions(config_dir=Path(os.environ["WEBCHALLENGER_CONFIG_DIR"]))).start()
+    companion = None
+    try:
+        users.open(pages.url("basic.html"))
+        port = users.companion.port
+        users.companion.stop()
+        companion = InBrowserCompanion(port)
+        tab = companion.start(pages.url(FIXTURE_SITE))
+        started = time.monotonic()
+        report = explore([tab], pages.url(FIXTURE_SITE), tmp_path, max_pages=3)
+        assert report.run_pages == 3
+        tabs = companion.companion.call(tab.session.list_tabs(), 30)
+        mine = [t for t in tabs if t.tab_id != tab.tab_id]
+        assert [(t.url, t.active) for t in mine] == [(pages.url("basic.html"), True)]
+        assert not [e for e in tab.session.events(started) if e.tab_id != tab.tab_id]  # no event of the user's tab
+    finally:
+        if companion is not None:
+            companion.close()
+        users.close()
