@@ -47,6 +47,7 @@ _ENTER = re.compile(r"\b(?:enter|type|write|input|fill in|search for)\b\s+(.+)",
 _ENTER_END = re.compile(r"\s+(?:into|in|as|and|then|to|on|under|for)\b|[.,;!?](?:\s|$)", re.I)
 # Prompts whose subset answer should keep every option the policy cannot rule out (the prompt itself asks to
 # keep all plausible ones, and an empty answer would leave the step with nothing to look at or act on).
+_NAMED = re.compile(r'[a-z]+(?: "[^"]*")?')  # role and accessible name, the start of every element line
 _TEXT_INPUT = re.compile(r"(textbox|searchbox|combobox|spinbutton)\b")
 KEEP_ALL = frozenset({"section_selection", "candidate_filtering", "form_field_selection"})
 DONE_PENALTY = 3.0
@@ -122,7 +123,7 @@ def done_actions(text: str) -> list[str]:
             out.append(line[2:])
             continue
         under_actions = False
-    out += re.findall(r'After "([^"]+)":', text)
+    out += re.findall(r'After "(.+?)": ', text)  # the action string itself quotes names: `After "Clicked tab "A"": ...`
     out += listed(text, "Browser actions taken so far:")
     return out
 
@@ -153,9 +154,10 @@ class Scorer:
         label = " ".join(option.lower().split())
         # A field's value is what was typed, not what it is: it must not earn the task's words back.
         score = self.overlap(label.split(" value=", 1)[0] if _TEXT_INPUT.match(label) else option)
-        # The element's name as the history writes it: `Clicked button "OK"` for the option `button "OK"`.
-        name = label.split(" (in ", 1)[0]
-        done = any(name and name in d for d in self.done) or "[checked]" in label
+        # The element as the history names it: `Clicked tab "A"` for the option `tab "A" [expanded]`.
+        named = _NAMED.match(label)
+        name = named.group(0) if named else label
+        done = any(name in d for d in self.done) or "[checked]" in label
         if _TEXT_INPUT.match(label):
             value = type_value(self.task, option).lower()
             if value and value in label:

@@ -75,3 +75,12 @@ async def test_the_end_of_task_check_holds_once_a_browser_action_was_taken(clien
                              Verification, max_tokens=80)
 
     assert reply.answer.complete is complete
+
+
+async def test_an_action_taken_earlier_in_the_same_step_gives_way_too(client):
+    observation = 'Two tabs. After "Clicked tab "Tab #2"": the second tab opened.'
+    candidates = ['tab "Tab #2" [expanded]', 'link "Tab two details"', TYPE_URL_LABEL, END_TASK_LABEL]
+    reply = await client.choose("action_selection", {"task": "Open Tab #2 and its details.", "history": "",
+                                                     "observation": observation, "candidates": candidates}, n=4)
+
+    assert reply.answer.index == 1
