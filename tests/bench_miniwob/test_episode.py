@@ -9,15 +9,10 @@ import re
 import pytest
 
 from companion import llm
-from companion.bench.miniwob import MiniWoBHarness, ensure_miniwob_html
+from companion.bench.miniwob import MiniWoBHarness
 from companion.llm.client import LLMClient
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def miniwob_html():
-    return ensure_miniwob_html(lambda message: None)
 
 
 @pytest.fixture
