@@ -5,7 +5,6 @@ import { dispatch } from "./bg/dispatch.js";
 import { forwardTabEvents } from "./bg/tabs.js";
 import { getStatus } from "./bg/settings.js";
 import { handlePanelRequest } from "./bg/tasks.js";
-import { watchBrowsing, handlePassiveRequest } from "./bg/passive.js";
 
 const KEEPALIVE_ALARM = "webchallenger-keepalive";
 
@@ -13,7 +12,6 @@ onMessage((raw) => {
   dispatch(raw).catch((e) => console.error("dispatch failed", e));
 });
 forwardTabEvents(send);
-watchBrowsing(); // passive learning, while the companion asks for it (bg/passive.js)
 
 // The alarm revives a worker Chromium stopped and redials a socket the companion closed.
 chrome.alarms.onAlarm.addListener((alarm) => {
@@ -30,8 +28,7 @@ chrome.runtime.onMessage.addListener((request, sender, reply) => {
     status: () => getStatus().then((s) => ({ ...s, boot_id: BOOT_ID })),
     reconnect: () => reconnectNow().then(getStatus),
   }[request && request.type];
-  // The side panel's task requests, then passive learning's (content script clicks, the learning switch).
-  const pending = work ? work() : handlePanelRequest(request) || handlePassiveRequest(request, sender);
+  const pending = work ? work() : handlePanelRequest(request); // the side panel's task requests
   if (!pending) return false;
   pending.then(reply, (e) => reply({ error: e.message }));
   return true; // the reply comes asynchronously

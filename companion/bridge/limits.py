@@ -21,7 +21,7 @@ from companion.protocol import ErrorMessage
 
 MAX_MESSAGE_CHARS = 32 * 1024 * 1024  # a 100k-element snapshot is about 13 MB
 WS_MAX_SIZE = 64 * 1024 * 1024  # frames over this never reach the application
-MAX_SNAPSHOT_ELEMENTS = 150_000
+MAX_SNAPSHOT_ELEMENTS = 100_000  # bench memory: a 100k-element page peaks under 500 MB of companion RSS
 JSON_DEPTH_LIMIT = 200  # pydantic-core's parser (jiter) stops there; a valid message nests under 10 levels
 _PREFIX_CHARS = 4096
 # The message's own id: the extension writes "type" and "id" first (bg/dispatch.js).

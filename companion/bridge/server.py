@@ -46,7 +46,7 @@ _KNOWN_TYPES = {name for name in MESSAGE_ADAPTER.json_schema()["discriminator"][
 _GC_PAUSE_MIN_CHARS = 64 * 1024
 # Messages only the companion sends; the extension sending one is a protocol error.
 _COMPANION_ONLY = {"hello_ack", "snapshot", "action", "list_tabs", "open_tab", "bench", "task_update", "confirm_request",
-                   "activate_tab", "read_clipboard", "auth_response", "passive_mode", "site_policy"}
+                   "activate_tab", "read_clipboard", "auth_response"}
 # Pairing messages belong to the start of a connection; once paired, one is a protocol error.
 _PAIRING_ONLY = {"auth_challenge", "auth_proof"}
 
@@ -204,7 +204,11 @@ async def _serve_connection(websocket: WebSocket, settings: BridgeSettings, hub:
         await conn.send_message(HelloAck(id=hello.id, protocol_version=PROTOCOL_VERSION, session_id=session_id))
         hub.add(session)
         while True:
+            # The last message's text and models must not outlive their handling while the next one is
+            # awaited and parsed: for a big page that held two snapshots at once.
+            raw = message = None
             raw, received = await conn.receive()
+            size = len(raw)
             cpu_start = time.thread_time()
             try:
                 message = classify(raw)
@@ -219,7 +223,8 @@ async def _serve_connection(websocket: WebSocket, settings: BridgeSettings, hub:
                 await conn.send_message(ErrorMessage(id=message.id, code="unknown_type",
                                                      message=f"{message.type} is not a message the extension sends"))
                 continue
-            reply = session.deliver(message, received, len(raw), parse_cpu=time.thread_time() - cpu_start)
+            raw = None  # parsed (and recorded): the text is not needed any more
+            reply = session.deliver(message, received, size, parse_cpu=time.thread_time() - cpu_start)
             if reply is not None:
                 await conn.send_message(reply)
     except WebSocketDisconnect as exc:

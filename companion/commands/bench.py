@@ -11,6 +11,7 @@ import importlib
 BENCH_MODULES = [
     "companion.commands.bench_snapshot",
     "companion.commands.bench_divide",
+    "companion.commands.bench_memory",
     "companion.commands.bench_tokens",
     "companion.commands.bench_miniwob",
     "companion.llm.bench",

@@ -21,13 +21,14 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel
 
+from companion.bridge.gcpause import gc_paused
 from companion.pagemem.formlike import FormLikeFinder
 from companion.pagemem.model import Element, PageMem, PageSection
 from companion.pagemem.render import content_fingerprint, details_string, list_details, render_nodes
 from companion.pagemem.template import normalize_classes, page_template_id, structural_signature
 from companion.pagemem.tokens import count_tokens
 from companion.pagemem.tree import Node, PageTree, build_tree, is_modal
-from companion.protocol import Box, ElementRef, Snapshot
+from companion.protocol import Box, ElementRef, Snapshot, share_fields_set
 
 GROUPING_TAGS = frozenset({
     "form", "ul", "ol", "dl", "menu", "table", "fieldset", "section", "article", "aside", "nav", "header",
@@ -77,8 +78,9 @@ class Region:
 
 def divide_page(snapshot: Snapshot, options: DivideOptions | None = None) -> PageMem:
     """DividePage: the snapshot's sections in document order (pure; see the module docstring)."""
-    tree = build_tree(snapshot)
-    return divide_tree(tree, snapshot.url, snapshot.title, options or DivideOptions())
+    with gc_paused():  # tens of thousands of models and nodes, no garbage: see tree.build_tree
+        tree = build_tree(snapshot)
+        return divide_tree(tree, snapshot.url, snapshot.title, options or DivideOptions())
 
 
 def divide_tree(tree: PageTree, url: str, title: str, options: DivideOptions) -> PageMem:
@@ -313,7 +315,7 @@ class Divider:
         root = region.roots[0]
         parent = root.parent
         el = root.el
-        return PageSection(
+        return share_fields_set(PageSection(
             id="", kind=region.kind, roots=[_ref(r) for r in region.roots],
             shallow_roots=[_ref(r) for r in region.roots if r.key in region.shallow],
             form=_ref(region.form) if region.form is not None else None,
@@ -323,7 +325,7 @@ class Divider:
             signature=structural_signature(region.kind, el.tag, el.attrs.get("class", ""), el.attrs,
                                            parent.el.tag if parent else "", parent.el.attrs.get("class", "") if parent else ""),
             details=details, tokens=tokens, content_hash=content_fingerprint(details),
-        )
+        ))
 
     def build_list_section(self, region: Region) -> PageSection:
         items = region.items
@@ -335,20 +337,20 @@ class Divider:
             lines = render_nodes([item])
             item_lines.append(lines)
             d = details_string(lines)
-            item_sections.append(PageSection(
+            item_sections.append(share_fields_set(PageSection(
                 id="", kind="list_item", roots=[_ref(item)], tag=item.el.tag, classes=item.el.attrs.get("class", ""),
                 attrs=_selector_attrs(item.el.attrs), box=item.box(), elements=self.elements_of([item], set(), set()),
                 form=_ref(region.form) if region.form is not None else None,
                 signature=structural_signature("list_item", item.el.tag, item.el.attrs.get("class", ""), item.el.attrs),
                 details=d, tokens=count_tokens(d), content_hash=content_fingerprint(d),
-            ))
+            )))
         root = region.roots[0]
         label = root.el.attrs.get("aria-label", "")
         details = list_details(header, item_lines, label)
         first = items[0].el
         container = region.container
         parent = root.parent
-        return PageSection(
+        return share_fields_set(PageSection(
             id="", kind="list", roots=[_ref(r) for r in region.roots],
             container=_ref(container) if container is not None else None,
             form=_ref(region.form) if region.form is not None else None,
@@ -359,7 +361,7 @@ class Divider:
                                            parent.el.tag if parent else "", parent.el.attrs.get("class", "") if parent else "",
                                            first.tag, first.attrs.get("class", "")),
             details=details, tokens=count_tokens(details), content_hash=content_fingerprint(details),
-        )
+        ))
 
 
 TINY_TOKENS = 15  # a plain region this small ("Advertisement", a lone link) joins its plain neighbour
@@ -421,7 +423,8 @@ def make_element(node: Node) -> Element:
                 options.append(c.el.text)
             elif c.el.tag == "optgroup":
                 options.extend(g.el.text for g in c.children if g.el.tag == "option")
-    return Element(
+    # A big page makes tens of thousands of these: they share one fields-set per shape (protocol.share_fields_set).
+    return share_fields_set(Element(
         ref=ElementRef(frame=node.frame, id=el.id), index=node.index, tag=el.tag, role=node.role, name=node.name,
         attrs={k: a[k] for k in ELEMENT_ATTRS if k in a}, text=node.text, box=el.box,
         checked=el.checked, selected=el.selected,
@@ -430,4 +433,4 @@ def make_element(node: Node) -> Element:
         required="required" in a or a.get("aria-required", "").lower() == "true",
         options=options, value=None if password else el.value,
         secret=password, has_value=el.has_value, url=el.url, url_truncated=el.url_truncated,
-    )
+    ))

@@ -111,10 +111,7 @@
   // Returns {elements: JSON string, frames: [{frame, x, y}], count, timing_ms, ...page metadata}.
   // offset: where this frame's viewport sits in the top-level viewport (accumulated over nesting).
   // expectFrames: child frame ids whose announcement must arrive first, so they can be labelled.
-  // options.passive: for passive learning (bg/passive.js): nothing the user entered — no field values at all,
-  // no checked or selected state, no text of editable regions.
-  async function snapshotFrame(offset = { x: 0, y: 0 }, expectFrames = [], options = {}) {
-    const passive = options.passive === true;
+  async function snapshotFrame(offset = { x: 0, y: 0 }, expectFrames = []) {
     const waited = await walk.waitForFrames(expectFrames, 500);
     const t0 = performance.now();
     const ox = offset.x || 0;
@@ -204,12 +201,12 @@
           rec.secret = true;
           if (value) rec.has_value = true;
           if (tag === "select") secretSelects.add(el);
-        } else if (value && !passive) {
+        } else if (value) {
           rec.value = cap(value, MAX_VALUE);
         }
-        if (!passive && tag === "input" && (el.type === "checkbox" || el.type === "radio") && el.checked) rec.checked = true;
+        if (tag === "input" && (el.type === "checkbox" || el.type === "radio") && el.checked) rec.checked = true;
       } else if (tag === "option") {
-        if (!passive && el.selected && !secretSelects.has(el.closest("select"))) rec.selected = true;
+        if (el.selected && !secretSelects.has(el.closest("select"))) rec.selected = true;
       } else if (tag === "iframe" || tag === "frame") {
         const frameId = walk.frameIdOf(el);
         if (frameId !== undefined) {
@@ -246,7 +243,7 @@
       }
       if (text) {
         text = text.replace(/\s+/g, " ").trim();
-        if (text && !(passive && el.isContentEditable)) rec.text = cap(text, MAX_TEXT);
+        if (text) rec.text = cap(text, MAX_TEXT);
       }
     };
 
