@@ -412,6 +412,80 @@ class BenchResult(WireModel):
     walk_ms: list[float] = Field(description="in-page count-only walk time of each run (the floor)")
 
 
+# --------------------------------------------------------------------------- passive learning (while the user browses)
+
+LearningPolicyName = Literal["allow", "block", "ask"]
+
+
+class PassiveMode(WireModel):
+    """Companion -> extension, after hello_ack and whenever it changes: may the extension report what the user
+    browses (page_visited, user_clicked)? Off until a companion turns it on (`webchallenger serve` does). Even
+    on, the extension reports only tabs no task drives, never incognito ones, and only sites the companion
+    says are allowed (site_policy)."""
+
+    type: Literal["passive_mode"] = "passive_mode"
+    id: str
+    enabled: bool
+    settle_ms: int = Field(1500, ge=100, le=10_000, description="a page has settled after this long without DOM changes")
+    min_interval_ms: int = Field(5000, ge=0, le=600_000, description="at most one page_visited per tab per this interval")
+
+
+class PageVisited(WireModel):
+    """Extension -> companion, unsolicited: a page the user brought up, once it settled. The snapshot is a passive
+    one: no field values at all (typed or not), no checked or selected state, no text of editable regions, and
+    secrets left out as in every snapshot."""
+
+    type: Literal["page_visited"] = "page_visited"
+    id: str
+    tab_id: int
+    snapshot: Snapshot
+    form_submission: bool = Field(False, description="the page answers a form the user submitted: the query of its URL "
+                                                     "holds what they typed (the companion keeps no query values)")
+
+
+class UserClicked(WireModel):
+    """Extension -> companion, unsolicited: the user's own click (a trusted event) in a tab page_visited reports.
+    `before` names the message whose snapshot showed the page when it was clicked; the click's outcome is either
+    `navigated_to` (the tab left the document) or `after` (the same document once it settled again)."""
+
+    type: Literal["user_clicked"] = "user_clicked"
+    id: str
+    tab_id: int
+    target: ElementRef = Field(description="the clicked element (its innermost element in the frame it is in)")
+    path: list[int] = Field(default_factory=list, max_length=32,
+                            description="ids of the clicked element and its ancestors in the same frame, innermost first")
+    before: str = Field(description="id of the page_visited or user_clicked whose snapshot is the page before the click")
+    navigated_to: str | None = Field(None, description="the URL the click took the tab to")
+    after: Snapshot | None = Field(None, description="the tab once the click settled, when it stayed on the same document")
+
+
+class SitePolicyGet(WireModel):
+    """Extension -> companion: the learning policy of the site of `url` (answered by SitePolicy, echoing the id)."""
+
+    type: Literal["site_policy_get"] = "site_policy_get"
+    id: str
+    url: str = Field(max_length=8192)
+
+
+class SitePolicySet(WireModel):
+    """Extension -> companion, from the side panel's switch only: set the site's policy (answered by SitePolicy)."""
+
+    type: Literal["site_policy_set"] = "site_policy_set"
+    id: str
+    url: str = Field(max_length=8192)
+    policy: LearningPolicyName
+
+
+class SitePolicy(WireModel):
+    """Companion -> extension: answers site_policy_get / site_policy_set (echoing the id)."""
+
+    type: Literal["site_policy"] = "site_policy"
+    id: str
+    site: str = Field(description="the site key the policy is kept under; empty: the URL is no web site (never learned)")
+    policy: LearningPolicyName
+    passive: bool = Field(False, description="this companion learns while the user browses")
+
+
 # --------------------------------------------------------------------------- task UI (side panel <-> companion)
 
 
@@ -502,6 +576,7 @@ Message = Annotated[
         AuthChallenge, AuthResponse, AuthProof, Hello, HelloAck, Heartbeat, SnapshotRequest, SnapshotResult, ActionCommand, ActionResult,
         ListTabs, TabsResult, OpenTab, OpenTabResult, TabEvent, ErrorMessage, BenchRequest, BenchResult,
         ActivateTab, ActivateTabResult, ReadClipboard, ClipboardResult, StartTask, StopTask, TaskUpdate, ConfirmRequest, ConfirmAnswer,
+        PassiveMode, PageVisited, UserClicked, SitePolicyGet, SitePolicySet, SitePolicy,
     ],
     Field(discriminator="type"),
 ]

@@ -5,6 +5,7 @@ import { dispatch } from "./bg/dispatch.js";
 import { forwardTabEvents } from "./bg/tabs.js";
 import { getStatus } from "./bg/settings.js";
 import { handlePanelRequest } from "./bg/tasks.js";
+import { watchBrowsing, handlePassiveRequest } from "./bg/passive.js";
 
 const KEEPALIVE_ALARM = "webchallenger-keepalive";
 
@@ -12,6 +13,7 @@ onMessage((raw) => {
   dispatch(raw).catch((e) => console.error("dispatch failed", e));
 });
 forwardTabEvents(send);
+watchBrowsing(); // passive learning, while the companion asks for it (bg/passive.js)
 
 // The alarm revives a worker Chromium stopped and redials a socket the companion closed.
 chrome.alarms.onAlarm.addListener((alarm) => {
@@ -28,7 +30,8 @@ chrome.runtime.onMessage.addListener((request, sender, reply) => {
     status: () => getStatus().then((s) => ({ ...s, boot_id: BOOT_ID })),
     reconnect: () => reconnectNow().then(getStatus),
   }[request && request.type];
-  const pending = work ? work() : handlePanelRequest(request); // the side panel's task requests
+  // The side panel's task requests, then passive learning's (content script clicks, the learning switch).
+  const pending = work ? work() : handlePanelRequest(request) || handlePassiveRequest(request, sender);
   if (!pending) return false;
   pending.then(reply, (e) => reply({ error: e.message }));
   return true; // the reply comes asynchronously

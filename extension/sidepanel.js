@@ -14,7 +14,7 @@ function ask(request) {
 
 // The tab the task runs in: the active web page of the current window. When this panel is itself open
 // as a tab (tests, or the user opened sidepanel.html directly), the most recently used web page instead.
-async function targetTab() {
+export async function targetTab() {
   const isWeb = (t) => /^(https?|file):/.test(t.url || "");
   const [active] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
   if (active && isWeb(active)) return active;

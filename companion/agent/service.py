@@ -59,6 +59,7 @@ class TaskService:
             return
         running = RunningTask(message.id, session)
         self.current = running
+        self.hub.task_started(running.task_id, message.tab_id)  # passive learning and background summaries wait
         running.future = asyncio.ensure_future(self._run(running, message))
 
     def _on_stop(self, session: BrowserSession, message: WireModel) -> None:
@@ -99,6 +100,7 @@ class TaskService:
         finally:
             for future in running.confirmations.values():
                 future.cancel()
+            self.hub.task_ended(running.task_id)
             self.finished.append(running.task_id)
 
     async def _send_event(self, running: RunningTask, event: TaskEventData) -> None:

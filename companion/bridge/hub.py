@@ -31,6 +31,9 @@ log = logging.getLogger(__name__)
 REACQUIRE_TIMEOUT = 45.0
 
 ConnectionState = Literal["lost", "back", "gave_up"]
+# A tab the companion sent a request to within this long is taken to be driven by a task (or an exploration)
+# even when no task is registered: an agent step can think this long between two requests.
+DRIVEN_QUIET = 60.0
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,12 @@ class BridgeHub:
         self._changed = ChangeNotifier()
         # Handlers of unsolicited application messages, shared with every session (see BrowserSession.deliver).
         self.message_handlers: dict = {}
+        # listener(session), called on the session's loop right after it registered (e.g. to tell it settings).
+        self.session_listeners: list[Callable[[BrowserSession], None]] = []
+        # What the companion is doing with the browser: running tasks (task id -> tab, None: the active tab) and
+        # when each tab last answered a request. Passive learning and the background summarizer stay away.
+        self.running_tasks: dict[str, int | None] = {}
+        self._driven: dict[int, float] = {}
 
     # ------------------------------------------------------------------ server side
 
@@ -72,6 +81,11 @@ class BridgeHub:
             self._last_boot_id = session.boot_id
             self._sessions.append(session)
             self._all.append(session)
+        for listener in list(self.session_listeners):
+            try:
+                listener(session)
+            except Exception:  # a listener's bug must not refuse the browser
+                log.exception("session listener failed")
         log.info("browser connected: session %s, extension %s, boot %s%s", session.session_id[:8],
                  session.hello.extension_version, session.boot_id[:8],
                  " (service worker restarted)" if session.worker_restarted else "")
@@ -87,6 +101,30 @@ class BridgeHub:
     def note_refusal(self, origin: str | None, reason: str) -> None:
         self.refused.append(RefusedHandshake(time.monotonic(), origin, reason))
         self._changed.notify()
+
+    # ------------------------------------------------------------------ activity (tasks and driven tabs)
+
+    def task_started(self, task_id: str, tab: int | None) -> None:
+        self.running_tasks[task_id] = tab
+
+    def task_ended(self, task_id: str) -> None:
+        self.running_tasks.pop(task_id, None)
+
+    def note_driven(self, tab: int) -> None:
+        """A request of the companion's own was answered for `tab` (session.deliver calls this)."""
+        self._driven[tab] = time.monotonic()
+
+    def tab_busy(self, tab: int) -> bool:
+        """A task runs in `tab` (or in an unknown tab), or the companion drove it within DRIVEN_QUIET."""
+        if any(t is None or t == tab for t in self.running_tasks.values()):
+            return True
+        at = self._driven.get(tab)
+        return at is not None and time.monotonic() - at < DRIVEN_QUIET
+
+    def busy(self, within: float = DRIVEN_QUIET) -> bool:
+        """A task runs, or the companion drove any tab within the last `within` seconds."""
+        now = time.monotonic()
+        return bool(self.running_tasks) or any(now - at < within for at in list(self._driven.values()))
 
     # ------------------------------------------------------------------ caller side
 

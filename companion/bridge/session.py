@@ -211,11 +211,11 @@ class BrowserSession:
         handler = self.message_handlers.get(message.type)
         if handler is not None:
             try:
-                handler(self, message)
+                reply = handler(self, message)
             except Exception as exc:  # a handler's bug must not break the connection
                 log.exception("%s handler failed", message.type)
                 return ErrorMessage(id=getattr(message, "id", ""), code="internal", message=f"{message.type} failed: {exc}")
-            return None
+            return reply if isinstance(reply, WireModel) else None  # a handler may answer (site_policy)
         pending = self._pending.get(getattr(message, "id", ""))
         if pending is None:
             if getattr(message, "id", "") in self._expired:
@@ -228,6 +228,9 @@ class BrowserSession:
             log.warning("session %s: unsolicited %s message (id %s) ignored", self.session_id[:8], message.type, getattr(message, "id", ""))
             return ErrorMessage(id=getattr(message, "id", ""), code="unknown_type",
                                 message=f"{message.type} is not expected here (no request with this id is waiting)")
+        tab = getattr(message, "tab_id", None)
+        if isinstance(tab, int) and self.hub is not None:
+            self.hub.note_driven(tab)  # passive learning leaves a tab the companion drives alone
         if isinstance(message, SnapshotResult):
             self.last_snapshot_timing = RequestTiming(pending.request_id, pending.sent, received, time.perf_counter(), raw_bytes, parse_cpu)
         if not pending.future.done():

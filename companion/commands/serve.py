@@ -12,6 +12,7 @@ from companion.bridge.auth import DEFAULT_ALLOWED_ORIGINS, TokenError, load_or_c
 from companion.bridge.locations import OPTIONS_URL, extension_dir
 
 DEFAULT_PORT = 47611  # companion.bridge.server.DEFAULT_PORT; not imported so `--help` stays fast
+BUSY_WITHIN_S = 10.0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -24,6 +25,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="also accept this extension origin (development builds with another id); repeatable")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     parser.add_argument("--llm", metavar="SPEC", help="LLM for tasks started from the side panel (default: embedded)")
+    parser.add_argument("--no-passive-learning", action="store_true",
+                        help="do not learn the sites you browse (per site: the side panel's switch, or "
+                             "webchallenger memory allow|block|ask HOST; the default for a site is ask)")
+    parser.add_argument("--no-background-summaries", action="store_true",
+                        help="learn pages while you browse without summarizing them with the LLM later")
     parser.set_defaults(func=run)
 
 
@@ -59,6 +65,20 @@ def install_tasks(hub: BridgeHub, llm_spec: str | None) -> None:
     install_task_service(hub)
 
 
+def install_passive(hub: BridgeHub, *, enabled: bool, summaries: bool):
+    """Passive learning (companion/bridge/passive.py) and, unless off, the background summarizer that fills in
+    the summaries of what it learned while no task runs (companion/memory/summarize_later.py)."""
+    from companion.bridge.passive import install_passive_learning
+    from companion.memory.passive import PassiveLearner
+    from companion.memory.summarize_later import BackgroundSummarizer
+
+    # Busy: a task runs, or the companion sent the browser a request within the last few seconds (a caller
+    # that registers no task); the model then serves it alone.
+    summarizer = BackgroundSummarizer(busy=lambda: hub.busy(within=BUSY_WITHIN_S)) if summaries and enabled else None
+    learner = PassiveLearner(on_page=summarizer.enqueue if summarizer else None)
+    return install_passive_learning(hub, learner, enabled=enabled), summarizer
+
+
 def run(args: argparse.Namespace) -> int:
     from companion.bridge.hub import BridgeHub
     from companion.bridge.recorder import Recorder
@@ -86,10 +106,22 @@ def run(args: argparse.Namespace) -> int:
         print(f"Recording every message to {args.record}", flush=True)
     hub = BridgeHub(recorder)
     install_tasks(hub, args.llm)
+    passive, summarizer = install_passive(hub, enabled=not args.no_passive_learning, summaries=not args.no_background_summaries)
     server = uvicorn_server(settings, hub, log_level="debug" if args.verbose else "warning")
+
+    async def serve() -> None:
+        if summarizer is not None:
+            summarizer.start()
+        try:
+            await server.serve(sockets=[sock])
+        finally:
+            if summarizer is not None:
+                await summarizer.stop()
+
     try:
-        asyncio.run(server.serve(sockets=[sock]))
+        asyncio.run(serve())
     finally:
+        passive.uninstall()
         if recorder:
             recorder.close()
     return 0

@@ -9,6 +9,7 @@ import { TabError, FrameTimeout } from "./inject.js";
 import { TASK_HANDLERS } from "./tasks.js";
 import { readClipboard } from "./clipboard.js";
 import { UrlRefused } from "./urlguard.js";
+import { PASSIVE_HANDLERS, noteDriven, failPassiveRequest } from "./passive.js";
 
 function errorReply(id, code, message) {
   send({ type: "error", id: typeof id === "string" ? id : "", code, message });
@@ -18,13 +19,15 @@ async function resolveTab(tabId) {
   if (tabId !== undefined && tabId !== null) {
     try {
       await chrome.tabs.get(tabId);
-      return tabId;
     } catch (_) {
       throw new TabError(`no tab with id ${tabId}`);
     }
+    noteDriven(tabId); // passive learning leaves a tab the companion drives alone (bg/passive.js)
+    return tabId;
   }
   const id = await defaultTabId();
   if (id === null) throw new TabError("no active tab");
+  noteDriven(id);
   return id;
 }
 
@@ -35,6 +38,7 @@ const HANDLERS = {
   // Both sides send their own heartbeat every 20 s; answering would only double the traffic.
   async heartbeat() {},
   async error(msg) {
+    if (failPassiveRequest(msg)) return; // it answered one of passive learning's requests
     console.warn("companion reported an error", msg.code, msg.message);
   },
   async snapshot(msg) {
@@ -57,7 +61,9 @@ const HANDLERS = {
     send({ type: "tabs_result", id: msg.id, tabs: await listTabs() });
   },
   async open_tab(msg) {
-    send({ type: "open_tab_result", id: msg.id, tab: await openTab(msg.url, msg.active !== false) });
+    const tab = await openTab(msg.url, msg.active !== false);
+    noteDriven(tab.tab_id);
+    send({ type: "open_tab_result", id: msg.id, tab });
   },
   async activate_tab(msg) {
     const tabId = await resolveTab(msg.tab_id);
@@ -69,6 +75,8 @@ const HANDLERS = {
   },
   // Task UI: updates and confirmation requests for the side panel (bg/tasks.js).
   ...TASK_HANDLERS,
+  // Passive learning: whether to report browsing, and the site policies it asked for (bg/passive.js).
+  ...PASSIVE_HANDLERS,
 };
 
 export async function dispatch(raw) {

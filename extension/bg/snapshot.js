@@ -3,8 +3,8 @@
 // never parsed here: re-serializing a 50k-element page would cost more than producing it).
 import { injectAllFrames, injectFrame, callInFrame, announceFrames, TabError } from "./inject.js";
 
-async function snapshotFrame(tabId, frameId, offset, expectFrames) {
-  const args = [offset, expectFrames];
+async function snapshotFrame(tabId, frameId, offset, expectFrames, options) {
+  const args = [offset, expectFrames, options];
   let res = await callInFrame(tabId, frameId, "snapshot.snapshotFrame", args);
   if (res === null) {
     // A frame that appeared after the injection: inject and retry once.
@@ -24,11 +24,12 @@ function frameJson(frameId, parentFrame, res) {
 }
 
 // Returns the Snapshot object as a JSON string, plus counts for logging.
-export async function snapshotTab(tabId) {
+// options.passive: nothing the user entered (content/snapshot.js), for passive learning.
+export async function snapshotTab(tabId, options = {}) {
   await injectAllFrames(tabId);
   const children = await announceFrames(tabId);
   const expect = (frameId) => children.get(frameId) || [];
-  const top = await snapshotFrame(tabId, 0, { x: 0, y: 0 }, expect(0));
+  const top = await snapshotFrame(tabId, 0, { x: 0, y: 0 }, expect(0), options);
   const results = new Map([[0, { res: top, parent: null }]]);
 
   // Each level of frames is snapshotted in parallel; children learn their offset from the
@@ -36,7 +37,7 @@ export async function snapshotTab(tabId) {
   let level = top.frames.map((f) => ({ ...f, parent: 0 }));
   while (level.length) {
     const todo = level.filter((f) => !results.has(f.frame));
-    const settled = await Promise.allSettled(todo.map((f) => snapshotFrame(tabId, f.frame, { x: f.x, y: f.y }, expect(f.frame))));
+    const settled = await Promise.allSettled(todo.map((f) => snapshotFrame(tabId, f.frame, { x: f.x, y: f.y }, expect(f.frame), options)));
     level = [];
     settled.forEach((s, i) => {
       const f = todo[i];

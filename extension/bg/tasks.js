@@ -43,7 +43,9 @@ export const TASK_HANDLERS = {
 async function startTask(request) {
   if (!isOpen()) throw new Error("not connected to the companion");
   const taskId = newId("task");
-  await update(() => ({ task_id: taskId, task: request.task, events: [], running: true, confirm: null, notice: "" }));
+  // tab_id: passive learning stays out of the task's tab (every tab when it names none: bg/passive.js).
+  const tabId = Number.isInteger(request.tab_id) ? request.tab_id : null;
+  await update(() => ({ task_id: taskId, task: request.task, tab_id: tabId, events: [], running: true, confirm: null, notice: "" }));
   const message = { type: "start_task", id: taskId, task: request.task, confirm: request.confirm !== false };
   if (Number.isInteger(request.tab_id)) message.tab_id = request.tab_id;
   if (request.start_url) message.start_url = request.start_url;

@@ -111,7 +111,10 @@
   // Returns {elements: JSON string, frames: [{frame, x, y}], count, timing_ms, ...page metadata}.
   // offset: where this frame's viewport sits in the top-level viewport (accumulated over nesting).
   // expectFrames: child frame ids whose announcement must arrive first, so they can be labelled.
-  async function snapshotFrame(offset = { x: 0, y: 0 }, expectFrames = []) {
+  // options.passive: for passive learning (bg/passive.js): nothing the user entered — no field values at all,
+  // no checked or selected state, no text of editable regions.
+  async function snapshotFrame(offset = { x: 0, y: 0 }, expectFrames = [], options = {}) {
+    const passive = options.passive === true;
     const waited = await walk.waitForFrames(expectFrames, 500);
     const t0 = performance.now();
     const ox = offset.x || 0;
@@ -201,12 +204,12 @@
           rec.secret = true;
           if (value) rec.has_value = true;
           if (tag === "select") secretSelects.add(el);
-        } else if (value) {
+        } else if (value && !passive) {
           rec.value = cap(value, MAX_VALUE);
         }
-        if (tag === "input" && (el.type === "checkbox" || el.type === "radio") && el.checked) rec.checked = true;
+        if (!passive && tag === "input" && (el.type === "checkbox" || el.type === "radio") && el.checked) rec.checked = true;
       } else if (tag === "option") {
-        if (el.selected && !secretSelects.has(el.closest("select"))) rec.selected = true;
+        if (!passive && el.selected && !secretSelects.has(el.closest("select"))) rec.selected = true;
       } else if (tag === "iframe" || tag === "frame") {
         const frameId = walk.frameIdOf(el);
         if (frameId !== undefined) {
@@ -243,7 +246,7 @@
       }
       if (text) {
         text = text.replace(/\s+/g, " ").trim();
-        if (text) rec.text = cap(text, MAX_TEXT);
+        if (text && !(passive && el.isContentEditable)) rec.text = cap(text, MAX_TEXT);
       }
     };
 
