@@ -1,0 +1,182 @@
+"""Running the real-app suite: each task with the agent (the loop `webchallenger run` uses) in a fresh headless
+Chromium with the extension, logged in to the site, with a fresh memory directory; then judged on the answer or
+the database (task_eval.py).
+
+    with ExitStack() as stack:
+        site = stack.enter_context(start_site())
+        runs = run_tasks(suite.tasks, site, RunOptions(llm="lexical"), work_dir)
+
+One browser per task, as WebArena resets its environment per task: nothing a task did to the browser (a
+collapsed sidebar in localStorage, an open popup) reaches the next. A change task gets the seeded database
+(`reset`); a run that wrote to the database is followed by a reset, so no task sees another's changes.
+Confirmations are answered yes (changes are the point of half the tasks), as `run --no-confirm` does.
+
+With exploration memory (`memory="explore"`), one exploration of the site (`webchallenger explore URL
+--no-summaries`, explore_memory.py) fills a memory directory before the tasks, and each task starts with its
+own copy of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Literal
+
+from pydantic import BaseModel
+
+from companion import paths
+from companion.bench.task_eval import EvaluatorError, judge, prepare
+from companion.bench.task_suite import AppTask
+
+log = logging.getLogger(__name__)
+
+MemoryMode = Literal["none", "explore"]
+DEFAULT_MAX_STEPS = 20
+
+
+class BenchError(RuntimeError):
+    """The bench cannot run at all (no site, no browser, a failed exploration); the message says why."""
+
+
+@dataclass
+class RunOptions:
+    max_steps: int = DEFAULT_MAX_STEPS
+    headless: bool = True
+    task_timeout: float | None = None  # seconds per task (None: the step budget is the bound)
+
+
+class TaskRun(BaseModel):
+    """One run of one task: how it ended, how it was judged, what it cost."""
+
+    id: str
+    kind: str
+    memory: MemoryMode
+    intent: str
+    success: bool
+    status: str = ""  # the agent's end: done, failed, out_of_steps, looping, stopped (or "error")
+    answer: str = ""
+    expected: Any = None
+    got: Any = None  # the rows the database held after a change task
+    detail: str = ""  # why it failed, when it did
+    steps: int = 0
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    llm_s: float = 0.0
+    wall_s: float = 0.0
+    db_changed: bool = False  # the run wrote to the database (for a lookup: a side effect)
+    error: str = ""  # the harness could not run or judge the task (not the agent's failure)
+
+
+def _task_memory(work_dir: Path, task: AppTask, memory: MemoryMode, seed: Path | None) -> Path:
+    """A fresh memory directory for this run, holding a copy of the explored memory when there is one."""
+    target = work_dir / "runs" / memory / task.id / "memory"
+    if target.exists():
+        shutil.rmtree(target)
+    paths.private_dir(target)
+    if seed is not None:
+        shutil.copytree(seed, target, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.lock", "*.tmp"))
+    return target
+
+
+def run_task_once(task: AppTask, site, memory: MemoryMode, opts: RunOptions, work_dir: Path,
+                  memory_seed: Path | None = None, on_event: Callable | None = None) -> TaskRun:
+    """Run one task and judge it. `site` is a started DjangoSite (tests/djangosite/server.py)."""
+    from companion.agent.checkpoint import TaskCheckpoint, TaskOptions
+    from companion.agent.loop import run_task
+    from companion.bridge.launcher import LaunchOptions, LaunchedBrowser
+
+    if task.resets:
+        site.reset()
+    before = site.db_digest()
+    try:
+        expectation = prepare(task, site.query)
+    except EvaluatorError as exc:
+        return TaskRun(id=task.id, kind=task.kind, memory=memory, intent=task.intent, success=False, status="error",
+                       error=str(exc))
+    run = TaskRun(id=task.id, kind=task.kind, memory=memory, intent=expectation.intent, success=False)
+    memory_dir = _task_memory(work_dir, task, memory, memory_seed)
+    start_url = site.url(task.start_url)
+    browser = LaunchedBrowser(LaunchOptions(headless=opts.headless, offline=True))
+    result = None
+    try:
+        try:
+            browser.start()
+            if task.needs_login:
+                site.login(browser.driver)
+        except Exception as exc:  # LaunchError, a WebDriver error, the site refusing the login
+            run.status, run.error = "error", f"the browser could not be started and logged in: {exc}"
+            return run
+        checkpoint = TaskCheckpoint.begin(
+            expectation.intent, start_url, TaskOptions(max_steps=opts.max_steps, start_target=start_url, confirm=False),
+            directory=memory_dir.parent / "checkpoints")
+        started = time.monotonic()
+        coro = run_task(expectation.intent, session=browser.session, start_url=start_url, max_steps=opts.max_steps,
+                        confirm=None, on_event=on_event, memory_dir=memory_dir, checkpoint=checkpoint)
+        future = asyncio.run_coroutine_threadsafe(coro, browser.companion.loop)
+        try:
+            result = future.result(opts.task_timeout)
+        except TimeoutError:
+            future.cancel()
+            run.status, run.detail = "timeout", f"the task did not end within {opts.task_timeout:g} s"
+        except BaseException:  # Ctrl-C: the task is stopped, the browser closed
+            future.cancel()
+            raise
+    finally:
+        browser.close()
+    run.wall_s = round(time.monotonic() - started, 2)
+    if result is not None:
+        run.status, run.answer, run.steps = result.status, result.answer, result.steps
+        run.calls, run.prompt_tokens, run.completion_tokens = (result.usage.calls, result.usage.prompt_tokens,
+                                                               result.usage.completion_tokens)
+        run.llm_s = round(result.usage.llm_seconds, 2)
+    try:
+        verdict = judge(task, expectation, run.answer, site.query)
+    except EvaluatorError as exc:
+        run.status, run.error = "error", str(exc)
+        return run
+    finally:
+        run.db_changed = site.db_digest() != before
+        if run.db_changed:
+            site.reset()  # the next task sees the seed, whatever this one did
+    run.expected, run.got, run.detail = verdict.expected, verdict.got if task.kind == "change" else None, verdict.detail
+    run.success = verdict.success
+    if task.kind == "lookup" and verdict.success and run.status != "done":
+        # An answer the agent did not stand by (out of steps, looping) is not a success, even when it is right.
+        run.success, run.detail = False, f"the answer is right but the task ended {run.status}"
+    elif not verdict.success and result is not None and result.status != "done" and result.explanation:
+        run.detail = f"{run.detail}; the task ended {result.status}: {result.explanation}"
+    return run
+
+
+def run_tasks(tasks: list[AppTask], site, memory: MemoryMode, opts: RunOptions, work_dir: Path,
+              memory_seed: Path | None = None, on_run: Callable[[TaskRun], None] | None = None,
+              on_event: Callable | None = None) -> list[TaskRun]:
+    runs = []
+    for task in tasks:
+        run = run_task_once(task, site, memory, opts, work_dir, memory_seed, on_event)
+        runs.append(run)
+        if on_run is not None:
+            on_run(run)
+    return runs
+
+
+def summarize(runs: list[TaskRun]) -> dict:
+    """Success per kind and overall, and the mean cost per task, for each memory mode."""
+    out: dict[str, dict] = {}
+    for memory in dict.fromkeys(r.memory for r in runs):
+        mine = [r for r in runs if r.memory == memory]
+        row: dict[str, Any] = {}
+        for kind in ("lookup", "change"):
+            of_kind = [r for r in mine if r.kind == kind]
+            row[kind] = {"tasks": len(of_kind), "success": sum(r.success for r in of_kind)}
+        row["overall"] = {"tasks": len(mine), "success": sum(r.success for r in mine)}
+        row["errors"] = sum(1 for r in mine if r.error)
+        for field in ("steps", "calls", "prompt_tokens", "completion_tokens", "wall_s"):
+            row[f"mean_{field}"] = round(sum(getattr(r, field) for r in mine) / len(mine), 1) if mine else 0
+        out[memory] = row
+    return out

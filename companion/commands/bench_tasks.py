@@ -1,0 +1,193 @@
+"""`webchallenger bench tasks [FILE]`: the real-app task suite (WebArena-style) on the shop admin test site.
+
+Each task of FILE (default tests/djangosite/tasks.json; format in companion/bench/task_suite.py) runs with the
+agent in a fresh headless Chromium with the extension, logged in, with a fresh memory; lookups are judged by
+their answer, changes by the site's database (reset to the seed before each of them). `--memory explore`
+explores the site once first (`webchallenger explore --no-summaries`) and gives every task a copy of that
+memory; `--memory both` runs the suite without and then with it. Confirmations are answered yes.
+Prints a table (per task, then success per kind and overall) and writes every figure to a JSON file.
+Figures, not pass/fail: the exit code is 0 whenever the bench ran (1 when the harness could not run a task).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+from companion.bridge.locations import REPO_ROOT
+
+DEFAULT_SUITE = REPO_ROOT / "tests" / "djangosite" / "tasks.json"
+
+
+def register(bench_subparsers: argparse._SubParsersAction) -> None:
+    from companion.bench.explore_memory import ExploreLimits
+    from companion.bench.task_runner import DEFAULT_MAX_STEPS
+
+    limits = ExploreLimits()
+    p = bench_subparsers.add_parser("tasks", help="real-app tasks on the shop admin site, judged by answer or database",
+                                    description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("file", nargs="?", type=Path, default=DEFAULT_SUITE, help="the task file (default: %(default)s)")
+    p.add_argument("--llm", metavar="SPEC", help="as for `run`: embedded[:model] | openai:URL#model | lexical | ... (default: embedded)")
+    p.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS, metavar="N", help="step budget per task (default %(default)s)")
+    p.add_argument("--memory", choices=["none", "explore", "both"], default="none",
+                   help="start each task with no memory, with a copy of one exploration of the site, or run both")
+    p.add_argument("--only", default="", metavar="ID,ID", help="run only these tasks")
+    p.add_argument("--kind", choices=["lookup", "change"], help="run only lookups or only changes")
+    p.add_argument("--explore-max-pages", type=int, default=limits.max_pages, metavar="N",
+                   help="--memory explore: pages the exploration registers (default %(default)s)")
+    p.add_argument("--explore-max-time", type=float, default=limits.max_time, metavar="SECONDS",
+                   help="--memory explore: time of the exploration (default %(default)g)")
+    p.add_argument("--task-timeout", type=float, default=None, metavar="SECONDS", help="stop a task after this long")
+    p.add_argument("--out", type=Path, default=None, metavar="FILE",
+                   help="the JSON result (default: bench-results/tasks-<time>.json)")
+    p.add_argument("--work-dir", type=Path, default=None, metavar="DIR",
+                   help="keep each run's memory and checkpoints here (default: a temporary directory, removed)")
+    p.add_argument("--show", action="store_true", help="visible browser windows (needs a display)")
+    p.add_argument("-v", "--verbose", action="store_true", help="print each step of each task")
+    p.set_defaults(func=run)
+
+
+def _fail(message: str, code: int = 2) -> int:
+    print(f"webchallenger bench tasks: {message}", file=sys.stderr)
+    return code
+
+
+def _llm(spec: str | None):
+    """The process's LLM client for every task (the embedded model fetched first when it is missing)."""
+    from companion import llm
+
+    client = llm.LLMClient(spec=spec)
+    llm.set_client(client)
+    if client.settings.kind == "embedded" and not client.settings.gguf_path:
+        from companion.llm.models import ensure_model
+
+        ensure_model(client.settings.model, install=True, log=lambda m: print(f"[model] {m}", file=sys.stderr, flush=True))
+    return client
+
+
+def format_run(run) -> str:
+    mark = "ok  " if run.success else ("ERR " if run.error else "fail")
+    answer = " ".join(run.answer.split())[:60]
+    line = (f"{mark} {run.memory:<7} {run.kind:<6} {run.id:<28} {run.status:<12} {run.steps:>5} {run.calls:>5} "
+            f"{run.prompt_tokens:>8} {run.completion_tokens:>6} {run.wall_s:>7.1f}  {answer}")
+    why = run.error or (run.detail if not run.success else "")
+    return line + (f"\n     {why[:200]}" if why else "")
+
+
+HEADER = (f"{'':4} {'memory':<7} {'kind':<6} {'task':<28} {'status':<12} {'steps':>5} {'calls':>5} "
+          f"{'prompt':>8} {'compl.':>6} {'wall s':>7}  answer")
+
+
+def print_summary(summary: dict) -> None:
+    print(f"\n{'memory':<8} {'lookups':>9} {'changes':>9} {'overall':>9} {'errors':>6} {'steps':>6} {'calls':>6} "
+          f"{'prompt':>8} {'wall s':>7}   (means per task)")
+    for memory, row in summary.items():
+        cells = [f"{row[k]['success']}/{row[k]['tasks']}" for k in ("lookup", "change", "overall")]
+        print(f"{memory:<8} {cells[0]:>9} {cells[1]:>9} {cells[2]:>9} {row['errors']:>6} {row['mean_steps']:>6} "
+              f"{row['mean_calls']:>6} {row['mean_prompt_tokens']:>8} {row['mean_wall_s']:>7}")
+
+
+def _write_json(path: Path, data: dict) -> None:
+    from companion.paths import private_dir, write_private_text
+
+    private_dir(path.parent)
+    write_private_text(path, json.dumps(data, indent=2, default=str) + "\n")
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion.bench.explore_memory import ExploreLimits, explore_site
+    from companion.bench.task_runner import BenchError, RunOptions, run_tasks, summarize
+    from companion.bench.task_suite import SuiteError, load_suite
+    from companion.llm.config import LLMConfigError
+
+    try:
+        suite = load_suite(args.file)
+        tasks = suite.select([t for t in args.only.split(",") if t] or None, args.kind)
+    except SuiteError as exc:
+        return _fail(str(exc))
+    if not tasks:
+        return _fail("no task left to run")
+    if args.max_steps < 1:
+        return _fail("--max-steps must be at least 1")
+    modes = ["none", "explore"] if args.memory == "both" else [args.memory]
+    try:
+        client = _llm(args.llm)
+    except (LLMConfigError, FileNotFoundError, ValueError, RuntimeError) as exc:
+        return _fail(str(exc))
+    out = args.out or Path("bench-results") / f"tasks-{time.strftime('%Y%m%d-%H%M%S')}.json"
+    opts = RunOptions(max_steps=args.max_steps, headless=not args.show, task_timeout=args.task_timeout)
+    stack = ExitStack()
+    report: dict = {
+        "bench": "tasks", "suite": str(args.file), "date": time.strftime("%Y-%m-%d %H:%M:%S %z"),
+        "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
+        "llm": client.settings.spec, "model": getattr(client.settings, "model", None), "max_steps": args.max_steps,
+        "memory_modes": modes, "explore": None, "runs": [], "summary": {},
+    }
+
+    def on_event(event) -> None:
+        from companion.commands.run import format_event
+
+        line = format_event(event)
+        if line:
+            print(line, flush=True)
+
+    try:
+        if args.work_dir is not None:
+            work_dir = args.work_dir
+            work_dir.mkdir(parents=True, exist_ok=True)
+        else:
+            import tempfile
+
+            work_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="wc-bench-tasks-")))
+        from companion.bench.app_site import start_site
+
+        site = start_site(suite.site)
+        stack.callback(site.close)
+        print(f"site: {site.admin_url}   llm: {client.settings.spec}   tasks: {len(tasks)}   memory: {', '.join(modes)}",
+              flush=True)
+        seed = None
+        if "explore" in modes:
+            print(f"exploring {site.admin_url} (--no-summaries, at most {args.explore_max_pages} pages) ...", flush=True)
+            explored = explore_site(site, work_dir, ExploreLimits(max_pages=args.explore_max_pages,
+                                                                  max_time=args.explore_max_time), show=args.show)
+            seed = explored.memory_dir
+            report["explore"] = explored.model_dump(mode="json", exclude={"memory_dir"})
+            pages = _explored_pages(explored.report)
+            print(f"explored in {explored.wall_s:.0f} s{f', {pages} pages' if pages is not None else ''}"
+                  f"{'; it wrote to the database (restored)' if explored.db_changed else ''}", flush=True)
+        print(HEADER, flush=True)
+        for memory in modes:
+            runs = run_tasks(tasks, site, memory, opts, work_dir, memory_seed=seed if memory == "explore" else None,
+                             on_run=lambda r: print(format_run(r), flush=True),
+                             on_event=on_event if args.verbose else None)
+            report["runs"] += [r.model_dump(mode="json") for r in runs]
+    except BenchError as exc:
+        return _fail(str(exc), 1)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    finally:
+        stack.close()
+        if report["runs"]:
+            from companion.bench.task_runner import TaskRun
+
+            report["summary"] = summarize([TaskRun.model_validate(r) for r in report["runs"]])
+            _write_json(out, report)
+    print_summary(report["summary"])
+    print(f"\nresult: {out}")
+    return 1 if any(r["error"] for r in report["runs"]) else 0
+
+
+def _explored_pages(report) -> int | None:
+    """Pages registered, from explore's JSON report (a list of per-site reports)."""
+    try:
+        sites = report if isinstance(report, list) else [report]
+        return sum(int(s["counts"]["pages"]) for s in sites)
+    except (TypeError, KeyError, ValueError):
+        return None

@@ -1,0 +1,35 @@
+"""Task-suite tests: the shop admin site (tests/djangosite), the suite's task file, the scripted LLM over real HTTP."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion import llm
+from companion.bench.task_suite import load_suite
+from companion.llm.client import LLMClient
+from tests.agent.agent_llm import AgentLLM
+from tests.djangosite.server import SITE_DIR
+
+SUITE_FILE = SITE_DIR / "tasks.json"
+
+
+@pytest.fixture(scope="session")
+def suite():
+    return load_suite(SUITE_FILE)
+
+
+@pytest.fixture
+def agent_llm():
+    """Factory: agent_llm(choose=..., answer=..., overrides=...) -> a started AgentLLM, installed as the process LLM."""
+    servers: list[AgentLLM] = []
+
+    def start(**kwargs) -> AgentLLM:
+        server = AgentLLM(**kwargs).start()
+        servers.append(server)
+        llm.set_client(LLMClient(spec=server.spec))
+        return server
+
+    yield start
+    llm.set_client(None)
+    for server in servers:
+        server.stop()
