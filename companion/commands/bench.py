@@ -13,6 +13,7 @@ BENCH_MODULES = [
     "companion.commands.bench_divide",
     "companion.commands.bench_memory",
     "companion.commands.bench_tokens",
+    "companion.commands.bench_tasks",
     "companion.commands.bench_miniwob",
     "companion.llm.bench",
 ]
