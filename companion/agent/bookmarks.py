@@ -1,5 +1,7 @@
 """Bookmarks at task start: the LLM may pick some of the site's WebsiteMem bookmarks; they stay available
-as navigation candidates for the whole task (B_tau in the paper)."""
+as navigation candidates for the whole task (B_tau in the paper). They are the user's own and the learned
+ones (memory/learn.py: the pages most linked across the site and those visited most, from exploration,
+passive learning and earlier tasks), shown as "title (url): note"."""
 
 from __future__ import annotations
 
