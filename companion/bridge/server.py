@@ -103,8 +103,8 @@ def classify(raw: str) -> Message:
         raise MessageProblem(ErrorMessage(code="malformed", message=f"a message is a JSON object, got {type(data).__name__}"))
     msg_id = data.get("id") if isinstance(data.get("id"), str) else ""
     msg_type = data.get("type")
-    if msg_type not in _KNOWN_TYPES:
-        raise MessageProblem(ErrorMessage(id=msg_id, code="unknown_type", message=f"unknown message type {msg_type!r}"))
+    if not isinstance(msg_type, str) or msg_type not in _KNOWN_TYPES:  # a list as type was a TypeError (the fuzz test)
+        raise MessageProblem(ErrorMessage(id=msg_id, code="unknown_type", message=f"unknown message type {repr(msg_type)[:80]}"))
     try:
         return MESSAGE_ADAPTER.validate_python(data)
     except pydantic.ValidationError as exc:
