@@ -47,11 +47,11 @@ MINIWOB_VERSION = "1.1.0"
 MINIWOB_WHEEL = f"miniwob-{MINIWOB_VERSION}-py3-none-any.whl"
 MINIWOB_SHA256 = "297006e84219d56ad037e843527ed773a4a82509dc43b6031ec4a3ad3e3e61d9"  # the PyPI file
 HTML_PREFIX = "miniwob/html/"
-POLL_S = 0.25  # how often the page is asked whether the episode is done
+POLL_S = 0.1  # how often the page is asked whether the episode is done (a few ms each)
 READY_TIMEOUT_S = 10.0  # WOB_TASK_READY after the start (the package itself waits 1 s)
 STOP_GRACE_S = 60.0  # the agent winds down after its stop event: checkpoint, events
-# Once the page says done, the agent's next event is awaited this long before it is stopped: the action that
-# ended the episode is usually still in flight, and stopping at once would leave it out of the history.
+# Once the page says done, the agent's next action event is awaited this long before it is stopped: the action
+# that ended the episode is usually still in flight, and stopping at once would leave it out of the history.
 SETTLE_S = 3.0
 DEFAULT_EPISODE_TIMEOUT_S = 600.0
 EPISODE_TIME_MARGIN_S = 60.0  # MiniWoB's own limit stays above the harness's, so the harness's is the one that ends
@@ -282,10 +282,11 @@ class MiniWoBHarness:
         checkpoint = TaskCheckpoint.begin(result.utterance, None, TaskOptions(max_steps=max_steps), directory=work / "tasks")
         stop = asyncio.Event()
         loop = self.browser.companion.loop
-        seen = [0]  # task events so far (counted on the companion's loop, read here)
+        seen = [0]  # action events so far (counted on the companion's loop, read here)
 
         def count(event) -> None:
-            seen[0] += 1
+            if event.kind == "action":
+                seen[0] += 1
 
         subscribers = [count] + ([self.on_event] if self.on_event else [])
         coro = run_task(result.utterance, session=self.browser.session, max_steps=max_steps, confirm=None,
@@ -339,7 +340,7 @@ class MiniWoBHarness:
             result.reason = f"timeout: the episode did not end within {self.episode_timeout_s:g} s"
         else:
             result.ended_by = "agent"
-            why = task_result.explanation or (f"answer: {task_result.answer}" if task_result.answer else "")
+            why = task_result.explanation or (f"answer: {task_result.answer[:200]}" if task_result.answer else "")
             result.reason = f"the agent ended first ({task_result.status}" + (f": {_one_line(why)})" if why else ")")
         return result
 
