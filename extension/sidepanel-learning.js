@@ -17,7 +17,8 @@ function render(url, reply) {
   shown = reply && reply.site ? { url, reply } : null;
   $("learning").hidden = !shown;
   if (!shown) return;
-  const { site, policy, passive } = reply;
+  const { policy, passive } = reply;
+  const site = new URL(url).host; // what the user reads in the address bar (the reply's site is a storage key)
   $("learn-question").hidden = policy !== "ask";
   $("learn-state").hidden = policy === "ask";
   $("learn-status").textContent = policy === "allow" ? `Learning ${site} while you browse.` : `Not learning ${site}.`;

@@ -65,11 +65,16 @@ def test_the_switch_shows_the_sites_policy_and_changes_it(browser, pages, passiv
 
 
 def test_the_switch_reads_well_at_360_px(browser, pages, passive, user_tab, policy_dir):
-    allow(pages.base, policy_dir)
     size = user_tab.get_window_size()
     user_tab.set_window_size(360, 800)
     try:
         with panel_for(user_tab, pages.url("passive/about.html")) as wait:
+            assert user_tab.execute_script("return innerWidth") <= 360
+            # Ask: one line, the question and its two answers.
+            question = user_tab.find_element(By.ID, "learn-question")
+            answer = user_tab.find_element(By.ID, "learn-allow").rect
+            assert question.rect["height"] < 2 * answer["height"]
+            user_tab.find_element(By.ID, "learn-allow").click()
             wait.until(lambda d: _pressed(d) == ["allow"])
             overflow = user_tab.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
             assert overflow <= 0
