@@ -1,0 +1,50 @@
+"""Scripted agent behaviour for the suite's tasks (tests/agent/agent_llm.py answers; these pick the actions)."""
+
+from __future__ import annotations
+
+import re
+
+from companion.bench.task_runner import RunOptions
+from tests.agent.agent_llm import index_of, options
+
+OPTS = RunOptions(max_steps=5, task_timeout=300)
+
+
+def task_of(suite, task_id: str):
+    return next(t for t in suite.tasks if t.id == task_id)
+
+
+def page_of(text: str) -> str:
+    return text.split("Current page:", 1)[1].split("\n", 1)[0]
+
+
+def count_shown(text: str) -> str:
+    """The answer a reader of the page gives: the count of results the filtered list states."""
+    match = re.search(r"\b(\d+) results\b", text.split("Current page:", 1)[1])
+    return f"{match.group(1)} orders." if match else "I could not find it."
+
+
+def filter_then_end(status_link: str, seen: list[list[str]] | None = None):
+    """Click the order list's status filter `status_link`, then end the task; `seen` gets the first candidates."""
+    def choose(text: str, labels: list[str]) -> int:
+        if seen is not None and not seen:
+            seen.append(labels)
+        if "status__exact=" in page_of(text):
+            return index_of(labels, r"^end the task")
+        return index_of(labels, rf'link "{status_link}"')
+    return choose
+
+
+def add_tag(name: str, agent_llm):
+    """An agent that opens "Add tag", fills the name with `name` through the form workflow and submits."""
+    def choose(text: str, labels: list[str]) -> int:
+        if "Submitted the form" in text:
+            return index_of(labels, r"^end the task")
+        if "/add/" in page_of(text):
+            return index_of(labels, r'textbox "Name:"')
+        return index_of(labels, r'link "Add tag"')
+
+    def review(text: str) -> dict:
+        return {"reason": "the values are right", "index": index_of(options(text), r"^Submit")}
+
+    return agent_llm(choose=choose, overrides={"form_review": review, "field_value": lambda text: {"value": name}})

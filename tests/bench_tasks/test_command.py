@@ -1,0 +1,38 @@
+"""`webchallenger bench tasks`: the command starts its own site and browsers, prints the table and writes JSON."""
+
+from __future__ import annotations
+
+import json
+import stat
+
+from companion.cli import main
+from tests.bench_tasks.conftest import SUITE_FILE
+from tests.bench_tasks.scripted import count_shown, filter_then_end
+
+
+def test_the_command_runs_the_chosen_tasks_and_writes_every_figure(agent_llm, tmp_path, capsys):
+    server = agent_llm(choose=filter_then_end("Pending"), answer=count_shown)
+    out = tmp_path / "results" / "tasks.json"
+
+    code = main(["bench", "tasks", str(SUITE_FILE), "--llm", server.spec, "--only", "orders-pending-count",
+                 "--max-steps", "4", "--out", str(out)])
+
+    printed = capsys.readouterr().out
+    report = json.loads(out.read_text())
+    assert code == 0
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    assert report["llm"] == server.spec and report["max_steps"] == 4 and report["memory_modes"] == ["none"]
+    [run] = report["runs"]
+    assert run["id"] == "orders-pending-count" and run["success"] is True and run["status"] == "done"
+    assert run["calls"] == len(server.requests) and run["prompt_tokens"] > 0 and run["wall_s"] > 0
+    assert report["summary"]["none"]["lookup"] == {"tasks": 1, "success": 1}
+    assert report["summary"]["none"]["overall"] == {"tasks": 1, "success": 1}
+    assert "ok   none    lookup orders-pending-count" in printed
+    assert "\nnone           1/1       0/0       1/1" in printed
+
+
+def test_an_unknown_task_name_is_refused_before_anything_starts(capsys):
+    code = main(["bench", "tasks", str(SUITE_FILE), "--only", "no-such-task", "--llm", "openai:http://127.0.0.1:9/v1#x"])
+
+    assert code == 2
+    assert "no task named no-such-task in the suite" in capsys.readouterr().err
