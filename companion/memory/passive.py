@@ -104,6 +104,11 @@ def scrub_snapshot(snapshot: Snapshot, form_submission: bool = False) -> Snapsho
     return snapshot.model_copy(update={"frames": frames, "url": url})
 
 
+def _in_form(page: PageMem, element: Element) -> bool:
+    section = page.section_of(element.ref)
+    return section is not None and (section.form is not None or section.kind == "form")
+
+
 def same_document(a: str, b: str) -> bool:
     """Two URLs of one document: equal but for the fragment."""
     return urlsplit(a)._replace(fragment="") == urlsplit(b)._replace(fragment="")
@@ -190,6 +195,8 @@ class PassiveLearner:
         if target is None and message.after is not None and not same_document(message.after.url, page.url):
             target = message.after.url
         if target is not None:
+            if _in_form(page, element):
+                target = _without_query_values(target)  # a submitted form's query holds what the user typed
             self._tabs.pop(message.tab_id, None)  # the page_visited of the new document follows
             learn_click(store, page, element, navigated_to=target, source="passive", trigger_key=trigger_key)
             self.learned_clicks += 1

@@ -30,7 +30,7 @@ function state(tabId) {
   if (!st) {
     // generation: bumped by every navigation, so work begun for an older document is dropped.
     // before: the id of the message whose snapshot shows this document now (a click's "before").
-    st = { generation: 0, lastSentAt: 0, before: null, timer: null, click: null, formSubmit: false };
+    st = { generation: 0, lastSentAt: 0, before: null, timer: null, click: null, formSubmit: false, url: "" };
     tabs.set(tabId, st);
   }
   return st;
@@ -68,6 +68,18 @@ function request(message, host) {
       reject(new Error("not connected to the companion"));
     }
   });
+}
+
+function withoutQueryValues(url) {
+  try {
+    const u = new URL(url);
+    const names = [...u.searchParams.keys()];
+    u.search = names.length ? "?" + names.map((n) => `${encodeURIComponent(n)}=`).join("&") : "";
+    u.hash = "";
+    return u.href;
+  } catch (_) {
+    return url.split("?")[0];
+  }
 }
 
 function hostOf(url) {
@@ -148,8 +160,14 @@ async function visit(tabId, generation) {
   const snap = await snapshotTab(tabId, { passive: true });
   if (!(await current())) return; // a task may have started meanwhile
   const id = newId("visit");
+  let json = snap.json;
+  if (st.formSubmit && st.url) {
+    // The answer to a form the user submitted: its URL's query holds what they typed. Every string of the
+    // snapshot that is exactly that URL (the page's, a frame's, a form's action) loses the values.
+    json = json.split(JSON.stringify(st.url)).join(JSON.stringify(withoutQueryValues(st.url)));
+  }
   const extra = st.formSubmit ? ',"form_submission":true' : "";
-  if (send(`{"type":"page_visited","id":${JSON.stringify(id)},"tab_id":${tabId},"snapshot":${snap.json}${extra}}`)) {
+  if (send(`{"type":"page_visited","id":${JSON.stringify(id)},"tab_id":${tabId},"snapshot":${json}${extra}}`)) {
     st.before = id;
     st.lastSentAt = Date.now();
   }
@@ -192,12 +210,14 @@ function onNavigated(tabId, url, formSubmit) {
   if (mode.enabled && click && !click.navigated && Date.now() - click.at < CLICK_NAVIGATION_MS) {
     click.navigated = true;
     // Reported already as a click that changed nothing (the server was slow to answer): it led here after all.
-    sendClick(tabId, click, click.sentAs || click.before, { navigated_to: url });
+    // A form's submission carries what the user typed in its query: the names are kept, never the values.
+    sendClick(tabId, click, click.sentAs || click.before, { navigated_to: formSubmit ? withoutQueryValues(url) : url });
   }
   st.generation++;
   st.before = null;
   st.click = null;
   st.formSubmit = formSubmit;
+  st.url = url;
 }
 
 // ------------------------------------------------------------------ wiring
