@@ -5,6 +5,7 @@
     python3 build.py install    install system packages, a .venv with the companion, then build
     python3 build.py test       install what the tests need, then run them
     python3 build.py schema     only regenerate shared_schema/
+    python3 build.py peer       browser-use (the benchmarks' peer agent) in its own .venv-peer
 
 Standard library only: it runs before anything is installed.
 """
@@ -27,6 +28,10 @@ DIST = ROOT / "dist"
 EXTENSION_SRC = ROOT / "extension"
 EXTENSION_OUT = DIST / "extension"
 SCHEMA_DIR = ROOT / "shared_schema"
+# browser-use pins exact versions that would downgrade the companion's own (pydantic, websockets, rich...):
+# it gets its own venv and runs in a subprocess (companion/bench/peer.py).
+PEER_VENV = ROOT / ".venv-peer"
+PEER_PY = PEER_VENV / "bin" / "python"
 
 # Debian packages: the browser and its driver for headless use and tests, node to syntax-check the JS,
 # python3-venv because Debian's python refuses pip installs outside a venv.
@@ -96,6 +101,28 @@ def install(with_model: bool = True, for_tests: bool = False) -> None:
             run([str(VENV_PY), "-m", "companion", "llm", "fetch"], cwd=ROOT)
 
 
+def peer_requirements() -> list[str]:
+    """The `peer` optional dependencies of pyproject.toml: one place says which browser-use the benches use."""
+    import tomllib
+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["peer"]
+
+
+def install_peer() -> Path:
+    """A .venv-peer holding browser-use (nothing of ours), for the side-by-side benchmarks. Returns its python."""
+    wanted = peer_requirements()
+    stamp = PEER_VENV / ".installed"
+    if PEER_PY.exists() and stamp.exists() and stamp.read_text() == "\n".join(wanted):
+        return PEER_PY
+    if not PEER_PY.exists():
+        run([sys.executable, "-m", "venv", str(PEER_VENV)])
+    run([str(PEER_PY), "-m", "pip", "install", "-q", "--upgrade", "pip"])
+    run([str(PEER_PY), "-m", "pip", "install", "-q", *wanted])
+    stamp.write_text("\n".join(wanted))
+    log(f"peer installed: {', '.join(wanted)} in {PEER_VENV}")
+    return PEER_PY
+
+
 # ---------------------------------------------------------------------------- build
 
 
@@ -146,7 +173,7 @@ def test(pytest_args: list[str]) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", nargs="?", default="build", choices=["build", "install", "test", "schema"])
+    parser.add_argument("command", nargs="?", default="build", choices=["build", "install", "test", "schema", "peer"])
     # With test, everything after the command goes to pytest untouched (-q, -m MARK, paths...).
     args, pytest_args = parser.parse_known_args()
     if pytest_args and args.command != "test":
@@ -157,6 +184,8 @@ def main() -> int:
         print(write_schema())
     elif args.command == "install":
         install()
+    elif args.command == "peer":
+        print(install_peer())
     elif args.command == "test":
         return test(pytest_args)
     return 0

@@ -15,6 +15,7 @@ BENCH_MODULES = [
     "companion.commands.bench_tokens",
     "companion.commands.bench_tasks",
     "companion.commands.bench_miniwob",
+    "companion.commands.bench_speed",
     "companion.llm.bench",
 ]
 

@@ -4,6 +4,7 @@
     webchallenger bench miniwob --tasks click-button,enter-text --seeds 3 --llm embedded --out miniwob.json
     webchallenger bench miniwob --category forms --seeds 0,7 --max-steps 8
     webchallenger bench miniwob --list                              # the tasks by behaviour, and those left out
+    webchallenger bench miniwob --tasks click-button --llm embedded --peer browser-use   # browser-use beside it
 
 Episodes run one by one in one headless Chromium (companion/bench/miniwob.py); each prints one line as it ends,
 and the JSON result (--out) is rewritten after every episode, so a long run can be watched and is never lost.
@@ -40,6 +41,9 @@ def register(bench_subparsers: argparse._SubParsersAction) -> None:
                    help="wall limit per episode in seconds (default 600; MiniWoB's own limit is raised above it)")
     p.add_argument("--out", type=Path, default=None, metavar="FILE", help="write the JSON result here (rewritten after each episode)")
     p.add_argument("--list", action="store_true", help="print the tasks by behaviour and the excluded ones, then exit")
+    p.add_argument("--peer", choices=["browser-use"], default=None,
+                   help="also run browser-use (from .venv-peer, installed on first use) on the same tasks, seeds, step "
+                        "budget and LLM endpoint, episodes set up the same way; both rows in one table")
     p.add_argument("-v", "--verbose", action="store_true", help="print the agent's steps and actions")
     p.set_defaults(func=run)
 
@@ -80,23 +84,33 @@ def summarize(episodes: list[dict]) -> dict:
     return {"tasks": per_task, "overall": figures(episodes)}
 
 
-def format_table(summary: dict) -> str:
-    head = f"{'task':30} {'category':11} {'success':>8} {'reward':>7} {'steps':>6} {'calls':>6} {'prompt':>8} {'compl':>6} {'wall s':>7}"
+def format_table(summary: dict, peer: dict | None = None, peer_name: str = "browser-use") -> str:
+    """The per-task table; with `peer` (the peer's summarize()), its row under ours for each task and overall."""
+    agent = f"{'agent':13} " if peer else ""
+    head = f"{'task':30} {'category':11} {agent}{'success':>8} {'reward':>7} {'steps':>6} {'calls':>6} {'prompt':>8} {'compl':>6} {'wall s':>7}"
     lines = [head, "-" * len(head)]
 
-    def row(name: str, category: str, f: dict) -> str:
+    def row(name: str, category: str, f: dict, who: str = "webchallenger") -> str:
         reward = "-" if f["mean_reward"] is None else f"{f['mean_reward']:.2f}"
-        return (f"{name:30} {category:11} {f['successes']:>3}/{f['episodes']:<4} {reward:>7} {f['steps']:>6.1f} {f['calls']:>6.1f} "
-                f"{f['prompt_tokens']:>8.0f} {f['completion_tokens']:>6.0f} {f['wall_s']:>7.1f}")
+        return (f"{name:30} {category:11} {(who[:13] + ' ').ljust(14) if peer else ''}{f['successes']:>3}/{f['episodes']:<4} {reward:>7} "
+                f"{f['steps']:>6.1f} {f['calls']:>6.1f} {f['prompt_tokens']:>8.0f} {f['completion_tokens']:>6.0f} {f['wall_s']:>7.1f}")
 
     for name, f in summary["tasks"].items():
         lines.append(row(name, f["category"], f))
+        if peer and name in peer["tasks"]:
+            lines.append(row("", "", peer["tasks"][name], peer_name))
     lines.append("-" * len(head))
     overall = summary["overall"]
     lines.append(row("overall", "", overall))
+    if peer:
+        lines.append(row("", "", peer["overall"], peer_name))
     lines.append(f"success rate {overall['success_rate']:.1%}; episodes ended by " +
                  ", ".join(f"{k}: {v}" for k, v in sorted(overall["ended_by"].items())) +
                  " (means per episode; tokens as the server counted them)")
+    if peer:
+        lines.append(f"{peer_name}: success rate {peer['overall']['success_rate']:.1%}; episodes ended by " +
+                     ", ".join(f"{k}: {v}" for k, v in sorted(peer["overall"]["ended_by"].items())) +
+                     " (one of its steps may hold several actions)")
     return "\n".join(lines)
 
 
@@ -125,10 +139,22 @@ def _trace(event) -> None:
         print(line, flush=True)
 
 
+def _peer_runner(peer: str | None, html: Path, timeout: float):
+    """browser-use's episode runner (companion/bench/peer.py) when --peer asks for it, else nothing."""
+    import contextlib
+
+    if not peer:
+        return contextlib.nullcontext()
+    from companion.bench.peer import PeerMiniWoB
+
+    return PeerMiniWoB(html, episode_timeout_s=timeout)
+
+
 def run(args: argparse.Namespace) -> int:
     from companion import llm
     from companion.bench.miniwob import DEFAULT_EPISODE_TIMEOUT_S, MINIWOB_VERSION, MiniWoBError, MiniWoBHarness, ensure_miniwob_html
     from companion.bench.miniwob_tasks import EXCLUDED, select_tasks
+    from companion.bench.peer import PeerError
     from companion.bridge.launcher import LaunchError
     from companion.llm.config import LLMConfigError
 
@@ -161,6 +187,17 @@ def run(args: argparse.Namespace) -> int:
     except (MiniWoBError, OSError) as exc:
         print(f"webchallenger bench miniwob: {exc}", file=sys.stderr)
         return 1
+    endpoint = None
+    if args.peer:
+        from companion.bench.peer import PeerUnavailable, ensure_peer, llm_endpoint
+        from companion.llm.models import ModelError
+
+        try:
+            endpoint = llm_endpoint(client)  # first: it refuses --llm lexical before anything is installed
+            ensure_peer(install=True, log=lambda m: print(f"[peer] {m}", flush=True))
+        except (PeerUnavailable, ModelError) as exc:
+            print(f"webchallenger bench miniwob: --peer {args.peer}: {exc}", file=sys.stderr)
+            return 2
     timeout = args.episode_timeout or DEFAULT_EPISODE_TIMEOUT_S
     meta = {"benchmark": "miniwob", "miniwob_version": MINIWOB_VERSION, "llm": client.settings.spec,
             "max_steps": args.max_steps, "seeds": seeds, "episode_timeout_s": timeout,
@@ -168,12 +205,24 @@ def run(args: argparse.Namespace) -> int:
             f"{os.cpu_count()} CPUs, {platform.python_implementation()} {platform.python_version()}",
             "tasks_run": tasks, "excluded": EXCLUDED}
     episodes: list[dict] = []
+    peer_episodes: list[dict] = []
     total = len(tasks) * len(seeds)
+    peer_version = [""]  # known once its worker runs
+
+    def result_json() -> dict:
+        data = {**meta, "model": client.model or (endpoint.model if endpoint else ""), **summarize(episodes), "episodes": episodes}
+        if args.peer:
+            data["peer"] = {"agent": args.peer, "version": peer_version[0], "llm_base_url": endpoint.base_url,
+                            **(summarize(peer_episodes) if peer_episodes else {}), "episodes": peer_episodes}
+        return data
+
     print(f"MiniWoB++ {MINIWOB_VERSION}: {len(tasks)} task(s) x {len(seeds)} seed(s), LLM {client.settings.spec}, "
           f"{args.max_steps} steps per episode", flush=True)
     started = time.monotonic()
     try:
-        with MiniWoBHarness(html, episode_timeout_s=timeout, on_event=_trace if args.verbose else None) as harness:
+        with MiniWoBHarness(html, episode_timeout_s=timeout, on_event=_trace if args.verbose else None) as harness, \
+                _peer_runner(args.peer, html, timeout) as peer:
+            peer_version[0] = peer.worker.version if peer else ""
             for task in tasks:
                 for seed in seeds:
                     result = harness.run_episode(task, seed, args.max_steps)
@@ -181,10 +230,19 @@ def run(args: argparse.Namespace) -> int:
                     reward = "-" if result.reward is None else f"{result.reward:g}"
                     print(f"[{len(episodes)}/{total}] {task} seed {seed}: reward {reward}, {result.steps} step(s), "
                           f"{result.calls} calls, {result.wall_s:.1f} s — {result.reason}", flush=True)
+                    if peer:  # right after ours, so both see the same machine load
+                        other = peer.run_episode(task, seed, endpoint, args.max_steps)
+                        peer_episodes.append(other.model_dump())
+                        reward = "-" if other.reward is None else f"{other.reward:g}"
+                        print(f"[{len(peer_episodes)}/{total}] {task} seed {seed} ({args.peer}): reward {reward}, {other.steps} "
+                              f"step(s), {other.calls} calls, {other.wall_s:.1f} s — {other.reason}", flush=True)
                     if args.out:
-                        _write(args.out, {**meta, "model": client.model, **summarize(episodes), "episodes": episodes})
+                        _write(args.out, result_json())
     except (LaunchError, OSError) as exc:
         print(f"webchallenger bench miniwob: cannot start the browser: {exc}", file=sys.stderr)
+        return 1
+    except PeerError as exc:
+        print(f"webchallenger bench miniwob: --peer {args.peer}: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("\ninterrupted: the figures below cover the episodes that ended", file=sys.stderr)
@@ -193,8 +251,8 @@ def run(args: argparse.Namespace) -> int:
     summary = summarize(episodes)
     meta["wall_s"] = round(time.monotonic() - started, 1)
     print()
-    print(format_table(summary))
+    print(format_table(summary, summarize(peer_episodes) if peer_episodes else None, args.peer or "browser-use"))
     if args.out:
-        _write(args.out, {**meta, "model": client.model, **summary, "episodes": episodes})
+        _write(args.out, result_json())
         print(f"\nJSON result: {args.out}")
     return 0
