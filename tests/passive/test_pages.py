@@ -95,3 +95,13 @@ def test_the_companion_drops_a_page_of_a_site_not_allowed_whatever_the_extension
     allow(pages.base, policy_dir)
     assert learner.page_visited(PageVisited(id="v", tab_id=1, snapshot=snapshot)).outcome == "learned"
     assert stored_urls(memory_dir, pages.base) == [normalize_url(snapshot.url)]
+
+
+def test_learning_goes_on_after_the_companion_restarts(browser, pages, passive, user_tab, memory_dir, policy_dir):
+    allow(pages.base, policy_dir)
+    old = browser.session
+    browser.companion.restart()
+    browser.wait_for_session(60, newer_than=old)  # the extension reconnects and is told the mode again
+    url = pages.url("passive/catalog.html")
+    user_tab.get(url)
+    wait_for(lambda: stored_urls(memory_dir, url), "the page to be learned after the restart")
