@@ -17,6 +17,7 @@ BENCH_MODULES = [
     "companion.commands.bench_miniwob",
     "companion.commands.bench_speed",
     "companion.llm.bench",
+    "companion.commands.bench_explore",
 ]
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import Counter
 
 from companion.act.context import enclosing_forms, same_document_url
 from companion.act.dropdown import revealed_elements
@@ -36,7 +37,8 @@ from companion.explore.should_skip import link_url, should_skip
 from companion.explore.tabs import ExploreTab, PageLoadError
 from companion.memory.store import normalize_url
 from companion.pagemem.divide import divide_page
-from companion.pagemem.identity import element_keys, exploration_key
+from companion.explore.repeats import MIN_REPEATS, repeat_key
+from companion.pagemem.identity import element_keys, list_item_keys
 from companion.pagemem.model import Element, PageMem
 from companion.pagemem.update import update_page_mem
 from companion.protocol import ElementRef, Snapshot
@@ -45,24 +47,33 @@ log = logging.getLogger(__name__)
 
 # Menus open on the click's own task, but some animate in or fetch their entries: a short pause before reading.
 SETTLE_S = 0.15
+# A link to another document starts navigating within a task or two; on a loaded machine it can take longer.
+LINK_NAVIGATION_WAIT_S = 3.0
 
 
 def page_candidates(pagemem: PageMem, snapshot: Snapshot) -> list[Candidate]:
-    """Every element of the page in document order, with its keys and ShouldSkip's verdict."""
+    """Every element of the page in document order, with its keys and ShouldSkip's verdict. Inside a list item
+    an element is deduplicated by its key relative to the item (identity.list_item_key), elsewhere by its
+    repeat key (repeats.py), so the rows of a table are alike too."""
     keys = element_keys(pagemem)
+    item_keys = list_item_keys(pagemem)
     in_form = set(enclosing_forms(snapshot)[0])
     out: list[Candidate] = []
 
-    def add(el: Element, in_item: bool) -> None:
-        out.append(Candidate(key=keys[el.key], dedup_key=exploration_key(pagemem, el), element=el,
+    def add(el: Element, dedup_key: str, in_item: bool) -> None:
+        out.append(Candidate(key=keys[el.key], dedup_key=dedup_key, element=el,
                              skip=should_skip(el, pagemem.url, in_form=el.key in in_form), in_list_item=in_item))
 
     for section in pagemem.sections:
         for el in section.elements:
-            add(el, False)
+            add(el, repeat_key(el, section.signature, pagemem.url), False)
         for item in section.items:
             for el in item.all_elements():
-                add(el, True)
+                add(el, item_keys[el.key], True)
+    repeats = Counter(c.dedup_key for c in out if not c.in_list_item)
+    for c in out:
+        if repeats[c.dedup_key] >= MIN_REPEATS:
+            c.in_list_item = True  # a row of a table DividePage kept whole: an item all the same
     return out
 
 
@@ -85,6 +96,13 @@ def option_candidates(select: Element, snapshot: Snapshot) -> list[Element]:
             elif e.tag == "optgroup":
                 stack.extend(reversed(children.get(e.id, [])))
     return out
+
+
+def leads_elsewhere(el: Element, page_url: str) -> bool:
+    """A plain link to another document of the web (the click should navigate)."""
+    url = link_url(el, page_url)
+    return url is not None and url.split(":", 1)[0] in ("http", "https") and not same_document_url(url, page_url) \
+        and el.attrs.get("target", "").lower() in ("", "_self", "_top", "_parent")
 
 
 def is_disclosure(el: Element) -> bool:
@@ -146,6 +164,11 @@ class LiveClicker:
             self.snapshot = snapshot
             self.path = self.path + (key,)
 
+    async def _wait_for_navigation(self, since: float) -> None:
+        deadline = time.monotonic() + LINK_NAVIGATION_WAIT_S
+        while time.monotonic() < deadline and not self.tab.navigated_since(since):
+            await asyncio.sleep(0.05)
+
     async def click(self, path: tuple[str, ...], cand: Candidate) -> ClickOutcome:
         outcome = ClickOutcome(path=list(path), key=cand.key)
         self.outcomes.append(outcome)
@@ -177,6 +200,17 @@ class LiveClicker:
                 self.dirty = True
                 outcome.error = result.error or "the click failed"
                 return outcome
+            if result.url_changed and result.url_after and not same_document_url(before, result.url_after) \
+                    and not self.tab.opened_since(started):
+                # Another document: the extension waited for its load, and its URL is all there is to learn.
+                self.dirty = True
+                if normalize_url(result.url_after) != normalize_url(self.url):
+                    outcome.navigated_to = result.url_after
+                return outcome
+            if leads_elsewhere(live, before):
+                # A link whose navigation had not begun within the extension's grace (a loaded machine): wait for it,
+                # or the click would be recorded as doing nothing.
+                await self._wait_for_navigation(started)
             await asyncio.sleep(SETTLE_S)
             snapshot = await self.tab.snapshot()
         except (Unreachable, PageLoadError, BridgeError) as exc:

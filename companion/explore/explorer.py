@@ -237,6 +237,7 @@ class SiteExplorer:
             counts.templates = len(self.store.templates())
             self._finish(stub, [final])
             return
+        self.state.iterated.append(final)
         self._learn_clicks(page, result, iteration.outcomes)
         self.store.mark_explored(iteration.explored_keys)
         counts.clicks += iteration.clicks

@@ -99,5 +99,6 @@ class ExploreState(ExploreModel):
     start_url: str
     stack: list[Stub] = Field(default_factory=list, description="the depth-first frontier; the last entry is next")
     done: list[str] = Field(default_factory=list, description="URLs explored (registered), in commit order")
+    iterated: list[str] = Field(default_factory=list, description="the pages among them whose elements were clicked")
     counts: ExploreCounts = Field(default_factory=ExploreCounts)
     finished: bool = False
