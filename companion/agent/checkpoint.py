@@ -1,7 +1,8 @@
 """A task's checkpoint: what it takes to go on from its last step instead of starting over.
 
 The loop saves it after every step and when the task ends, to <data dir>/tasks/<task id>.json (0600 in a
-0700 directory: the history holds what the pages showed). A task that failed (a dead LLM server, a browser
+0700 directory: the history holds what the pages showed), with secret-looking URL query values scrubbed
+(urls.py), as every file the product writes. A task that failed (a dead LLM server, a browser
 gone) says where its checkpoint is; `webchallenger run --resume [FILE]` reloads it, opens the page the
 task was on and continues with the history and the step count, so no earlier step is asked of the LLM again.
 
@@ -24,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from companion.agent.history import History, StepRecord
 from companion.paths import data_dir
+from companion.urls import scrub_text, scrub_url
 
 CHECKPOINT_VERSION = 1
 Status = Literal["running", "done", "stopped", "failed", "out_of_steps", "looping"]
@@ -87,8 +89,21 @@ class TaskCheckpoint(BaseModel):
         if self.path is None:
             self.path = tasks_dir() / f"{self.task_id}.json"
         self.updated_at = time.time()
-        _write_private(self.path, self.model_dump_json(indent=1))
+        _write_private(self.path, json.dumps(self._scrubbed(), indent=1, ensure_ascii=False))
         return self.path
+
+    def _scrubbed(self) -> dict:
+        """What the file holds: the task's state with secret-looking URL query values replaced (a resume on a
+        page whose URL carried a token opens it without the token, as memory and recordings do)."""
+        data = self.model_dump(mode="json")
+        data["url"] = scrub_url(data["url"])
+        data["start_url"] = scrub_url(data["start_url"]) if data["start_url"] else data["start_url"]
+        data["explanation"], data["answer"] = scrub_text(data["explanation"]), scrub_text(data["answer"])
+        for step in data["history"]:
+            step["url"] = scrub_url(step["url"])
+            step["summary"], step["reason"] = scrub_text(step["summary"]), scrub_text(step["reason"])
+            step["actions"] = [scrub_text(a) for a in step["actions"]]
+        return data
 
 
 def tasks_dir() -> Path:

@@ -40,6 +40,17 @@ def test_a_checkpoint_round_trips_and_is_private(tmp_path):
     assert [p.name for p in checkpoint.path.parent.iterdir()] == ["t1.json"]  # no temporary file left behind
 
 
+def test_secret_looking_url_values_never_reach_the_file(tmp_path):
+    secret = "k8Jq2vXw9LmZ4tRb7YcN"
+    step = STEP.model_copy(update={"url": f"http://127.0.0.1:1/account?session_token={secret}",
+                                   "summary": f"Signed in at http://127.0.0.1:1/welcome?sid={secret} as Ann."})
+    checkpoint = saved(tmp_path, "t2", step=1, history=[step], url=f"http://127.0.0.1:1/orders?token={secret}&page=2")
+    text = checkpoint.path.read_text()
+    assert secret not in text
+    assert "page=2" in text and "as Ann." in text  # ordinary values are kept
+    assert checkpoint.url.endswith(f"token={secret}&page=2")  # the running task keeps what it has
+
+
 def test_the_newest_unfinished_checkpoint_is_the_one_resumed(tmp_path):
     older = saved(tmp_path, "older", status="failed")
     saved(tmp_path, "newer", status="failed")
