@@ -53,7 +53,6 @@ class LLMEndpoint(BaseModel):
     base_url: str
     model: str
     api_key: str = "not-needed"
-    timeout_s: float = 600.0
 
 
 # --------------------------------------------------------------------------- where browser-use lives
@@ -103,7 +102,7 @@ def llm_endpoint(client) -> LLMEndpoint:
         base_url, model = server.base_url, server.model_name
     else:
         base_url, model = settings.base_url, settings.model or _first_model(settings.base_url, settings.api_key)
-    return LLMEndpoint(base_url=base_url, model=model, api_key=settings.api_key or "not-needed", timeout_s=settings.timeout_s)
+    return LLMEndpoint(base_url=base_url, model=model, api_key=settings.api_key or "not-needed")
 
 
 def _first_model(base_url: str, api_key: str) -> str:

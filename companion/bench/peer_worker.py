@@ -182,8 +182,11 @@ async def episode(job: dict) -> dict:
             return {**out, "reason": "harness: episode setup failed: the episode has no utterance"}
 
         counter = CallCounter()
+        # browser-use's own limits (75 s per LLM call, 180 s per step) are sized for cloud APIs; a CPU model would be
+        # cut short by them. As our harness raises MiniWoB's limit, the episode's wall limit is the only one here.
+        limit = float(job["episode_timeout_s"])
         llm = ChatOpenAI(model=llm_spec["model"], base_url=llm_spec["base_url"], api_key=llm_spec.get("api_key") or "not-needed",
-                         timeout=llm_spec.get("timeout_s", 600.0), http_client=counter.client(llm_spec.get("timeout_s", 600.0)))
+                         timeout=limit, http_client=counter.client(limit))
         page_done = {"done": False}
 
         async def should_stop() -> bool:
@@ -192,7 +195,7 @@ async def episode(job: dict) -> dict:
         # browser-use's defaults, but for what the setup needs: the page is already open (no URL opening), the
         # model may be text-only (no screenshots, as our agent), and the page's reward is the judge.
         agent = Agent(task=utterance, llm=llm, browser_session=browser.session, use_vision=False, directly_open_url=False,
-                      use_judge=False, calculate_cost=False, enable_signal_handler=False,
+                      use_judge=False, calculate_cost=False, enable_signal_handler=False, llm_timeout=int(limit), step_timeout=int(limit),
                       register_should_stop_callback=should_stop, file_system_path=tempfile.mkdtemp(prefix="files-", dir=WORK_DIR or None))
         t0 = time.monotonic()
         run = asyncio.create_task(agent.run(max_steps=job["max_steps"]))

@@ -17,12 +17,12 @@ def test_a_server_spec_without_a_model_gets_the_servers_first_model():
     assert (endpoint.base_url, endpoint.model) == (server.base_url, "served-model")
 
 
-def test_the_specs_model_and_timeout_are_kept():
-    client = LLMClient(spec="openai:http://127.0.0.1:9/v1#named", timeout_s=42)
+def test_the_specs_model_and_key_are_kept_without_asking_the_server():
+    client = LLMClient(spec="openai:http://127.0.0.1:9/v1#named", api_key="k-123")  # port 9: nobody answers
 
     endpoint = llm_endpoint(client)
 
-    assert (endpoint.base_url, endpoint.model, endpoint.timeout_s) == ("http://127.0.0.1:9/v1", "named", 42)
+    assert (endpoint.base_url, endpoint.model, endpoint.api_key) == ("http://127.0.0.1:9/v1", "named", "k-123")
 
 
 def test_the_lexical_policy_is_refused_with_the_reason():
