@@ -7,7 +7,10 @@ same flags (companion/bench/peer.py): CDP snapshot, DOM and accessibility trees,
 and the text (`get_serialized_dom_tree` + `llm_representation`). Each side takes one warm-up, then `runs` timed
 repetitions; medians are reported, and the figure is ours / theirs per page and its median over the pages. Both
 browsers stay open and each page is measured by one right after the other, so they share the machine's load.
-Output sizes are counted with one estimator (companion/pagemem/tokens.py) for both texts.
+Output sizes are counted with one estimator (companion/pagemem/tokens.py) for both texts. The two outputs are not
+the same thing: ours is the whole page (every section, all frames), browser-use's only the elements within its
+viewport threshold (1000 px beyond the window) that survive its paint-order filter, so its text is often smaller
+on long pages; the element and token columns show how much each side hands its LLM.
 """
 
 from __future__ import annotations
@@ -163,7 +166,8 @@ def format_table(pages: list[PageSpeed], summary: dict, peer: str = "browser-use
     lines.append(f"{'median over ' + str(summary['pages']) + ' page(s)':44} {_ms(med('ours_ms')):>8} {_ms(med('ours_snapshot_ms')):>7} "
                  f"{_ms(med('ours_pagemem_build_ms')):>7} {_ms(med('theirs_ms')):>15} {'-' if ratio is None else f'{ratio:.2f}':>6}")
     if ratio is not None:
-        lines.append(f"ours / {peer}: median {ratio:.2f}x (below 1: ours is faster), over {summary['ratio']['n']} page(s) both measured")
+        lines.append(f"ours / {peer}: median {ratio:.2f}x (below 1: ours is faster), over {summary['ratio']['n']} page(s) both measured; "
+                     f"ours covers the whole page, {peer} the elements near its viewport (see tok / el)")
     for e in summary["errors"][:20]:
         lines.append(f"  failed: {e}")
     return "\n".join(lines)
