@@ -204,10 +204,10 @@ async function onClick(tabId, frameId, path) {
 
 // The tab's top frame went to another document (or another history entry of a single-page app).
 function onNavigated(tabId, url, formSubmit) {
-  const st = tabs.get(tabId);
-  if (!st) return;
+  if (!mode.enabled) return;
+  const st = state(tabId); // also a tab seen for the first time: how its page was reached matters (formSubmit)
   const click = st.click;
-  if (mode.enabled && click && !click.navigated && Date.now() - click.at < CLICK_NAVIGATION_MS) {
+  if (click && !click.navigated && Date.now() - click.at < CLICK_NAVIGATION_MS) {
     click.navigated = true;
     // Reported already as a click that changed nothing (the server was slow to answer): it led here after all.
     // A form's submission carries what the user typed in its query: the names are kept, never the values.
