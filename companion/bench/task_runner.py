@@ -123,6 +123,9 @@ def run_task_once(task: AppTask, site, memory: MemoryMode, opts: RunOptions, wor
         except TimeoutError:
             future.cancel()
             run.status, run.detail = "timeout", f"the task did not end within {opts.task_timeout:g} s"
+        except Exception as exc:  # the loop itself crashed: a harness error, the next task still runs
+            log.exception("task %s crashed", task.id)
+            run.status, run.error = "error", f"the task crashed: {type(exc).__name__}: {exc}"
         except BaseException:  # Ctrl-C: the task is stopped, the browser closed
             future.cancel()
             raise
@@ -135,6 +138,8 @@ def run_task_once(task: AppTask, site, memory: MemoryMode, opts: RunOptions, wor
                                                                result.usage.completion_tokens)
         run.llm_s = round(result.usage.llm_seconds, 2)
     try:
+        if run.error:
+            return run
         verdict = judge(task, expectation, run.answer, site.query)
     except EvaluatorError as exc:
         run.status, run.error = "error", str(exc)
