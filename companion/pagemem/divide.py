@@ -4,6 +4,7 @@ A pure, deterministic function of the snapshot. The walk descends from the root 
 - a modal (role=dialog/alertdialog, aria-modal=true, a rendered <dialog>): one modal section;
 - a grouping tag (form, ul, ol, table, nav, section, ...): one section — a list section when a run of
   repeated children dominates it, a form section for forms — unless it is over the token bound;
+- a block wrapping one <form> and its heading (all its controls in that form): a form section;
 - a form built without a <form> tag (formlike.py: the smallest container of >= 2 text fields and a
   submit-like button): a form section; an ancestor that would hold it whole is split down to it;
 - a node below the size threshold (small on screen or few tokens) that fits the token bound;
@@ -44,6 +45,7 @@ PROSE_TAGS = frozenset({
     "script", "style", "meta", "link", "br",
 })
 ITEM_TAGS = frozenset({"li", "tr", "article", "dt", "option", "figure"})
+PAGE_TAGS = frozenset({"html", "body"})  # the page itself is never one form's section
 ELEMENT_ATTRS = ("id", "class", "name", "type", "role", "href", "src", "alt", "title", "placeholder",
                  "aria-label", "aria-haspopup", "aria-expanded", "aria-controls", "aria-invalid", "aria-required",
                  "contenteditable", "disabled", "for", "tabindex")
@@ -189,6 +191,11 @@ class Divider:
         kind = "form" if form is not None else "normal"
         if node.modal_below:
             return self._split(node, form, kind)
+        wrapped = self._wraps_one_form(node) if form is None else None
+        if wrapped is not None:
+            # A "Contact us" block: heading and prose around one <form> holding all its controls is that form.
+            self.out.append(Region("form", [node], form=wrapped, tokens=node.tokens))
+            return []
         if form is None and self.form_like.holds_one_below(node):
             # A form without a <form> tag lies below: split down to it, so it becomes a section of its own
             # (the plain pieces around it merge back, see _merge).
@@ -220,6 +227,16 @@ class Divider:
             self.out.append(Region(kind, [node], form=form, tokens=node.tokens))
             return []
         return self._split(node, form, kind)
+
+    def _wraps_one_form(self, node: Node) -> Node | None:
+        """The <form> this block is no more than a frame for (formlike.wrapped_form): the block fits one
+        section, is not the page itself, the form is no list, and the form outweighs what surrounds it."""
+        if node.el.tag in PAGE_TAGS or node.tokens > self.o.max_tokens:
+            return None
+        form = self.form_like.wrapped_form(node)
+        if form is None or node.tokens - form.tokens > form.tokens:
+            return None
+        return form if self._dominant_list(form, depth=3) is None else None
 
     def _split(self, node: Node, form: Node | None, kind: str) -> list["_Todo"]:
         """Children become regions; runs of repeated children become list regions. The node's own line

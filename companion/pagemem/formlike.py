@@ -11,6 +11,9 @@ so a search box, a product grid or a whole page never becomes a form. A node is 
   - form controls (fields and buttons) are at least half of its interactive elements (not a link hub).
 
 Counts come from one bottom-up pass over the kept tree, done when first asked.
+
+The same pass finds blocks wrapping one real <form> (wrapped_form): a block whose interactive elements all lie
+in one form, say a "Contact us" section of heading, prose and form, is that form's section as a whole.
 """
 
 from __future__ import annotations
@@ -75,6 +78,8 @@ class FormLikeFinder:
         self.tree = tree
         self._form_like: set[int] | None = None
         self._holds_one: set[int] = set()  # ids of nodes with a form-like node strictly below
+        # id of a node with real forms strictly below -> (how many, the first one): ancestors of forms only
+        self._real_below: dict[int, tuple[int, Node]] = {}
 
     def is_form_like(self, node: Node) -> bool:
         self._ensure()
@@ -83,6 +88,16 @@ class FormLikeFinder:
     def holds_one_below(self, node: Node) -> bool:
         self._ensure()
         return id(node) in self._holds_one
+
+    def wrapped_form(self, node: Node) -> Node | None:
+        """The one real form strictly inside `node` when every interactive element of `node` is in it (what
+        lies around it is its heading and prose), else None."""
+        self._ensure()
+        found = self._real_below.get(id(node))
+        if found is None or found[0] != 1:
+            return None
+        form = found[1]
+        return form if form.n_interactive == node.n_interactive and form.n_interactive > 0 else None
 
     def only_one_below(self, node: Node) -> Node | None:
         """The single form-like node inside `node` (outside any real form), or None (none, or several)."""
@@ -111,9 +126,17 @@ class FormLikeFinder:
             texts = submits = controls = 0
             blocked = pair_in_child = holds = False
             widgets = 0  # children that are a field and a button of their own (a search box, a newsletter box)
+            forms_below, first_form = 0, None
             for c in node.children:
                 if not c.kept:
                     continue
+                below = self._real_below.get(id(c))
+                if below is not None:
+                    forms_below += below[0]
+                    first_form = first_form or below[1]
+                if _is_real_form(c):
+                    forms_below += 1
+                    first_form = first_form or c
                 t, s, k, b = stats[id(c)]
                 texts, submits, controls = texts + t, submits + s, controls + k
                 blocked = blocked or b or _blocks(c)
@@ -127,6 +150,8 @@ class FormLikeFinder:
                 submits += is_submit_like(node)
                 controls += is_control(node)
             stats[id(node)] = (texts, submits, controls, blocked)
+            if forms_below:
+                self._real_below[id(node)] = (forms_below, first_form)
             if holds:
                 self._holds_one.add(id(node))
             if (texts >= 2 and 1 <= submits <= MAX_SUBMITS and not pair_in_child and widgets < 2 and not blocked
