@@ -52,9 +52,10 @@ LINK_NAVIGATION_WAIT_S = 3.0
 
 
 def page_candidates(pagemem: PageMem, snapshot: Snapshot) -> list[Candidate]:
-    """Every element of the page in document order, with its keys and ShouldSkip's verdict. Inside a list item
-    an element is deduplicated by its key relative to the item (identity.list_item_key), elsewhere by its
-    repeat key (repeats.py), so the rows of a table are alike too."""
+    """Every element of the page in document order, with its keys and ShouldSkip's verdict. Elements are
+    deduplicated by their repeat key (repeats.py), so the rows of a table are alike, and so are the links of
+    one list item that lead to one kind of page; a list item's other controls by their key relative to the
+    item (identity.list_item_key)."""
     keys = element_keys(pagemem)
     item_keys = list_item_keys(pagemem)
     in_form = set(enclosing_forms(snapshot)[0])
@@ -68,8 +69,11 @@ def page_candidates(pagemem: PageMem, snapshot: Snapshot) -> list[Candidate]:
         for el in section.elements:
             add(el, repeat_key(el, section.signature, pagemem.url), False)
         for item in section.items:
+            scope = f"{section.signature}/{item.signature}"
             for el in item.all_elements():
-                add(el, item_keys[el.key], True)
+                # A link is its target pattern within the item's place (the values of one filter are one); other
+                # controls keep their rank within the item (identity.list_item_key).
+                add(el, repeat_key(el, scope, pagemem.url) if web_link(el, pagemem.url) else item_keys[el.key], True)
     repeats = Counter(c.dedup_key for c in out if not c.in_list_item)
     for c in out:
         if repeats[c.dedup_key] >= MIN_REPEATS:
@@ -96,6 +100,12 @@ def option_candidates(select: Element, snapshot: Snapshot) -> list[Element]:
             elif e.tag == "optgroup":
                 stack.extend(reversed(children.get(e.id, [])))
     return out
+
+
+def web_link(el: Element, page_url: str) -> bool:
+    """A link to an http(s) URL (the page itself included: which key an element gets must not depend on the page)."""
+    url = link_url(el, page_url)
+    return url is not None and url.split(":", 1)[0] in ("http", "https") and not el.attrs.get("href", "").strip().startswith("#")
 
 
 def leads_elsewhere(el: Element, page_url: str) -> bool:

@@ -36,6 +36,7 @@ from companion.explore.tabs import ExploreTab
 from companion.memory.learn import learn_click, learn_page
 from companion.memory.store import WebsiteMemStore, normalize_url, site_key
 from companion.pagemem.model import PageMem
+from companion.pagemem.template import fold
 
 log = logging.getLogger(__name__)
 
@@ -159,9 +160,11 @@ class SiteExplorer:
                        known_shapes=sorted(self._shapes(url)), max_elements=self.limits.max_elements)
 
     def _shapes(self, url: str) -> set[str]:
-        """Structures (PageMem.template_id) of the pages explored at this URL's path. A query variant of an explored
-        page (sorted, filtered, another page of results) with the same structure is a known shape too, like a
-        template's page: MatchesTemplate alone misses it when the view shows no list (a one-row table)."""
+        """Structures (PageMem.template_id) of the pages explored at this URL's path pattern (_path_of). A page
+        of the same pattern and structure as an explored one (sorted, filtered, another page of results,
+        another object's change page) is a known shape, like a template's page: MatchesTemplate alone misses
+        it when neither page showed a list nor was reached from one (a one-row table, a link from a short
+        list). Such a recurring shape is registered as a template when it recurs."""
         if self._shapes_by_path is None:
             self._shapes_by_path = {}
             for done in self.state.done:
@@ -232,6 +235,8 @@ class SiteExplorer:
         self._shapes(final)  # builds the cache on a resumed run
         self._shapes_by_path.setdefault(_path_of(final), set()).add(page.template_id)
         if matched:
+            if self.store.find_template(page) is None:
+                self.store.add_template(page)  # a shape seen twice at one path pattern is a template
             counts.template_pages += 1
             counts.skipped_by_template += eligible(result.candidates, explored_before)
             counts.templates = len(self.store.templates())
@@ -303,8 +308,9 @@ class SiteExplorer:
 
 
 def _path_of(url: str) -> str:
+    """The URL's path pattern: no query, digits folded (/customer/6/change and /customer/11/change are one)."""
     p = urlsplit(url)
-    return f"{p.scheme}://{p.netloc}{p.path}"
+    return f"{p.scheme}://{p.netloc}{fold(p.path)}"
 
 
 async def explore_sites(start_urls: list[str], stores: dict[str, WebsiteMemStore], tabs: list[ExploreTab], limits: Limits, *,
