@@ -306,6 +306,8 @@ class ActionResult(WireModel):
     tab_id: int
     ok: bool
     error: str | None = Field(None, description="human-readable, e.g. 'element 812 is no longer on the page'")
+    note: str | None = Field(None, description="done, but worth knowing, e.g. the element was covered by another one "
+                             "and the click was sent to it directly")
     url_before: str = ""
     url_after: str = ""
     url_changed: bool = False

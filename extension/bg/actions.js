@@ -89,5 +89,6 @@ export async function runAction(tabId, action) {
   const urlAfter = await tabUrl(tabId);
   const result = { ok: outcome.ok, url_before: urlBefore, url_after: urlAfter, url_changed: urlBefore !== urlAfter };
   if (!outcome.ok) result.error = outcome.error;
+  if (outcome.ok && outcome.note) result.note = outcome.note;
   return result;
 }

@@ -17,20 +17,134 @@
 
   function center(el) {
     const r = el.getBoundingClientRect();
-    return { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
+    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
   }
 
-  function pointerInit(el, extra = {}) {
-    return { bubbles: true, cancelable: true, composed: true, view: window, ...center(el), ...extra };
+  // Mouse events at a point (x, y: client coordinates of this frame), as the browser builds them.
+  function mouseInit(x, y, extra) {
+    return {
+      bubbles: true, cancelable: true, composed: true, view: window,
+      clientX: x, clientY: y, screenX: x + window.screenX, screenY: y + window.screenY,
+      button: 0, buttons: 0, ...extra,
+    };
   }
 
-  function firePointer(el, type, extra) {
-    const init = pointerInit(el, { pointerId: 1, pointerType: "mouse", isPrimary: true, ...extra });
+  function firePointer(el, type, at, extra = {}) {
+    const init = mouseInit(at.x, at.y, { pointerId: 1, pointerType: "mouse", isPrimary: true, ...extra });
     return el.dispatchEvent(new PointerEvent(type, init));
   }
 
-  function fireMouse(el, type, extra) {
-    return el.dispatchEvent(new MouseEvent(type, pointerInit(el, extra)));
+  function fireMouse(el, type, at, extra = {}) {
+    return el.dispatchEvent(new MouseEvent(type, mouseInit(at.x, at.y, extra)));
+  }
+
+  // ----------------------------------------------------------------------------- where a click lands
+
+  // The parent in the tree events travel: a slotted node's slot, a shadow root's host.
+  function composedParent(node) {
+    if (node.assignedSlot) return node.assignedSlot;
+    const p = node.parentNode;
+    return p instanceof ShadowRoot ? p.host : p;
+  }
+
+  function composedContains(outer, node) {
+    for (let n = node; n; n = composedParent(n)) if (n === outer) return true;
+    return false;
+  }
+
+  // The topmost element at a point, looking into shadow roots (open or closed) as hit testing does.
+  function hitAt(x, y) {
+    let hit = document.elementFromPoint(x, y);
+    for (let depth = 0; hit && depth < 32; depth++) {
+      const root = walk.shadowRootOf(hit);
+      const inner = root ? root.elementFromPoint(x, y) : null;
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    return hit;
+  }
+
+  // A label's click activates its control: a hit inside el's label counts as a hit on el.
+  function labelsFor(el, hit) {
+    for (let n = hit; n; n = composedParent(n)) {
+      if (n.localName === "label") return n.control === el;
+    }
+    return false;
+  }
+
+  // Points to try in one client rect, clipped to the viewport: its centre first, then points around it
+  // (a partly covered element is still clicked where it shows).
+  function pointsIn(r) {
+    const x0 = Math.max(r.left, 0);
+    const y0 = Math.max(r.top, 0);
+    const x1 = Math.min(r.right, document.documentElement.clientWidth || window.innerWidth);
+    const y1 = Math.min(r.bottom, document.documentElement.clientHeight || window.innerHeight);
+    if (x1 - x0 < 1 || y1 - y0 < 1) return [];
+    const at = (fx, fy) => ({ x: x0 + (x1 - x0) * fx, y: y0 + (y1 - y0) * fy });
+    return [at(0.5, 0.5), at(0.25, 0.5), at(0.75, 0.5), at(0.5, 0.25), at(0.5, 0.75)];
+  }
+
+  // Short, for a result note: <div id="overlay" class="backdrop">.
+  function describe(el) {
+    let s = `<${el.localName}`;
+    const id = el.getAttribute("id");
+    const cls = el.getAttribute("class");
+    if (id) s += ` id="${id.slice(0, 40)}"`;
+    if (cls) s += ` class="${cls.trim().slice(0, 60)}"`;
+    return s + ">";
+  }
+
+  // Where a person's click on el lands: {target, at, note}. The target is what is under the pointer at
+  // the first visible point of el's client rects, when that is el, inside el or inside el's label. When
+  // every point shows something else (an overlay), or el has no box in the viewport, the events go to el
+  // itself at its centre, and a covering element is named in the note.
+  function landing(el) {
+    const rects = Array.from(el.getClientRects()).slice(0, 8);
+    let cover = null;
+    for (const r of rects) {
+      for (const at of pointsIn(r)) {
+        const hit = hitAt(at.x, at.y);
+        if (!hit) continue;
+        if (hit === el || composedContains(el, hit) || labelsFor(el, hit)) return { target: hit, at, note: null };
+        // A hit on an ancestor (el lets the pointer through) is no cover: el's events reach it anyway.
+        if (!cover && !composedContains(hit, el)) cover = { hit, at };
+      }
+    }
+    if (cover) {
+      const note = `${describe(el)} was covered by ${describe(cover.hit)} at (${Math.round(cover.at.x)}, ${Math.round(cover.at.y)}); the click was sent to the element itself`;
+      return { target: el, at: center(el), note };
+    }
+    return { target: el, at: center(el), note: null };
+  }
+
+  // What a mouse press moves focus to: the nearest focusable element from the pressed one up, or nothing
+  // (focus leaves the field it was in).
+  function focusTargetOf(node) {
+    for (let n = node; n; n = composedParent(n)) {
+      if (n.nodeType !== 1) continue;
+      if (n.disabled) return null;
+      if (typeof n.focus !== "function") continue;
+      if (n.hasAttribute("tabindex")) return n;
+      // Inside an editable region only its editing host takes focus.
+      if (n.isContentEditable) {
+        const p = composedParent(n);
+        if (!(p && p.isContentEditable)) return n;
+        continue;
+      }
+      // A link without href reports tabIndex 0 yet takes no focus.
+      if ((n.localName === "a" || n.localName === "area") && !n.hasAttribute("href")) continue;
+      if (n.tabIndex >= 0) return n;
+    }
+    return null;
+  }
+
+  function pressFocus(target) {
+    const to = focusTargetOf(target);
+    if (to) {
+      if (to !== (to.getRootNode().activeElement ?? document.activeElement)) to.focus({ preventScroll: true });
+    } else if (document.activeElement && document.activeElement !== document.body) {
+      document.activeElement.blur();
+    }
   }
 
   function fire(el, type) {
@@ -44,34 +158,45 @@
   }
 
   // What a mouse moving onto the element makes the page see (CSS :hover cannot be triggered from script).
-  function hoverSequence(el) {
-    firePointer(el, "pointerover");
-    firePointer(el, "pointerenter", { bubbles: false });
-    fireMouse(el, "mouseover");
-    fireMouse(el, "mouseenter", { bubbles: false });
-    firePointer(el, "pointermove");
-    fireMouse(el, "mousemove");
+  function hoverSequence(el, at) {
+    firePointer(el, "pointerover", at);
+    firePointer(el, "pointerenter", at, { bubbles: false });
+    fireMouse(el, "mouseover", at);
+    fireMouse(el, "mouseenter", at, { bubbles: false });
+    firePointer(el, "pointermove", at);
+    fireMouse(el, "mousemove", at);
   }
 
+  // A person's click: the pointer moves onto the element's visible point and presses there, so the events
+  // go to the topmost element under it (a tab's inner link, an icon inside a button) and bubble up through
+  // the element; focus moves on the press. The click event's default action follows links, toggles
+  // checkboxes, submits forms and activates labels: it is dispatched once, so nothing toggles twice.
+  // Returns a note when the element was covered (see landing()).
   function click(el) {
     if (el.disabled) throw new ActionError(`element is disabled`);
     // A native <select>'s options open in a browser popup a script cannot click: choose it instead.
     const select = el.localName === "option" ? el.closest("select") : null;
     if (select) {
       selectOption(select, el.value, null);
-      return;
+      return null;
     }
     el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-    hoverSequence(el);
-    const down = firePointer(el, "pointerdown", { buttons: 1 });
-    if (down) fireMouse(el, "mousedown", { buttons: 1, detail: 1 });
-    // A real press moves focus before the click lands.
-    if (typeof el.focus === "function" && document.activeElement !== el) el.focus({ preventScroll: true });
-    firePointer(el, "pointerup");
-    fireMouse(el, "mouseup", { detail: 1 });
-    // el.click() fires the click event AND the default action (follow link, toggle, submit).
-    if (typeof el.click === "function") el.click();
-    else fireMouse(el, "click", { detail: 1 });
+    const { target, at, note } = landing(el);
+    hoverSequence(target, at);
+    const down = firePointer(target, "pointerdown", at, { buttons: 1, pressure: 0.5 });
+    // A cancelled pointerdown suppresses the mouse events that follow it, not the click.
+    let focusing = true;
+    if (down) focusing = fireMouse(target, "mousedown", at, { buttons: 1, detail: 1 });
+    if (focusing) pressFocus(target);
+    // The press may have re-rendered the element (a handler replacing it): the release lands on what is
+    // there now, as it would under a real pointer.
+    const up = target.isConnected ? target : el.isConnected ? el : null;
+    if (!up) return note;
+    firePointer(up, "pointerup", at);
+    if (down) fireMouse(up, "mouseup", at, { detail: 1 });
+    if (up.disabled) return note;
+    fireMouse(up, "click", at, { detail: 1 });
+    return note;
   }
 
   function selectAllIn(el) {
@@ -116,10 +241,24 @@
     return isTextField(el) ? el.value : el.textContent;
   }
 
+  // A date/time field takes only its ISO value: what was typed is read as a date or time first (datetime.js).
+  // Typing replaces the whole value (appending to a date means nothing).
+  function typeDateTime(el, text) {
+    const read = wc.datetime.toFieldValue(el, text);
+    if (read.error) throw new ActionError(read.error);
+    el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+    el.focus({ preventScroll: true });
+    setNativeValue(el, read.value);
+    fire(el, "change");
+    // The browser drops a value it does not accept: nothing must look typed that was not.
+    if (el.value !== read.value) throw new ActionError(`the ${el.type} field did not accept "${read.value}" (read from "${text}")`);
+  }
+
   function type(el, text, mode) {
     const editable = isTextField(el) || el.isContentEditable;
     if (!editable) throw new ActionError(`element <${el.localName}> does not accept text`);
     if (el.disabled || el.readOnly) throw new ActionError(`element is ${el.disabled ? "disabled" : "read-only"}`);
+    if (wc.datetime && wc.datetime.isDateTimeField(el)) return typeDateTime(el, text);
     el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
     el.focus({ preventScroll: true });
     const before = currentText(el);
@@ -169,12 +308,11 @@
       if (role !== "checkbox" && role !== "switch" && role !== "radio" && role !== "menuitemcheckbox") {
         throw new ActionError(`element <${el.localName}> is not a checkbox or radio button`);
       }
-      if ((el.getAttribute("aria-checked") === "true") !== checked) click(el);
-      return;
+      return (el.getAttribute("aria-checked") === "true") !== checked ? click(el) : null;
     }
-    if (el.checked === checked) return;
+    if (el.checked === checked) return null;
     if (el.type === "radio" && !checked) throw new ActionError("a radio button cannot be unchecked; choose another option of its group");
-    click(el);
+    return click(el);
   }
 
   // ----------------------------------------------------------------------------- keys
@@ -303,28 +441,32 @@
   function act(action) {
     try {
       const el = action.target ? resolve(action.target) : null;
+      let note = null; // something the caller should know although the action was done
       switch (action.kind) {
-        case "click": click(el); break;
+        case "click": note = click(el); break;
         case "type": type(el, action.text, action.mode || "replace"); break;
         case "clear": type(el, "", "replace"); break;
         case "select": selectOption(el, action.value, action.label); break;
-        case "check": setChecked(el, action.checked !== false); break;
+        case "check": note = setChecked(el, action.checked !== false); break;
         case "press": {
           if (el) el.focus({ preventScroll: false });
           press(el || document.activeElement || document.body, action.key);
           break;
         }
-        case "hover":
+        case "hover": {
           el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-          hoverSequence(el);
+          const where = landing(el);
+          hoverSequence(where.target, where.at);
+          note = where.note;
           break;
+        }
         case "scroll": scroll(el, action.dx || 0, action.dy || 0); break;
         case "focus": el.focus(); break;
         case "upload": upload(el, action.name, action.mime || "application/octet-stream", action.content_b64); break;
         default:
           throw new ActionError(`action "${action.kind}" is not done inside the page`);
       }
-      return { ok: true };
+      return note ? { ok: true, note } : { ok: true };
     } catch (e) {
       if (e instanceof ActionError) return { ok: false, error: e.message };
       return { ok: false, error: `${action.kind} failed: ${e && e.message ? e.message : String(e)}` };
