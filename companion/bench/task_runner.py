@@ -47,6 +47,21 @@ class RunOptions:
     max_steps: int = DEFAULT_MAX_STEPS
     headless: bool = True
     task_timeout: float | None = None  # seconds per task (None: the step budget is the bound)
+    extension: Path | None = None  # the built extension to load (None: dist/extension; see pin_extension)
+
+
+def pin_extension(work_dir: Path) -> Path:
+    """A copy of the built extension for the whole bench: a rebuild of dist/ while the bench runs must not give
+    later tasks an extension that speaks another protocol than this process."""
+    from companion.bridge.launcher import extension_dir
+
+    source, target = extension_dir(), work_dir / "extension"
+    if not (source / "manifest.json").exists():
+        raise BenchError(f"no built extension at {source}: run `python3 build.py` first")
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(source, target)
+    return target
 
 
 class TaskRun(BaseModel):
@@ -101,7 +116,10 @@ def run_task_once(task: AppTask, site, memory: MemoryMode, opts: RunOptions, wor
     run = TaskRun(id=task.id, kind=task.kind, memory=memory, intent=expectation.intent, success=False)
     memory_dir = _task_memory(work_dir, task, memory, memory_seed)
     start_url = site.url(task.start_url)
-    browser = LaunchedBrowser(LaunchOptions(headless=opts.headless, offline=True))
+    launch = LaunchOptions(headless=opts.headless, offline=True)
+    if opts.extension is not None:
+        launch.extension = opts.extension
+    browser = LaunchedBrowser(launch)
     result = None
     try:
         try:

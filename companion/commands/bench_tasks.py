@@ -102,7 +102,7 @@ def _write_json(path: Path, data: dict) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from companion.bench.explore_memory import ExploreLimits, explore_site
-    from companion.bench.task_runner import BenchError, RunOptions, run_tasks, summarize
+    from companion.bench.task_runner import BenchError, RunOptions, pin_extension, run_tasks, summarize
     from companion.bench.task_suite import SuiteError, load_suite
     from companion.llm.config import LLMConfigError
 
@@ -145,6 +145,7 @@ def run(args: argparse.Namespace) -> int:
             import tempfile
 
             work_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="wc-bench-tasks-")))
+        opts.extension = pin_extension(work_dir)
         from companion.bench.app_site import start_site
 
         site = start_site(suite.site)

@@ -8,9 +8,16 @@ from companion import llm
 from companion.bench.task_suite import load_suite
 from companion.llm.client import LLMClient
 from tests.agent.agent_llm import AgentLLM
+from tests.conftest import ensure_extension_built
 from tests.djangosite.server import SITE_DIR
 
 SUITE_FILE = SITE_DIR / "tasks.json"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def built_extension():
+    """The runner launches its own browsers from dist/extension: rebuild it first when the sources are newer."""
+    ensure_extension_built()
 
 
 @pytest.fixture(scope="session")
