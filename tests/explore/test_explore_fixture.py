@@ -156,3 +156,27 @@ def test_two_workers_write_the_same_memory_as_one(explored, browser, pages, expl
     assert helper.clicks > 0  # the second worker did explore pages ahead of the order
     _, _, one_worker = explored
     assert differences(memory_digest(Memory(tmp_path, url).path), memory_digest(Memory(one_worker, url).path)) == []
+
+
+# --------------------------------------------------------------------------- summaries
+
+
+def test_summaries_fill_every_page_and_section_through_the_llm(pages, explore_tab, tmp_path):
+    from companion.explore.summaries import Summarizer
+    from companion.llm import LLMClient
+    from tests.agent.agent_llm import AgentLLM
+
+    overrides = {
+        "section_summary": lambda text: {"purpose": "a region of the shop", "summary": "Links and text of the shop.",
+                                         "state": "As first shown."},
+        "page_summary": lambda text: {"summary": "A page of Tiny Shop."},
+    }
+    with AgentLLM(choose=lambda text, labels: 0, overrides=overrides) as server:
+        summarize = Summarizer(LLMClient(spec=server.spec))
+        explore([explore_tab], pages.url(FIXTURE_SITE), tmp_path, summarize=summarize, max_pages=3)
+        asked = {r.prompt for r in server.requests}
+    memory = Memory(tmp_path, pages.url(FIXTURE_SITE))
+    stored = [r["pagemem"] for r in memory.rows("pages")]
+    assert len(stored) == 3 and all(p["summary"] == "A page of Tiny Shop." for p in stored)
+    assert all(s["summary"] for p in stored for s in p["sections"])
+    assert {"section_summary", "page_summary"} <= asked and summarize.calls > 0
