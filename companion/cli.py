@@ -16,6 +16,8 @@ COMMAND_MODULES = [
     "companion.commands.memory",
     "companion.commands.run",
     "companion.commands.explore",
+    "companion.commands.replay",
+    "companion.commands.export",
 ]
 
 

@@ -34,6 +34,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--no-confirm", action="store_true", help="do not ask before irreversible actions")
     parser.add_argument("--record", type=Path, metavar="FILE", help="append every LLM call to this JSONL session file")
     parser.add_argument("--replay", type=Path, metavar="FILE", help="answer every LLM call from this recorded session file")
+    parser.add_argument("--keep-pages", action="store_true",
+                        help="with --record: keep every page snapshot too, so `webchallenger replay` needs no site")
     parser.add_argument("--max-steps", type=int, default=None, metavar="N", help="step budget (default 30, or the resumed task's)")
     parser.add_argument("--allow-domain", action="append", default=[], metavar="HOST", help="restrict links to these hosts")
     parser.add_argument("-q", "--quiet", action="store_true", help="print only the answer")
@@ -201,8 +203,22 @@ def run(args: argparse.Namespace) -> int:
             resumed = f" (resuming after step {checkpoint.step} on {start_url})" if checkpoint.step else ""
             print(f"Task: {checkpoint.task}{resumed}\nLLM: {client.settings.spec}  browser ready in {launched - started:.1f} s",
                   flush=True)
-        coro = run_task(checkpoint.task, session=browser.session, start_url=start_url, max_steps=options.max_steps,
-                        confirm=None if args.no_confirm else _cli_confirm(), on_event=show,
+        session, subscribers = browser.session, [show]
+        if client.recording:  # the browser side goes into the session file too (companion/bridge/recorded.py)
+            from companion.bridge.recorded import RecordingBrowser
+
+            session = RecordingBrowser(session, client.record_browser, keep_pages=args.keep_pages)
+            target = str(Path(options.start_target).resolve()) if local_url is not None else options.start_target
+            client.record_meta(task={"task": checkpoint.task, "start_target": target, "start_url": start_url,
+                                     "max_steps": options.max_steps, "allowed_domains": options.allowed_domains,
+                                     "keep_pages": bool(args.keep_pages)})
+        wrap = getattr(args, "wrap_session", None)  # `webchallenger replay` compares the live browser with a recording
+        if wrap is not None:
+            session = wrap(session)
+        if hasattr(session, "on_event"):
+            subscribers.append(session.on_event)
+        coro = run_task(checkpoint.task, session=session, start_url=start_url, max_steps=options.max_steps,
+                        confirm=None if args.no_confirm else _cli_confirm(), on_event=subscribers,
                         allowed_domains=options.allowed_domains, checkpoint=checkpoint)
         future = asyncio.run_coroutine_threadsafe(coro, browser.companion.loop)
         try:
@@ -213,6 +229,10 @@ def run(args: argparse.Namespace) -> int:
             return 130
     finally:
         stack.close()
+    client.record_meta(outcome={"status": result.status, "answer": result.answer, "steps": result.steps})
+    on_result = getattr(args, "on_result", None)
+    if on_result is not None:
+        on_result(result)
     elapsed = time.monotonic() - launched
     if quiet:
         print(result.answer if result.status == "done" else f"[{result.status}] {result.explanation}")

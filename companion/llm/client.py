@@ -205,6 +205,20 @@ class LLMClient:
         if self._recorder:
             self._recorder.append_meta(**facts)
 
+    @property
+    def recording(self) -> bool:
+        return self._recorder is not None
+
+    def record_browser(self, exchange: dict) -> None:
+        """Write one browser request and its reply into the session being recorded (bridge/recorded.py)."""
+        if self._recorder:
+            self._recorder.append_browser(exchange)
+
+    @property
+    def replayed_browser(self) -> list[dict]:
+        """The replayed session's browser exchanges, in order ([] when not replaying or none were recorded)."""
+        return list(self._replayer.browser) if self._replayer else []
+
     # ------------------------------------------------------------------ internals
 
     async def _ready(self) -> None:

@@ -11,7 +11,9 @@ key is computed before any of this, so a replay still finds every call.
 
 Besides the calls, a session file may hold meta lines ({"meta": {...}}): facts about the recorded run that a
 replay must reproduce, e.g. the port a local start page was served on (`webchallenger run`), since every
-URL in the prompts names it.
+URL in the prompts names it; and browser lines ({"browser": {...}}, companion/bridge/recorded.py): the agent's
+browser requests and their replies in order, which `webchallenger replay` compares (and, with the pages kept,
+answers from). Both go through the same scrubbing and masking as the calls.
 """
 
 from __future__ import annotations
@@ -82,6 +84,10 @@ class Recorder:
         """Record facts about the run (JSON values) that a replay reads back with Replayer.meta."""
         self._write({"meta": facts})
 
+    def append_browser(self, exchange: dict) -> None:
+        """Record one browser request and its reply (companion.bridge.recorded.Exchange as JSON)."""
+        self._write({"browser": exchange})
+
     def _write(self, record: dict) -> None:
         line = json.dumps(_clean(record, scrub_text), ensure_ascii=False) + "\n"
         with self._lock, paths.private_file(self.path, "a") as fh:
@@ -117,6 +123,7 @@ class Replayer:
         self._last: dict[str, Completion] = {}
         self._prompts: set[str] = set()
         self.meta: dict = {}  # the recorded run's facts (append_meta); later lines win
+        self.browser: list[dict] = []  # the browser exchanges (append_browser), in order
         for n, line in enumerate(self.path.read_text(encoding="utf-8").splitlines(), 1):
             if not line.strip():
                 continue
@@ -124,6 +131,9 @@ class Replayer:
                 record = json.loads(line)
                 if isinstance(record, dict) and isinstance(record.get("meta"), dict):
                     self.meta.update(record["meta"])
+                    continue
+                if isinstance(record, dict) and isinstance(record.get("browser"), dict):
+                    self.browser.append(record["browser"])
                     continue
                 completion = Completion.model_validate(record["response"])
                 key = record["key"]
