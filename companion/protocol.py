@@ -77,7 +77,8 @@ class SnapshotElement(_SharedFieldsSet):
     parent: int | None = Field(None, description="id of the parent element in the same frame (shadow hosts are parents of their shadow content)")
     tag: str = Field(description="lower-case tag name")
     attrs: dict[str, str] = Field(default_factory=dict, description="only the attributes that matter for roles, names and selectors")
-    text: str = Field("", description="the element's own direct text, whitespace-collapsed")
+    text: str = Field("", description="the element's own direct text, whitespace-collapsed (an <svg>, whose drawing is "
+                                      "not walked: the text of its <title>)")
     value: str | None = Field(None, description="current value of inputs, textareas and selects; never for secret fields")
     secret: bool = Field(False, description="a field whose value never leaves the page: ever a password in this document, "
                                             "autocomplete cc-*/one-time-code/current-password/new-password, hidden, or CSS-masked")
@@ -89,7 +90,14 @@ class SnapshotElement(_SharedFieldsSet):
     checked: bool | None = None
     selected: bool | None = Field(None, description="for <option>: currently selected")
     box: Box | None = None
-    visible: bool = False
+    visible: bool = Field(False, description="it renders where a person can see it (has a box, not hidden by visibility, "
+                                            "opacity or clipping, not placed off the page)")
+    sr_only: bool = Field(False, description="it renders but no person sees it: clipped to at most 1 px (the sr-only "
+                                             "pattern) or placed off the page; screen readers read it, so its text still "
+                                             "names the link or button it is in")
+    modal: bool = Field(False, description="for a rendered dialog (<dialog>, role=dialog/alertdialog, aria-modal=true): the page "
+                                           "behind it is really inert (the browser's :modal, `inert` on the rest, or a "
+                                           "full-viewport overlay taking every click around it); aria-modal alone is not enough")
     interactive: bool = False
     in_shadow: bool = Field(False, description="inside an open or closed shadow root")
     child_frame: int | None = Field(None, description="for iframe/frame elements: the frame id of the document they hold")

@@ -253,8 +253,14 @@ class SiteExplorer:
         counts.skipped_by_limit += iteration.skipped_by_limit
         counts.skipped_unsafe += sum(iteration.skipped_unsafe.values())
         counts.failed += iteration.failed
-        children = [s for s in iteration.stubs if s.depth <= self.limits.max_depth]
-        counts.beyond_depth += len(iteration.stubs) - len(children)
+        # A URL already on the frontier keeps the smallest depth it is known at: reached again deeper inside
+        # another page's subtree (depth-first order), it must not lose the pages below it to --max-depth.
+        known = {}
+        for s in self.state.stack:
+            known[s.url] = min(s.depth, known.get(s.url, s.depth))
+        found = [s.model_copy(update={"depth": min(s.depth, known.get(s.url, s.depth))}) for s in iteration.stubs]
+        children = [s for s in found if s.depth <= self.limits.max_depth]
+        counts.beyond_depth += len(found) - len(children)
         counts.templates = len(self.store.templates())
         self._finish(stub, [final], children)
 

@@ -33,7 +33,7 @@ from companion.pagemem.tokens import count_tokens
 from companion.pagemem.update import PageUpdate
 
 ADDED_INLINE_TOKENS = 600  # a larger added group is extracted like a section before the task summary
-_DIALOG_LINE = re.compile(r"^\s*- (dialog|alertdialog)\b", re.M)
+_DIALOG_LINE = re.compile(r"^\s*- (dialog|alertdialog)\b[^\n]*\[modal\]", re.M)  # render.node_line of a modal
 
 
 class Observation(BaseModel):

@@ -1,7 +1,7 @@
 """The invariants every division must satisfy, as a function the tests and the benchmark both run.
 
 - deterministic: dividing the same snapshot twice gives identical sections and signatures;
-- coverage: every interactive element that renders (visible, >= 10 px, or kept through visible
+- coverage: every interactive element that renders (seen: tree.py `kept`, or kept through visible
   descendants) is in exactly one section or list item, and nothing else is;
 - bound: no normal or form section renders to more than max_tokens.
 """

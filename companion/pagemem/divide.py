@@ -1,7 +1,7 @@
 """DividePage (WebChallenger, Algorithm 1): a snapshot in, an ordered list of PageSections out.
 
 A pure, deterministic function of the snapshot. The walk descends from the root and stops at:
-- a modal (role=dialog/alertdialog, aria-modal=true, a rendered <dialog>): one modal section;
+- a modal (a dialog the page behind is inert with: tree.is_modal): one modal section;
 - a grouping tag (form, ul, ol, table, nav, section, ...): one section — a list section when a run of
   repeated children dominates it, a form section for forms — unless it is over the token bound;
 - a block wrapping one <form> and its heading (all its controls in that form): a form section;
@@ -11,9 +11,9 @@ A pure, deterministic function of the snapshot. The walk descends from the root 
 - runs of >= 4 consecutive siblings sharing tag and class: one terminal list section whose items become
   list_item sub-sections.
 Larger nodes are split into their children. Normal and form sections never exceed `max_tokens` of
-rendered content; list sections are unbounded (their items are the unit). Invisible and < 10 px
-subtrees are dropped (tree.py), and every remaining interactive element lands in exactly one section
-(or one list item).
+rendered content; list sections are unbounded (their items are the unit). Subtrees no person sees are
+dropped (tree.py: by visibility, never by size), and every remaining interactive element lands in exactly
+one section (or one list item).
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ GROUPING_TAGS = frozenset({
 GROUPING_ROLES = frozenset({
     "form", "search", "navigation", "list", "table", "grid", "menu", "menubar", "tablist", "toolbar",
     "region", "complementary", "banner", "contentinfo", "listbox", "tree", "radiogroup", "group",
+    "dialog", "alertdialog",  # a dialog the page behind stays usable with: one section, not a modal
 })
 PROSE_TAGS = frozenset({
     "p", "br", "span", "em", "strong", "b", "i", "u", "small", "sup", "sub", "code", "pre", "blockquote", "h1",

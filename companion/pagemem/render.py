@@ -128,6 +128,11 @@ def node_line(node: "Node", tree: "PageTree") -> str:
         if big and src and not src.startswith("data:"):
             line += f" src={src[:120]}"
         return line
+    if el.modal:  # the page behind it is inert: say so, it is why nothing else can be done
+        line = role if role in ("dialog", "alertdialog") else "dialog"
+        if el.attrs.get("aria-label"):
+            line += " " + _quote(el.attrs["aria-label"], NAME_CHARS)
+        return line + " [modal]" + (": " + el.text if el.text else "")
     if role in STRUCTURAL_ROLES:
         line = role
         if el.attrs.get("aria-label"):

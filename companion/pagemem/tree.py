@@ -4,8 +4,10 @@ A plain node class rather than an lxml tree: the walk needs per-node numbers (to
 than XPath, and slotted objects keep a 20k-element page within a few milliseconds.
 
 Per node, computed once bottom-up:
-- kept: the node or a descendant renders and is at least MIN_SIZE px in both directions; a node kept
-  only through its children (display:contents, collapsed float wrappers) is still walked.
+- kept: the node or a descendant is seen: it renders where a person sees it (the extension's `visible`: not
+  display:none, visibility:hidden, opacity 0, clipped sr-only text or off the page) with an area, however small
+  (a one-word link in 9 px type is 8 x 11 px); a node kept only through its children (display:contents,
+  collapsed float wrappers) is still walked.
 - text: subtree text (own text, children, image alt), truncated: names of links and buttons come from it.
 - tokens: estimated rendered tokens of the subtree, so a region's size is known without rendering it.
 
@@ -21,7 +23,6 @@ from companion.bridge.gcpause import gc_paused
 from companion.pagemem.tokens import count_tokens
 from companion.protocol import Box, Snapshot, SnapshotElement
 
-MIN_SIZE = 10.0          # px: narrower or shorter subtrees are dropped
 SUBTREE_TEXT_CHARS = 160  # enough for an accessible name; keeps the bottom-up text pass linear
 
 IMPLICIT_ROLES = {
@@ -126,13 +127,17 @@ def role_of(el: SnapshotElement) -> str:
 
 
 def is_modal(node: Node) -> bool:
-    """CheckModal's DOM heuristics: role=dialog/alertdialog, aria-modal=true, or a rendered <dialog>."""
-    el = node.el
-    if el.attrs.get("aria-modal", "").lower() == "true":
-        return True
-    if node.role in ("dialog", "alertdialog"):
-        return True
-    return el.tag == "dialog" and el.visible
+    """CheckModal: a dialog (role=dialog/alertdialog, aria-modal=true, <dialog>) with the page behind it really
+    inert, as the extension tested it in the page (SnapshotElement.modal: :modal, `inert` around it, or a
+    full-viewport overlay). aria-modal alone is a claim many cookie banners make while the page stays usable;
+    such a dialog is an ordinary section (divide.GROUPING_ROLES)."""
+    return node.el.modal
+
+
+def _seen_box(box: Box | None) -> bool:
+    """A box a person can see: an area, and more than a 1 px dot (a tracking pixel; the sr-only pattern in
+    a snapshot taken before the extension marked it)."""
+    return box is not None and box.w > 0 and box.h > 0 and (box.w > 1 or box.h > 1)
 
 
 def build_tree(snapshot: Snapshot) -> PageTree:
@@ -234,7 +239,7 @@ def _annotate(tree: PageTree) -> None:
     # Labels first: an input's name may come from a <label for> anywhere in its frame.
     for node in order:
         el = node.el
-        node.self_visible = bool(el.visible and el.box is not None and el.box.w >= MIN_SIZE and el.box.h >= MIN_SIZE)
+        node.self_visible = el.visible and _seen_box(el.box)
         parts = [el.text] if el.text else []
         n_inter = 0
         x0 = y0 = float("inf")

@@ -108,6 +108,78 @@
     return false;
   }
 
+  // Rendered where no person can see it: placed left of or above the page, where no scrolling reaches
+  // (left: -9999px), or at most 1 px wide or tall with its content clipped (the sr-only / visually-hidden
+  // pattern). Only such boxes pay for a style read. Size alone never hides: a 9 px link is a link.
+  function hiddenAway(el, r) {
+    if (r.right + window.scrollX <= 0 || r.bottom + window.scrollY <= 0) return true;
+    if (r.width > 1 && r.height > 1) return false;
+    const cs = getComputedStyle(el);
+    return cs.overflow !== "visible" || cs.clip !== "auto" || cs.clipPath !== "none";
+  }
+
+  const DIALOG_ROLES = new Set(["dialog", "alertdialog"]);
+  function isDialog(el, tag, attrs) {
+    if (tag === "dialog") return true;
+    if (!attrs) return false;
+    return DIALOG_ROLES.has((attrs.role || "").trim().split(/\s+/)[0]) || attrs["aria-modal"] === "true";
+  }
+
+  // Is the page behind this dialog really inert (CheckModal)? aria-modal alone says nothing: many cookie
+  // banners claim it and leave the page usable. It is when the browser says so (:modal, a showModal()
+  // dialog), when everything around it is `inert`, or when a full-viewport overlay takes every click
+  // outside it (sampled on a grid of points around the dialog).
+  function blocksPage(el, r) {
+    try {
+      if (el.matches(":modal")) return true;
+    } catch {
+      // a browser without :modal: the other two tests decide
+    }
+    return restIsInert(el) || overlayTakesClicks(el, r);
+  }
+
+  function restIsInert(el) {
+    let sawInert = false;
+    for (let node = el; node && node.parentElement && node !== document.body; node = node.parentElement) {
+      for (let sib = node.parentElement.firstElementChild; sib; sib = sib.nextElementSibling) {
+        if (sib === node || walk.skipped(sib)) continue;
+        if (sib.inert) sawInert = true;
+        else if (sib.checkVisibility()) return false;
+      }
+    }
+    return sawInert;
+  }
+
+  const GRID = [0.05, 0.5, 0.95];
+  function overlayTakesClicks(el, r) {
+    const w = window.innerWidth;
+    const h = window.innerHeight;
+    const root = el.getRootNode(); // inside a shadow root, hits there are not retargeted to the host
+    const scope = typeof root.elementFromPoint === "function" ? root : document;
+    let outside = 0;
+    for (const fx of GRID) {
+      for (const fy of GRID) {
+        const x = fx * w;
+        const y = fy * h;
+        if (x >= r.left && x <= r.right && y >= r.top && y <= r.bottom) continue;
+        outside++;
+        const hit = scope.elementFromPoint(x, y);
+        if (!hit || el.contains(hit)) continue; // the dialog itself is there
+        if (!isOverlay(hit, w, h)) return false;
+      }
+    }
+    return outside > 0 || (r.width >= w * 0.9 && r.height >= h * 0.9);
+  }
+
+  // A positioned box over (nearly) the whole viewport: a backdrop, not page content.
+  function isOverlay(hit, w, h) {
+    if (hit === document.documentElement || hit === document.body) return false;
+    const b = hit.getBoundingClientRect();
+    if (b.width < w * 0.9 || b.height < h * 0.9) return false;
+    const position = getComputedStyle(hit).position;
+    return position === "fixed" || position === "absolute" || position === "sticky";
+  }
+
   // Returns {elements: JSON string, frames: [{frame, x, y}], count, timing_ms, ...page metadata}.
   // offset: where this frame's viewport sits in the top-level viewport (accumulated over nesting).
   // expectFrames: child frame ids whose announcement must arrive first, so they can be labelled.
@@ -127,7 +199,8 @@
     // pointerCtx: an ancestor is already interactive or shows a pointer cursor, so this element
     // inherits its cursor and is not a separate target: no need for getComputedStyle here.
     // rendered=false: an ancestor has no box (display:none), so nothing below can have one.
-    const visit = (el, parentId, inShadow, pointerCtx, depth, rendered) => {
+    // unseen=true: an ancestor renders where no person sees it (hiddenAway), and so does this subtree.
+    const visit = (el, parentId, inShadow, pointerCtx, depth, rendered, unseen) => {
       if (walk.skipped(el) || depth > walk.MAX_DEPTH) return;
       const tag = el.localName;
       const id = walk.idOf(el);
@@ -164,10 +237,17 @@
       const r = rendered ? el.getBoundingClientRect() : null;
       let visible = false;
       let childRendered = rendered;
+      let childUnseen = unseen;
       if (r && (r.width > 0 || r.height > 0)) {
         rec.box = { x: round(r.left + ox), y: round(r.top + oy), w: round(r.width), h: round(r.height) };
         // A box can exist for visibility:hidden / opacity:0 content; checkVisibility says if it renders.
         visible = el.checkVisibility(RENDERS);
+        if (visible && (unseen || hiddenAway(el, r))) {
+          // Screen-reader text: it renders, a person does not see it; its text still names its link.
+          visible = false;
+          rec.sr_only = true;
+          childUnseen = true;
+        }
       } else if (r && !el.checkVisibility()) {
         // No box at all: display:none hides the subtree; display:contents only hides itself.
         childRendered = getComputedStyle(el).display === "contents";
@@ -185,6 +265,7 @@
       }
       if (visible) rec.visible = true;
       if (interactive) rec.interactive = true;
+      if (visible && isDialog(el, tag, rec.attrs) && blocksPage(el, r)) rec.modal = true;
       if (inShadow) rec.in_shadow = true;
 
       const target = targetUrl(el, tag);
@@ -226,7 +307,15 @@
         }
       }
 
-      if (walk.isLeaf(el)) return;
+      if (walk.isLeaf(el)) {
+        // An icon's drawing is not walked, but its <title> is its name (a tooltip, and what a screen reader says).
+        if (tag === "svg") {
+          const title = el.querySelector(":scope > title");
+          const said = title ? title.textContent.replace(/\s+/g, " ").trim() : "";
+          if (said) rec.text = cap(said, MAX_TEXT);
+        }
+        return;
+      }
       // One pass over all child nodes: elements recurse, text nodes make up this element's own text.
       // Shadow content comes first (it is what renders); the host's light children follow.
       let text = "";
@@ -235,13 +324,13 @@
         walk.watchTypes(root); // a password field in here turned to text is remembered too
         for (let c = root.firstChild; c; c = c.nextSibling) {
           const type = c.nodeType;
-          if (type === 1) visit(c, id, true, childPointerCtx, depth + 1, childRendered);
+          if (type === 1) visit(c, id, true, childPointerCtx, depth + 1, childRendered, childUnseen);
           else if (type === 3 && text.length < MAX_TEXT * 2) text += c.nodeValue;
         }
       }
       for (let c = el.firstChild; c; c = c.nextSibling) {
         const type = c.nodeType;
-        if (type === 1) visit(c, id, inShadow, childPointerCtx, depth + 1, childRendered);
+        if (type === 1) visit(c, id, inShadow, childPointerCtx, depth + 1, childRendered, childUnseen);
         else if (type === 3 && text.length < MAX_TEXT * 2) text += c.nodeValue;
       }
       if (text) {
@@ -250,7 +339,7 @@
       }
     };
 
-    if (document.documentElement) visit(document.documentElement, 0, false, false, 0, true);
+    if (document.documentElement) visit(document.documentElement, 0, false, false, 0, true, false);
     const elements = JSON.stringify(out);
     const de = document.documentElement;
     return {

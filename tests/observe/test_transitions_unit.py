@@ -14,7 +14,7 @@ from tests.pagemem.htmlsnap import ids_of, snapshot_from_html
 
 PAGE = """<html><body><nav><a href="/">Home</a> <a href="/plans">Plans</a> <button id="del">Delete account</button></nav>
 <main><h1>Your account</h1><p>Plan: Basic, renews on 1 May. Storage used: 3 of 10 GB.</p></main>
-<div id="dlg" role="dialog" aria-modal="true" aria-label="Confirm" {hidden}><p>Delete your account and all files?</p>
+<div id="dlg" role="dialog" aria-modal="true" data-modal aria-label="Confirm" {hidden}><p>Delete your account and all files?</p>
 <button id="yes">Yes, delete</button> <button id="no">Cancel</button></div></body></html>"""
 
 

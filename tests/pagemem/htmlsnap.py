@@ -1,8 +1,9 @@
 """Hand-built Snapshots for unit tests: HTML in, a protocol.Snapshot out, without a browser.
 
 Layout is a crude vertical stack (every text-bearing element is a 20 px line, containers span their
-children), visibility follows `hidden`/`style="display:none"`, and interactivity follows the content
-script's rules (links with href, buttons, inputs, widget roles, tabindex, onclick). Real-browser
+children), visibility follows `hidden`/`style="display:none"`, a `data-modal` attribute stands for the
+browser's finding that the page behind a dialog is inert (SnapshotElement.modal), and interactivity follows
+the content script's rules (links with href, buttons, inputs, widget roles, tabindex, onclick). Real-browser
 snapshots are tested separately (test_browser_fixtures.py); this keeps pure-logic tests fast.
 """
 
@@ -48,7 +49,7 @@ def snapshot_from_html(html: str, url: str = "http://127.0.0.1/page", title: str
                        or "onclick" in node.attrib or ("tabindex" in a and a["tabindex"].lstrip("-").isdigit() and int(a["tabindex"]) >= 0))
         paths[eid] = path
         rec = SnapshotElement(id=eid, parent=parent_id, tag=tag, attrs=a, text=text[:300],
-                              interactive=interactive)
+                              interactive=interactive, modal="data-modal" in node.attrib and not hidden)
         if tag in ("input", "textarea", "select") and a.get("type") != "password":
             value = node.attrib.get("value") if tag == "input" else (node.text or "").strip() if tag == "textarea" else None
             if tag == "select":

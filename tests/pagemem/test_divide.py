@@ -52,7 +52,7 @@ def test_form_is_a_form_section():
 
 
 def test_modal_is_its_own_section_even_inside_other_content():
-    html = page('<div class="main"><p>text</p><div role="dialog" aria-modal="true"><p>Accept?</p><button>OK</button></div></div>')
+    html = page('<div class="main"><p>text</p><div role="dialog" aria-modal="true" data-modal><p>Accept?</p><button>OK</button></div></div>')
     pm = divide_page(snapshot_from_html(html))
     modal = pm.modal()
     assert modal is not None and [e.name for e in modal.elements] == ["OK"]

@@ -13,7 +13,7 @@ def shop(menu_open: bool = False, cart: str = "0", extra_links: int = 0, modal: 
     hide = "" if menu_open else ' style="display:none"'
     links = "".join(f'<a href="/x{i}">Extra {i}</a>' for i in range(extra_links))
     grid = "".join(f'<div class="card"><a href="/p/{i}">Shoe {i}</a></div>' for i in range(cards))
-    dialog = '<div role="dialog" aria-modal="true"><p>Sign up?</p><button>No thanks</button></div>' if modal else ""
+    dialog = '<div role="dialog" aria-modal="true" data-modal><p>Sign up?</p><button>No thanks</button></div>' if modal else ""
     return (f'<html><body><div class="wrap"><div class="toolbar"><button aria-expanded="{str(menu_open).lower()}">Account</button>'
             f'<ul{hide}><li><a href="/orders">Orders</a></li><li><a href="/settings">Settings</a></li>'
             f'<li><a href="/help">Help</a></li></ul><input aria-label="Cart count" value="{cart}">{links}</div>'
