@@ -37,10 +37,6 @@ def checked(el: Element, state: bool) -> str:
     return f"{'Checked' if state else 'Unchecked'} {label(el)}"
 
 
-def chose_option(trigger: Element, option: Element) -> str:
-    return f"Opened {label(trigger)} and clicked {label(option)}"
-
-
 def pressed_enter(el: Element) -> str:
     return f"Pressed Enter in {label(el)}"
 

@@ -16,7 +16,8 @@ from companion.act import action_strings as say
 from companion.act.context import AgentContext
 from companion.act.confirmation import confirm_action
 from companion.act.elements import field_description, is_checkable, is_text_field, label
-from companion.act.errors import ActionFailed
+from companion.act.errors import ActionFailed, NoOp
+from companion.act.prefilter import selecting_noop, toggle_noop, typing_noop
 from companion.bridge.errors import BridgeDisconnected, BridgeError
 from companion.pagemem.model import Element
 from companion.protocol import ActionResult
@@ -62,6 +63,9 @@ async def click_element(ctx: AgentContext, el: Element, *, suggestion_for: Eleme
 
 
 async def type_text(ctx: AgentContext, el: Element, text: str) -> str:
+    noop = typing_noop(el, text)
+    if noop:
+        raise NoOp(noop, say.typed(el, text))
     await confirm_action(ctx, "type", el)  # a field of another origin's frame
     await browser(ctx, ctx.session.type(el.ref, text, secret=el.is_password, tab=ctx.tab), f"typing into {label(el)}")
     if el.is_password:
@@ -107,8 +111,11 @@ async def select_option(ctx: AgentContext, el: Element, *, field_hint: str = "")
     reply = await llm.choose("select_option", _variables(ctx, field=field, options=el.options), n=len(el.options),
                              max_tokens=CHOICE_TOKENS)
     option = el.options[reply.answer.index]
+    noop = selecting_noop(el, option)
+    if noop:
+        raise NoOp(noop, say.selected(el, option))
     await browser(ctx, ctx.session.select(el.ref, label=option, tab=ctx.tab), f"selecting {option!r} in {label(el)}")
-    el.value = option
+    el.value = el.selected_option = option
     return say.selected(el, option)
 
 
@@ -116,8 +123,12 @@ async def set_checked(ctx: AgentContext, el: Element, state: bool | None = None)
     """Check a checkbox/radio (radios are only ever checked); `state=None` toggles a checkbox."""
     if state is None:
         state = True if el.role == "radio" or el.input_type == "radio" else not bool(el.checked)
+    noop = toggle_noop(el, state)
+    if noop:
+        raise NoOp(noop, say.checked(el, state))
     await browser(ctx, ctx.session.check(el.ref, state, tab=ctx.tab), f"{'checking' if state else 'unchecking'} {label(el)}")
     el.checked = state
+    el.clicked = True  # set by the agent: choosing it again on this page would undo this (prefilter.toggle_noop)
     return say.checked(el, state)
 
 

@@ -1,7 +1,9 @@
 """GatherCandidates (WebChallenger §2.5 / A.4): the numbered action set the AGENT's action-selection call sees.
 
 Element actions: one candidate_filtering call per selected section, conditioned on its extraction, plus one
-call over the first five unselected sections in document order (so top-of-page UI stays reachable).
+call over the first five unselected sections in document order (so top-of-page UI stays reachable); none at all
+when the step has FEW_CANDIDATES or fewer, and what the task names or the single form's controls are put back
+after the calls (filter_guard.py).
 Navigation actions (visited URLs, bookmarks, switch-tab) are filtered by one more call against the task;
 type-URL is always offered. A trigger whose menu site memory knows is followed by the menu's remembered
 elements, each choosable directly (open, then pick: hidden_candidates). The rule pre-filter (prefilter.py) runs before any call. view_all (while not
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion import llm
 from companion.act.context import AgentContext
+from companion.act.filter_guard import guard_kept
 from companion.act.models import Candidate
 from companion.act.prefilter import prefilter, usable_elements
 from companion.act.sites import policy_of
@@ -33,6 +36,10 @@ log = logging.getLogger(__name__)
 UNSELECTED_SECTIONS = 5
 MAX_ELEMENTS_PER_CALL = 60  # a bigger section is asked about in chunks: the prompt stays small on CPU
 MAX_PICKS_PER_CALL = 12  # bounds the answer (and generation time) of one filtering call
+# No filtering call at all when the step offers this many candidates or fewer: one call may keep up to
+# MAX_PICKS_PER_CALL, so filtering so few cannot make the action-selection prompt smaller than a single call's
+# answer may be; it can only drop what the task needs (the textbox of a two-element page) and costs calls.
+FEW_CANDIDATES = MAX_PICKS_PER_CALL
 NAV_LABEL_CHARS = 80
 VIEW_ALL_LABEL = "view all sections of this page in full"
 END_TASK_LABEL = "end the task (it is complete, or its answer is known)"
@@ -168,6 +175,27 @@ def _hides_content(obs: Any, pm) -> bool:
     return False
 
 
+def _unique(candidates: list[Candidate]) -> list[Candidate]:
+    seen: set[str] = set()
+    out = []
+    for c in candidates:
+        if c.key not in seen:
+            seen.add(c.key)
+            out.append(c)
+    return out
+
+
+def _form_of(ctx: AgentContext, pm, el: Element) -> object | None:
+    """The <form> an element is in (from the snapshot), else the form-like root of its section (DividePage)."""
+    form = ctx.forms.get(el.key)
+    if form is not None:
+        return ("form", form)
+    section = pm.section_of(el.ref)
+    if section is not None and section.form is not None:
+        return ("form", (section.form.frame, section.form.id))
+    return ("section", section.id) if section is not None and section.kind == "form" else None
+
+
 def _chunks(items: list, size: int) -> list[list]:
     return [items[i:i + size] for i in range(0, len(items), size)] or [[]]
 
@@ -198,12 +226,12 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
         narrow = getattr(obs, "section_elements", None)
         return narrow(pm, section.id) if callable(narrow) else None
 
-    calls = []
+    groups: list[tuple[str, list[Candidate]]] = []  # (where from, candidates): one filtering call each
     selected = [s for s in (pm.section(sid) for sid in obs.selected) if s is not None]
     for section in selected:
         extraction = (getattr(obs, "extractions", {}) or {}).get(section.id, "")
         for chunk in _chunks(usable(section, shown(section)), MAX_ELEMENTS_PER_CALL):
-            calls.append(_filter(ctx, observation, _section_context(section, extraction), chunk))
+            groups.append((_section_context(section, extraction), chunk))
     rest: list[Candidate] = []
     taken = 0
     # With a modal open the page behind it is inert: only the modal's elements are offered.
@@ -219,20 +247,20 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
         if taken == UNSELECTED_SECTIONS:
             break
     # One call, as in the paper: a long list among these sections is offered by its first elements only.
-    calls.append(_filter(ctx, observation, "other sections near the top of the page (navigation bars, search boxes, main buttons)",
-                         rest[:MAX_ELEMENTS_PER_CALL]))
+    groups.append(("other sections near the top of the page (navigation bars, search boxes, main buttons)",
+                   rest[:MAX_ELEMENTS_PER_CALL]))
     nav = prefilter(navigation_candidates(ctx), pm, page_url=url, active_tab=ctx.active_tab_id, sites=sites)
     nav = [c for c in nav if c.key not in exclude]
-    calls.append(_filter(ctx, observation, "navigation actions (pages visited earlier, bookmarks, other tabs)", nav))
-    results = await asyncio.gather(*calls)
-
-    out: list[Candidate] = []
-    seen: set[str] = set()
-    for group in results:
-        for c in group:
-            if c.key not in seen:
-                seen.add(c.key)
-                out.append(c)
+    groups.append(("navigation actions (pages visited earlier, bookmarks, other tabs)", nav))
+    offered = _unique([c for _, group in groups for c in group])
+    if len(offered) <= FEW_CANDIDATES:
+        kept = {c.key for c in offered}  # nothing to narrow: the call could only drop what the task needs
+    else:
+        results = await asyncio.gather(*(_filter(ctx, observation, where, group) for where, group in groups))
+        kept = guard_kept(ctx.task, offered, {c.key for group in results for c in group},
+                          lambda c: pm.element_by_ref(c.element) if c.element is not None else None,
+                          lambda el: _form_of(ctx, pm, el), list(pm.all_elements()))
+    out = [c for c in offered if c.key in kept]
     # The nav group is the last result; type-URL follows it, always available.
     fixed = [Candidate(kind="type_url", label=TYPE_URL_LABEL)]
     if not ctx.view_all_active and _hides_content(obs, pm):

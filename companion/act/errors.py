@@ -14,3 +14,14 @@ class ActionFailed(Exception):
     def __init__(self, message: str, done: list[str] | None = None):
         super().__init__(message)
         self.done = list(done or [])
+
+
+class NoOp(ActionFailed):
+    """The action would change nothing (typing the value a field holds, selecting the selected option: the
+    rules are act/prefilter.py's). Failing it makes the loop remove the candidate and choose again, instead
+    of logging an action that did nothing and repeating it. `would_be`: the action string it would have had
+    (the state it asks for is already there: a task asking for it is not left undone by it)."""
+
+    def __init__(self, message: str, would_be: str = "", done: list[str] | None = None):
+        super().__init__(message, done)
+        self.would_be = would_be

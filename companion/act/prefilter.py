@@ -1,9 +1,16 @@
 """The rule pre-filter: drop candidates that cannot help before the LLM ever sees them (pure functions).
 
-Removed: navigating to the current page (also same-page #anchors), clicking a checked radio, switching to
-the active tab, print/tel/mailto/javascript: links, disabled elements, and links, navigations and tabs the
-task's site policy refuses (act/sites.py: non-web schemes, URLs cut by the extension, malformed URLs, sites
-outside --allow-domain). A link to a site the user would be asked about stays: it is asked when chosen.
+Removed: navigating to the current page (also same-page #anchors), clicking a checked radio, re-opening a menu
+that is already open (aria-expanded=true on a popup trigger), switching to the active tab, print/tel/mailto/
+javascript: links, disabled elements, and links, navigations and tabs the task's site policy refuses
+(act/sites.py: non-web schemes, URLs cut by the extension, malformed URLs, sites outside --allow-domain). A link
+to a site the user would be asked about stays: it is asked when chosen.
+
+Some no-ops show only once the value is known (the LLM picks it inside the workflow): typing the text a field
+already holds, selecting the option already selected, checking a box that is checked, toggling back a box the
+agent itself set on this page. typing_noop / selecting_noop / toggle_noop name them; the basic actions raise
+NoOp with that reason, so the attempt fails, says why and is removed from the step's candidates (the loop's
+retry rule) instead of repeating an action that changes nothing.
 """
 
 from __future__ import annotations
@@ -11,6 +18,7 @@ from __future__ import annotations
 import re
 
 from companion.act.context import same_document_url
+from companion.act.elements import is_checkable, is_text_field, label
 from companion.act.models import Candidate
 from companion.act.sites import SitePolicy, domain_allowed, element_target
 from companion.pagemem.model import Element, PageMem
@@ -20,7 +28,8 @@ PRINT = re.compile(r"^\s*print(\s+(this|page|receipt|order))*\s*$", re.I)
 
 Sites = SitePolicy | list[str] | None
 
-__all__ = ["prefilter", "usable_elements", "element_skip_reason", "candidate_skip_reason", "domain_allowed"]
+__all__ = ["prefilter", "usable_elements", "element_skip_reason", "candidate_skip_reason", "domain_allowed",
+           "typing_noop", "selecting_noop", "toggle_noop"]
 
 
 def _policy(sites: Sites) -> SitePolicy:
@@ -36,6 +45,8 @@ def element_skip_reason(el: Element, page_url: str, sites: Sites = None) -> str 
         return "disabled"
     if el.role == "radio" and el.checked:
         return "radio already checked"
+    if el.expanded and _has_popup(el) and not is_text_field(el):
+        return "its menu is already open"  # its entries are on the page: choose one of them instead
     href = el.attrs.get("href")
     if href is not None and el.tag in ("a", "area"):
         h = href.strip().lower()
@@ -86,3 +97,42 @@ def prefilter(candidates: list[Candidate], pagemem: PageMem | None, *, page_url:
 def usable_elements(elements: list[Element], page_url: str, sites: Sites = None) -> list[Element]:
     policy = _policy(sites)
     return [e for e in elements if element_skip_reason(e, page_url, policy) is None]
+
+
+# ---------------------------------------------------------------------------- no-ops known once the value is
+
+
+def _same_text(a: str | None, b: str | None) -> bool:
+    return " ".join((a or "").split()) == " ".join((b or "").split())
+
+
+def typing_noop(el: Element, text: str) -> str | None:
+    """Why typing `text` into `el` changes nothing (None: it does). A secret's value is never read: unknown."""
+    if el.is_password or el.value is None or not text.strip():
+        return None
+    if _same_text(el.value, text):
+        return f'{label(el)} already holds "{" ".join(text.split())[:80]}": typing it again changes nothing'
+    return None
+
+
+def selecting_noop(el: Element, option: str) -> str | None:
+    """Why selecting `option` in the native select `el` changes nothing (None: it does)."""
+    if el.secret or el.selected_option is None:
+        return None
+    if _same_text(el.selected_option, option):
+        return f'"{option[:80]}" is already the selected option of {label(el)}: selecting it again changes nothing'
+    return None
+
+
+def toggle_noop(el: Element, state: bool) -> str | None:
+    """Why setting the box `el` to `state` is a no-op (None: it is not). Setting the state it has changes
+    nothing; toggling back a box the agent itself set on this page (Element.clicked) undoes its own action
+    (a small model re-chooses the box it just checked because its name still matches the task)."""
+    if not is_checkable(el):
+        return None
+    if el.checked is not None and bool(el.checked) == state:
+        return f"{label(el)} is already {'checked' if state else 'unchecked'}"
+    if el.clicked and el.checked is not None:
+        was = "checked" if el.checked else "unchecked"
+        return f"{label(el)} was {was} by an earlier action on this page: {'checking' if state else 'unchecking'} it would undo that"
+    return None

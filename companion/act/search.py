@@ -13,6 +13,7 @@ from companion import llm
 from companion.act.basic import CHOICE_TOKENS, click_element, enter_input, press_enter, settle
 from companion.act.context import AgentContext
 from companion.act.elements import is_form_field, label
+from companion.act.errors import NoOp
 from companion.act.models import Outcome
 from companion.pagemem.model import Element
 
@@ -22,7 +23,12 @@ MAX_SUGGESTIONS = 20
 
 
 async def search(ctx: AgentContext, field: Element, *, press: bool = True) -> Outcome:
-    actions = [await enter_input(ctx, field)]
+    try:
+        actions = [await enter_input(ctx, field)]
+    except NoOp:
+        if not press:  # an autocomplete field already holding the text: typing it again shows nothing new
+            raise
+        actions = []  # the query is already in the box (typed earlier, or by the page): just search for it
     query = field.value or ""
     await asyncio.sleep(SUGGESTION_WAIT_S)
     update = await settle(ctx)

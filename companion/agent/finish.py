@@ -1,9 +1,25 @@
-"""End of a task: LLMVerifyEndTask (is it really complete?) and LLMFinalAnswer (what to tell the user)."""
+"""End of a task: LLMVerifyEndTask (is it really complete?) and LLMFinalAnswer (what to tell the user), and two
+rule checks that refuse a hollow end before or after them (no LLM call):
+
+  - missing_action: a task that asks for an action ("Focus into the textbox", "Select Bob and click Submit") is
+    not complete before an action that could do it ran. The rule reads the task's imperative verbs (a verb
+    opening the task or a clause) and asks, for each, one action string of a kind that could do it;
+  - left_to_try: an answer saying the information is not there ("not provided", "no information", "cannot
+    find") is not an answer while the places it could be were not looked at: the site's search box (when the
+    page has one and no search was typed), links of the page the task's words point to (not opened yet),
+    a dialog over the page (not dismissed). Whatever is left is told to the model, which goes on.
+"""
 
 from __future__ import annotations
 
+import re
+from urllib.parse import urldefrag
+
 from companion import llm
+from companion.act.elements import SEARCH_WORDS, is_search_field, label
+from companion.act.filter_guard import words
 from companion.llm.answers import FinalAnswer, Verification
+from companion.pagemem.model import PageMem
 
 VERIFY_MAX_TOKENS = 80
 ANSWER_MAX_TOKENS = 200
@@ -24,3 +40,113 @@ async def final_answer(task: str, history: str, observation: str) -> str:
     reply = await llm.ask("final_answer", {"task": task, "history": history, "observation": observation},
                           FinalAnswer, max_tokens=ANSWER_MAX_TOKENS)
     return reply.answer.answer.strip()
+
+
+# ---------------------------------------------------------------------------- a task that asks to act
+
+# Verb group -> the basic action strings (their first word, action_strings.py) that could do it.
+_CLICKS = ("Clicked", "Submitted", "Pressed", "Checked", "Unchecked", "Selected")
+ACTION_VERBS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # group: (verbs, action kinds that could do it)
+    "click": (("click", "press", "tap", "hit", "push"), _CLICKS),
+    "type": (("type", "enter", "fill", "input", "write"), ("Typed", "Selected", "Uploaded")),
+    "select": (("select", "choose", "pick"), ("Selected", "Clicked", "Checked")),
+    "check": (("check", "tick", "uncheck", "untick"), ("Checked", "Unchecked", "Clicked")),
+    "submit": (("submit",), ("Submitted", "Clicked", "Pressed")),
+    "focus": (("focus",), ("Clicked", "Typed", "Pressed")),
+    "search": (("search",), ("Typed", "Pressed", "Submitted")),
+    "log in": (("log in", "login", "sign in", "log out", "logout", "sign out", "sign up", "register"),
+               ("Submitted", "Clicked", "Pressed", "Typed")),
+    "upload": (("upload", "attach"), ("Uploaded",)),
+    "open": (("open", "go to", "navigate to", "visit"), ("Navigated", "Clicked", "Switched", "Submitted")),
+    "change": (("add", "remove", "delete", "buy", "order", "book", "send", "save", "subscribe", "post", "reply",
+                "set", "change", "update", "expand", "collapse", "drag", "toggle", "switch"),
+               _CLICKS + ("Typed", "Navigated")),
+}
+_CLAUSE_START = r"(?:^|[.;:!?,]\s*|\b(?:and|then|please|also|now|first|next|finally)\s+)"
+
+
+def _verb_pattern(verbs: tuple[str, ...]) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(v).replace(r"\ ", r"\s+") for v in verbs)
+    return re.compile(_CLAUSE_START + rf"(?:{alternatives})\b", re.I)
+
+
+_VERB_PATTERNS = {group: _verb_pattern(verbs) for group, (verbs, _) in ACTION_VERBS.items()}
+
+
+def requested_actions(task: str) -> list[str]:
+    """The verb groups the task asks to carry out: an imperative verb opening the task or one of its clauses
+    ("Select Bob from the list and click Submit" -> select, click). A question ("What is the price?") has none."""
+    text = " ".join(task.split())
+    return [group for group, pattern in _VERB_PATTERNS.items() if pattern.search(text)]
+
+
+def missing_action(task: str, actions_done: list[str]) -> str | None:
+    """Why the task cannot be complete yet (None: every action it asks for has one that could do it)."""
+    kinds = {a.split(" ", 1)[0] for a in actions_done}
+    missing = [g for g in requested_actions(task) if not kinds & set(ACTION_VERBS[g][1])]
+    if not missing:
+        return None
+    asked = " and ".join(f'"{g}"' for g in missing)
+    return (f"the task asks to {asked} on the page, and no browser action that could do it ran yet: "
+            "choose the element the task means and act on it")
+
+
+# ---------------------------------------------------------------------------- an answer that found nothing
+
+NOT_THERE = re.compile(
+    r"\b(?:not (?:provided|available|found|shown|listed|mentioned|given|displayed|specified|present|visible|stated|"
+    r"included|known)|no (?:information|info|data|details|mention|record|price|results?)\b|unavailable|unknown|"
+    r"can ?not (?:find|be found|locate|determine|see)|can't (?:find|locate|determine|see)|"
+    r"could ?n[o']?t (?:find|locate|determine|see)|unable to (?:find|locate|determine)|"
+    r"does(?: not|n't) (?:show|contain|list|mention|include|provide|say|state)|"
+    r"is(?: not|n't) (?:shown|listed|available|provided|mentioned))", re.I)
+MAX_LINKS_TO_TRY = 3
+
+
+def says_not_there(answer: str) -> bool:
+    """The answer says the information is not on the page/site instead of giving it."""
+    return bool(NOT_THERE.search(answer))
+
+
+def _searched(actions_done: list[str]) -> bool:
+    return any(a.startswith("Typed ") and (" into searchbox" in a or SEARCH_WORDS.search(a.rsplit(" into ", 1)[-1]))
+               for a in actions_done)
+
+
+def left_to_try(task: str, pagemem: PageMem | None, actions_done: list[str], visited: list[str]) -> list[str]:
+    """Where the information could still be: the page's search box when nothing was searched, links of the page
+    whose names share a word with the task and that were not opened, a dialog over the page not dismissed."""
+    if pagemem is None:
+        return []
+    out: list[str] = []
+    elements = [e for e in pagemem.all_elements() if not e.disabled]
+    search = next((e for e in elements if is_search_field(e, pagemem.section_of(e.ref))), None)
+    if search is not None and not _searched(actions_done):
+        out.append(f"search the site with {label(search)}")
+    modal = pagemem.modal()
+    if modal is not None:
+        mine = {label(e) for e in modal.all_elements()}
+        if not any(m in a for a in actions_done for m in mine):
+            out.append(f"dismiss the dialog ({modal.purpose or 'open over the page'}): the page behind it may hold the answer")
+    task_words = set(words(task))
+    seen = {urldefrag(u)[0] for u in visited} | {urldefrag(pagemem.url)[0]}
+    links = []
+    for e in elements:
+        target = urldefrag(e.url)[0] if e.role == "link" and e.url else ""
+        if target and target.startswith(("http://", "https://")) and target not in seen and task_words & set(words(e.name)):
+            seen.add(target)
+            links.append(f"open {label(e)}")
+    out.extend(links[:MAX_LINKS_TO_TRY])
+    return out
+
+
+def hollow_answer(answer: str, task: str, pagemem: PageMem | None, actions_done: list[str], visited: list[str]) -> str | None:
+    """Why an answer that found nothing cannot end the task yet (None: it is an answer, or nothing is left)."""
+    if not says_not_there(answer):
+        return None
+    left = left_to_try(task, pagemem, actions_done, visited)
+    if not left:
+        return None
+    return ("the answer says the information is not there, but not every place it could be was looked at; "
+            "left to try: " + "; ".join(left))

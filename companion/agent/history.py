@@ -12,7 +12,12 @@ A step with several basic actions (a compound workflow or a continuation chain) 
     - Press Enter
 
 Only successful actions are recorded: failed attempts (the retry rule) never reach the history.
-A step that produced no action at all is not recorded either.
+A step that produced no action at all is not recorded either. A refused end of the task is (a "Note:" line of
+the next recorded step), so the model keeps being told what was left to try.
+
+The action-selection call sees the history without the earlier steps' reasons (render_for_actor): a small
+model copied the first step's "The task requires logging in..." as its reason for six steps after the login.
+It sees its previous reason once, marked as the reason for an action already taken.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ class StepRecord(BaseModel):
     summary: str  # the page task summary of the step (the observation)
     reason: str
     actions: list[str] = Field(min_length=1)  # basic action strings, in execution order
+    notes: list[str] = Field(default_factory=list)  # what the agent was told in the step (a refused end task)
 
 
 def _one_line(text: str) -> str:
@@ -34,18 +40,20 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def format_step(record: StepRecord) -> str:
+def format_step(record: StepRecord, reason: bool = True) -> str:
     page = _one_line(record.page_name) or record.url
     lines = [
         f"Step {record.step}",
         f"Observation: {page} ({record.url}) - Summary: {_one_line(record.summary)}",
-        f"Reason for Action: {_one_line(record.reason)}",
     ]
+    if reason:
+        lines.append(f"Reason for Action: {_one_line(record.reason)}")
     if len(record.actions) == 1:
         lines.append(f"Action: {_one_line(record.actions[0])}")
     else:
         lines.append("Actions:")
         lines += [f"- {_one_line(a)}" for a in record.actions]
+    lines += [f"Note: {_one_line(n)}" for n in record.notes]
     return "\n".join(lines)
 
 
@@ -60,6 +68,15 @@ class History:
 
     def render(self) -> str:
         return "\n\n".join(format_step(r) for r in self.steps)
+
+    def render_for_actor(self) -> str:
+        """The history for action selection: no reasons, then the last step's reason marked as done with."""
+        if not self.steps:
+            return ""
+        last = self.steps[-1]
+        previous = (f"\n\nYour reason at step {last.step} (for the action already taken there, not for this step): "
+                    f"{_one_line(last.reason)}") if last.reason.strip() not in ("", "-") else ""
+        return "\n\n".join(format_step(r, reason=False) for r in self.steps) + previous
 
     def actions(self) -> list[str]:
         """Every basic action string of the task, in order (what a replay must reproduce)."""

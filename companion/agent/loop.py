@@ -10,7 +10,8 @@ one numbered candidate with a reason, execute it. Around that:
   - end task: one verification call per task; "not complete" removes end task for this step only; a later
     end-task choice ends the task without another LLM check; a final-answer call produces the answer.
     Before either, a rule check (grounding.py) on every end-task choice refuses an observation stating a
-    number no visited page showed (small models invent prices);
+    number no visited page showed (small models invent prices), a task asking for an action none of the
+    actions could have done, and an answer saying "not provided" while the site was not searched (finish.py);
   - view all: the observer shows every section in full for the rest of the page; observe again;
   - each step's observation loses the sentences stating numbers no visited page showed (grounding.py);
   - loop detection (loopguard.py), the step budget, cancellation (asyncio or a `stop` event) and a
@@ -34,13 +35,14 @@ from pydantic import BaseModel, Field
 
 from companion import llm
 from companion.act import ActionFailed, AgentContext, Candidate, execute, gather_candidates
+from companion.act.errors import NoOp
 from companion.act.sites import WEB_SCHEMES, SitePolicy, parse_url
 from companion.agent.bookmarks import choose_bookmarks
 from companion.agent.change import describe_change, page_lines
 from companion.agent.checkpoint import TaskCheckpoint, TaskOptions
 from companion.agent.decide import select_action
 from companion.agent.events import EventStream, Subscriber, usage_of
-from companion.agent.finish import final_answer, verify_end_task
+from companion.agent.finish import final_answer, hollow_answer, missing_action, verify_end_task
 from companion.agent.history import History, StepRecord
 from companion.agent.grounding import SeenText
 from companion.agent.loopguard import LoopGuard, page_state
@@ -164,6 +166,8 @@ class _Agent:
             self.seen.add(record.url)
             self.seen.add(record.summary)
         self.ctx: AgentContext | None = None
+        self.pending_notes: list[str] = []  # refused ends not in the history yet (the next recorded step carries them)
+        self.already_so: list[str] = []  # no-op actions refused (act.errors.NoOp): what they asked for was there
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -347,7 +351,7 @@ class _Agent:
                     await self.events.emit("note", step=self.step, text="No action is left to try on this page.")
                     return
                 state = page_state(ctx.pagemem)
-                decision = await select_action(self.task, self.history.render(), observation, [c.label for c in shown],
+                decision = await select_action(self.task, self.history.render_for_actor(), observation, [c.label for c in shown],
                                                self.guard.nudge(state))
                 chosen = shown[decision.index]
                 if chosen.kind == "end_task":
@@ -360,6 +364,11 @@ class _Agent:
                         await self.events.emit("note", step=self.step, reason=decision.reason, text=f"Not done yet: {why}")
                         observation += f" (Not verified: {why}.)"  # so the next choice looks for the value
                         continue
+                    missing = missing_action(self.task, self.history.actions() + actions + self.already_so)  # finish.py
+                    if missing:
+                        end_task_removed = True
+                        observation = await self._refuse_end(missing, decision.reason, observation)
+                        continue
                     if not self.verified:
                         self.verified = True
                         verdict = await verify_end_task(self.task, self._history_with(obs, step_summary, reasons, actions),
@@ -370,8 +379,13 @@ class _Agent:
                             await self.events.emit("note", step=self.step, reason=decision.reason,
                                                    text=f"Not done yet: {verdict.reason}")
                             continue
+                    answer = await final_answer(self.task, self._history_with(obs, step_summary, reasons, actions), observation)
+                    hollow = hollow_answer(answer, self.task, ctx.pagemem, self.history.actions() + actions, ctx.visited_urls)
+                    if hollow:  # "not provided" while the site was not searched (finish.py)
+                        end_task_removed = True
+                        observation = await self._refuse_end(hollow, decision.reason, observation)
+                        continue
                     self._record(obs, step_summary, reasons, actions)
-                    answer = await final_answer(self.task, self.history.render(), observation)
                     await self._check_answer(answer)
                     raise _Ended("done", answer=answer)
                 if chosen.kind == "view_all":
@@ -389,6 +403,9 @@ class _Agent:
                 except ActionFailed as exc:
                     actions += exc.done  # parts of a compound action that did happen
                     failed.add(chosen.key)
+                    if isinstance(exc, NoOp):  # the state it asks for is there already: say so to the next choice
+                        self.already_so.append(exc.would_be)
+                        observation += f" (Already so: {exc}.)"
                     attempts += 1
                     await self.events.emit("note", step=self.step, text=f"Attempt failed ({chosen.label}): {exc}")
                     if attempts >= MAX_ATTEMPTS:
@@ -400,7 +417,8 @@ class _Agent:
                 reasons.append(decision.reason)
                 await self.events.emit("action", step=self.step, reason=decision.reason, actions=outcome.actions,
                                        text="; ".join(outcome.actions) or chosen.label)
-                if self.guard.record(state, chosen.label) >= self.guard.stop_at:
+                self.guard.record(state, chosen.label)
+                if self.guard.should_stop(state, chosen.label):
                     self._record(obs, step_summary, reasons, actions)
                     raise _Ended("looping", self.guard.explanation(state, chosen.label))
                 if outcome.url_changed or outcome.modal_opened or executed >= MAX_STEP_ACTIONS:
@@ -456,11 +474,20 @@ class _Agent:
                                     summary=f"The page could not be loaded or read: {problem}",
                                     reason="Leave a page that cannot be used.", actions=[f"Went back to {previous}"]))
 
+    async def _refuse_end(self, why: str, reason: str, observation: str) -> str:
+        """End task refused by a rule (finish.py): told now (the observation) and later (the history's next step)."""
+        await self.events.emit("note", step=self.step, reason=reason, text=f"Not done yet: {why}")
+        if not any(why in n for n in self.pending_notes):
+            self.pending_notes.append(f"End task refused at step {self.step}: {why}.")
+        return f"{observation} (Not done yet: {why}.)"
+
     def _record(self, obs, summary: str, reasons: list[str], actions: list[str]) -> None:
         if not actions or (self.history.steps and self.history.steps[-1].step == self.step):
             return  # nothing happened in the browser: failed attempts are never logged
         self.history.add(StepRecord(step=self.step, page_name=obs.page_title or obs.url, url=obs.url, summary=summary,
-                                    reason=" Then: ".join(r for r in reasons if r) or "-", actions=list(actions)))
+                                    reason=" Then: ".join(r for r in reasons if r) or "-", actions=list(actions),
+                                    notes=list(self.pending_notes)))
+        self.pending_notes = []
 
     def _history_with(self, obs, summary: str, reasons: list[str], actions: list[str]) -> str:
         """The history including this step's actions so far (what the verifier must judge)."""
@@ -469,5 +496,6 @@ class _Agent:
         probe = History()
         probe.steps = list(self.history.steps)
         probe.add(StepRecord(step=self.step, page_name=obs.page_title or obs.url, url=obs.url, summary=summary,
-                             reason=" Then: ".join(r for r in reasons if r) or "-", actions=list(actions)))
+                             reason=" Then: ".join(r for r in reasons if r) or "-", actions=list(actions),
+                             notes=list(self.pending_notes)))
         return probe.render()

@@ -1,8 +1,11 @@
 """Loop detection: the same action chosen on the same page state again and again.
 
-The page state is the URL plus the content hashes of the PageMem's sections, so a click that changes
-nothing visible repeats the same state. Three times on one state puts a nudge line into the
-action-selection prompt; five times ends the task with an explanation.
+The page state is the URL plus every element's identity and state (value, checked, selected, expanded,
+disabled, the selected option), not the page's rendered text: a ticking clock or a rotating banner changes
+the text on every look, so a click that changes nothing would never repeat "the same state". Elements are
+taken by what they are (identity_key), not by their ids, so a re-rendered but unchanged widget is the same.
+Three times on one state puts a nudge line into the action-selection prompt; five times ends the task
+with an explanation.
 """
 
 from __future__ import annotations
@@ -11,18 +14,22 @@ import hashlib
 from collections import Counter
 
 from companion.llm.prompts import untrusted
-from companion.pagemem.model import PageMem
+from companion.pagemem.model import Element, PageMem
 
 NUDGE_AT = 3
 STOP_AT = 5
 
 
+def element_state(el: Element) -> tuple:
+    """What the element is and the state an action can change (a secret's value only as "filled or not")."""
+    value = None if el.is_password else el.value
+    return (el.identity_key(), value, el.has_value, el.checked, el.selected, el.expanded, el.disabled, el.selected_option)
+
+
 def page_state(pagemem: PageMem) -> str:
     digest = hashlib.sha256(pagemem.url.encode())
-    for section in pagemem.sections:
-        digest.update(b"\0" + section.content_hash.encode())
-        for item in section.items:
-            digest.update(b"\1" + item.content_hash.encode())
+    for el in pagemem.all_elements():
+        digest.update(b"\0" + repr(element_state(el)).encode())
     return digest.hexdigest()[:16]
 
 

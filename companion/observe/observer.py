@@ -5,7 +5,8 @@ On page entry (WebChallenger §2.4 + Region4Web §4.1):
     (cached) -> page summary (cached) -> section selection
     (skipped when a modal is open: the modal is the only relevant section) -> SelectListItems on selected
     lists -> extraction per selected section (concurrent, cached) -> page task summary (always).
-On later steps of the same page (Region4Web §4.2): no abstraction or selection calls; the page-entry
+On later steps of the same page (Region4Web §4.2): no selection call, and no abstraction call but for a section
+whose structure changed a lot (UpdateSection's needs_summary: re-summarised, App. A.2); the page-entry
 selection is kept, removed/modified elements are already in their sections, elements added since
 entry form a separate group, and only sections whose content changed are extracted again.
 `view_all()` shows every section in full for the rest of the page.
@@ -90,6 +91,7 @@ class PageObserver:
         self.max_selected = max_selected
         self.digest: PageDigest | None = None
         self._pagemem: PageMem | None = None
+        self._summarized: dict[str, str] = {}  # section id -> content hash its summary was written for (this page)
 
     def view_all(self) -> None:
         """Show every section in full for the rest of this page (the fallback when selection missed)."""
@@ -112,12 +114,15 @@ class PageObserver:
         if new_page:
             self.digest = PageDigest.enter(pagemem)
             self._pagemem = pagemem  # held, so identity means "the same PageMem" (ids of freed objects are reused)
+            self._summarized = {sec.id: sec.content_hash for sec in pagemem.sections if sec.summary is not None}
         digest = self.digest
         top = {s.id: s for s in pagemem.sections}
         digest.selected = [sid for sid in digest.selected if sid in top]
         # Within the page: each section's view (as at entry, with removals and modifications applied) and
         # what appeared in it since entry.
         splits = {} if new_page else {sec.id: digest.split(sec) for sec in pagemem.sections}
+        if not new_page:
+            await self._resummarize_changed(caller, pagemem)
         modal, modal_view = pagemem.modal(), None
         if modal is None:
             modal, modal_view = _dialog_that_appeared(pagemem, splits)
@@ -131,6 +136,7 @@ class PageObserver:
             selected = [sec.id for sec in pagemem.sections]
         elif new_page or not digest.selected:
             await abstract_sections(caller, pagemem.sections, pagemem, self.store, self.budget)
+            self._summarized = {sec.id: sec.content_hash for sec in pagemem.sections}
             steps = [select_sections(caller, self.budget, task, history, pagemem, pagemem.sections, self.max_selected)]
             if self.page_summary:
                 steps.append(summarize_page(caller, pagemem, self.store, self.budget))
@@ -187,6 +193,21 @@ class PageObserver:
         )
 
     # ------------------------------------------------------------------ helpers
+
+    async def _resummarize_changed(self, caller: Caller, pagemem: PageMem) -> None:
+        """UpdateSection marks a section for re-summary when its structure changed a lot (>= 3 elements added
+        or removed, a list rebuilt); within a page that mark is acted on here (Algorithm 2 (iii)), so the
+        section's summary and state say what it shows now. A list is marked on every refresh: only one whose
+        content really changed since its summary was written is asked about again."""
+        changed = [sec for sec in pagemem.sections if sec.needs_summary and sec.summary is not None
+                   and self._summarized.get(sec.id) not in (None, sec.content_hash)]
+        if changed:
+            await abstract_sections(caller, changed, pagemem, self.store, self.budget)
+        for sec in pagemem.sections:
+            if sec.summary is not None and not sec.needs_summary:
+                self._summarized.setdefault(sec.id, sec.content_hash)
+        for sec in changed:
+            self._summarized[sec.id] = sec.content_hash
 
     async def _select_items(self, caller: Caller, task: str, history: str, sections: list[PageSection],
                             digest: PageDigest) -> tuple[dict[str, list[tuple[int, PageSection]]], dict[str, ListScan]]:

@@ -435,12 +435,14 @@ def make_element(node: Node) -> Element:
     expanded = a.get("aria-expanded")
     password = el.secret or (el.tag == "input" and a.get("type", "").lower() == "password")
     options: list[str] = []
+    chosen: str | None = None
     if el.tag == "select":
         for c in node.children:
-            if c.el.tag == "option":
-                options.append(c.el.text)
-            elif c.el.tag == "optgroup":
-                options.extend(g.el.text for g in c.children if g.el.tag == "option")
+            for o in ([c] if c.el.tag == "option" else c.children if c.el.tag == "optgroup" else []):
+                if o.el.tag == "option":
+                    options.append(o.el.text)
+                    if o.el.selected and chosen is None and not password:
+                        chosen = o.el.text
     # A big page makes tens of thousands of these: they share one fields-set per shape (protocol.share_fields_set).
     return share_fields_set(Element(
         ref=ElementRef(frame=node.frame, id=el.id), index=node.index, tag=el.tag, role=node.role, name=node.name,
@@ -449,6 +451,6 @@ def make_element(node: Node) -> Element:
         disabled="disabled" in a or a.get("aria-disabled", "").lower() == "true",
         expanded=None if expanded is None else expanded.lower() == "true",
         required="required" in a or a.get("aria-required", "").lower() == "true",
-        options=options, value=None if password else el.value,
+        options=options, selected_option=chosen, value=None if password else el.value,
         secret=password, has_value=el.has_value, url=el.url, url_truncated=el.url_truncated,
     ))

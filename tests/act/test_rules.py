@@ -92,7 +92,7 @@ def choose(indices) -> str:
 
 MAIN = "".join(f"<p>Paragraph {i} about kettles, their prices and their colours, for the test page.</p>" for i in range(30))
 SHOP = (f"<header><a href='/'>Shop home</a><input type='search' aria-label='Search'></header>"
-        f"<main><h1>Kettles</h1>{MAIN}<ul>" + "".join(f"<li><a href='/k{i}'>Kettle {i}</a></li>" for i in range(5)) +
+        f"<main><h1>Kettles</h1>{MAIN}<ul>" + "".join(f"<li><a href='/k{i}'>Kettle {i}</a></li>" for i in range(12)) +
         "</ul></main><footer><a href='/help'>Help</a><a href='/about'>About</a></footer>")
 
 
@@ -240,8 +240,7 @@ async def test_a_list_narrowed_by_item_selection_offers_only_the_selected_items(
     observation = obs([lst.id], []).model_copy(update={"list_items": {lst.id: [picked.id]}})
     got = await gather_candidates(ctx_for(pm), observation)
     assert [c.label for c in got if c.kind == "element"] == ['link "Kettle 3"']
-    asked = server.requests[0].last_user
-    assert 'link "Kettle 3"' in asked and 'link "Kettle 2"' not in asked
+    assert server.requests == []  # so few candidates are not filtered (candidates.FEW_CANDIDATES)
 
 
 async def test_element_labels_carry_no_index_and_repeated_names_are_told_apart(scripted_llm, llm_client_for):

@@ -2,7 +2,11 @@
 answering from the request itself instead of a fixed list, so a multi-step task can be scripted by intent.
 
 Every answer is built from the JSON schema the client sent (so it is always valid) and the prompt text:
-  - subset choices (section_selection, candidate_filtering, ...): every option, up to maxItems;
+  - subset choices (section_selection, candidate_filtering, ...): in selection="all" mode every option, up to
+    maxItems; in selection="overlap" mode only the options sharing a word with the task (the lexical policy's
+    scoring, companion/llm/lexical.py: a phrase the task quotes counts more), best first, up to maxItems, and
+    every option only when none shares a word (a model with nothing to go on keeps what the prompt asks to keep).
+    The agent tests run in both modes (tests/agent/conftest.py), so a narrowing choice is exercised too;
   - detail_extraction echoes the section's details, page_task_summary echoes "title (url)" plus the
     extractions: the observation really carries what the page shows, through the whole pipeline;
   - action_selection, end_task_verification and final_answer come from the test's own functions.
@@ -16,6 +20,7 @@ import json
 import re
 from typing import Callable
 
+from companion.llm.lexical import Scorer, numbered_options, task_of
 from companion.llm.scripted_server import RecordedRequest, ScriptedLLMServer, ScriptedReply
 
 _request: contextvars.ContextVar[RecordedRequest | None] = contextvars.ContextVar("agent_llm_request", default=None)
@@ -66,11 +71,28 @@ def _allowed(spec: dict) -> list:
     return [spec["const"]] if "const" in spec else list(spec.get("enum", [0]))
 
 
+SELECTION_MODES = ("all", "overlap")
+
+
+def by_overlap(text: str, allowed: list, limit: int) -> list:
+    """The options of a subset prompt that share words with the task, best first (all of them when none does)."""
+    options = numbered_options(text, len(allowed))
+    if len(options) != len(allowed):
+        return allowed[:limit]
+    scorer = Scorer(task_of(text))
+    scores = [scorer.overlap(o) for o in options]
+    hits = sorted((i for i in range(len(options)) if scores[i] > 0), key=lambda i: (-scores[i], i))
+    return [allowed[i] for i in hits][:limit] or allowed[:limit]
+
+
 class AgentLLM(ScriptedLLMServer):
     def __init__(self, *, choose: ChooseFn, verify: Callable[[str], bool] = lambda text: True,
                  answer: Callable[[str], str] = lambda text: "done",
-                 overrides: dict[str, Callable[[str], dict]] | None = None, **kwargs):
+                 overrides: dict[str, Callable[[str], dict]] | None = None, selection: str = "all", **kwargs):
         super().__init__(**kwargs)
+        if selection not in SELECTION_MODES:
+            raise ValueError(f"selection must be one of {SELECTION_MODES}, not {selection!r}")
+        self.selection = selection
         self.overrides = overrides or {}  # prompt name -> (prompt text -> answer object)
         self.choose = choose
         self.verify = verify
@@ -117,16 +139,18 @@ class AgentLLM(ScriptedLLMServer):
             page = re.search(r"Current page: (.*)", text).group(1)  # noqa: the prompt always names the page
             found = text.split("Relevant details found on the page:\n", 1)[-1].split("\n\n", 1)[0]
             return {"summary": f"{page}. " + " ".join(found.split())[:800]}
-        return self.generic(schema)
+        return self.generic(schema, text if self.selection == "overlap" else None)
 
     @staticmethod
-    def generic(schema: dict) -> dict:
+    def generic(schema: dict, text: str | None = None) -> dict:
+        """Schema-valid answer; `text` given: subsets are chosen by word overlap with the prompt's task."""
         out: dict = {}
         for name, spec in schema.get("properties", {}).items():
             kind = spec.get("type")
             if kind == "array":
                 values = _allowed(spec["items"])
-                out[name] = values[: spec.get("maxItems", len(values))]
+                limit = spec.get("maxItems", len(values))
+                out[name] = by_overlap(text, values, limit) if text is not None else values[:limit]
             elif kind == "integer":
                 out[name] = _allowed(spec)[0]
             elif kind == "boolean":

@@ -6,15 +6,26 @@ import pytest
 
 from companion import llm
 from companion.llm.client import LLMClient
-from tests.agent.agent_llm import AgentLLM
+from tests.agent.agent_llm import SELECTION_MODES, AgentLLM
 
 
-@pytest.fixture
-def agent_llm():
-    """Factory: agent_llm(choose=..., verify=..., answer=...) -> a started AgentLLM, installed as the process LLM."""
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "selection(mode): the test makes sense with this agent_llm selection mode only "
+                                       "('all' or 'overlap'); the other mode is skipped")
+
+
+@pytest.fixture(params=SELECTION_MODES)
+def agent_llm(request):
+    """Factory: agent_llm(choose=..., verify=..., answer=...) -> a started AgentLLM, installed as the process LLM.
+    Every test using it runs twice: subset prompts answered with every option ("all") and by word overlap with
+    the task ("overlap", a narrowing choice); @pytest.mark.selection("all") keeps a test to one mode."""
+    only = request.node.get_closest_marker("selection")
+    if only is not None and only.args[0] != request.param:
+        pytest.skip(f"makes sense with selection={only.args[0]!r} only")
     servers: list[AgentLLM] = []
 
     def start(**kwargs) -> AgentLLM:
+        kwargs.setdefault("selection", request.param)
         server = AgentLLM(**kwargs).start()
         servers.append(server)
         llm.set_client(LLMClient(spec=server.spec))

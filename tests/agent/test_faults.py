@@ -71,5 +71,6 @@ def test_a_task_that_cannot_go_on_is_checkpointed_and_resumes_from_its_last_step
     assert resumed.actions == ['Clicked link "Kettles"']  # the history went on; nothing was done twice
     asked = [r for r in server.requests[before:] if r.prompt == "action_selection"]
     assert asked and all("agent_kettles.html" in current_page(r.last_user) for r in asked)  # step 1 not asked again
-    assert re.search(r'Step 1\nObservation: .*agent_shop\.html.*\n.*\nAction: Clicked link "Kettles"', asked[0].last_user)
+    # (the actor's history leaves the reasons out: history.render_for_actor)
+    assert re.search(r'Step 1\nObservation: .*agent_shop\.html.*\nAction: Clicked link "Kettles"', asked[0].last_user)
     assert load_checkpoint(path).status == "done"

@@ -1,18 +1,29 @@
 """Loop detection: the same action on the same page state 3 times nudges, 5 times stops."""
 
 from companion.agent.loopguard import LoopGuard, page_state
-from companion.pagemem.model import PageMem, PageSection
+from companion.pagemem.model import Element, PageMem, PageSection
+from companion.protocol import ElementRef
 
 
-def _page(url: str, hashes: list[str]) -> PageMem:
-    return PageMem(url=url, sections=[PageSection(id=f"s{i}", kind="normal", roots=[], tag="div", content_hash=h)
-                                      for i, h in enumerate(hashes)])
+def _page(url: str, value: str = "", checked: bool = False, clock: str = "10:00:00", eid: int = 1) -> PageMem:
+    field = Element(ref=ElementRef(frame=0, id=eid), index=1, tag="input", role="textbox", name="Name", value=value)
+    box = Element(ref=ElementRef(frame=0, id=eid + 1), index=2, tag="input", role="checkbox", name="Agree",
+                  attrs={"type": "checkbox"}, checked=checked)
+    return PageMem(url=url, sections=[PageSection(id="s1", kind="normal", roots=[], tag="div", elements=[field, box],
+                                                  details=f"text: It is {clock}", content_hash=clock)])
 
 
-def test_page_state_changes_with_content_and_url_only():
-    assert page_state(_page("http://h/a", ["x", "y"])) == page_state(_page("http://h/a", ["x", "y"]))
-    assert page_state(_page("http://h/a", ["x", "y"])) != page_state(_page("http://h/a", ["x", "z"]))
-    assert page_state(_page("http://h/a", ["x"])) != page_state(_page("http://h/b", ["x"]))
+def test_page_state_changes_with_element_state_and_url_only():
+    assert page_state(_page("http://h/a")) == page_state(_page("http://h/a"))
+    assert page_state(_page("http://h/a")) != page_state(_page("http://h/a", value="Kim"))
+    assert page_state(_page("http://h/a")) != page_state(_page("http://h/a", checked=True))
+    assert page_state(_page("http://h/a")) != page_state(_page("http://h/b"))
+
+
+def test_page_state_ignores_a_ticking_clock_and_re_created_nodes():
+    # The rendered text (and so the section's content hash) changes every second; no element does.
+    assert page_state(_page("http://h/a", clock="10:00:00")) == page_state(_page("http://h/a", clock="10:00:01"))
+    assert page_state(_page("http://h/a", eid=1)) == page_state(_page("http://h/a", eid=7))
 
 
 def test_nudge_appears_at_the_third_repetition_and_names_the_action():

@@ -146,7 +146,10 @@ async def test_after_a_menu_opens_the_added_items_are_a_group_and_unchanged_sect
     obs = await observer.observe("Check my current loans", "Step 1 ... clicked My account", pm, update)
 
     prompts = [r.prompt for r in server.requests[mark:]]
-    assert "section_summary" not in prompts and "section_selection" not in prompts and "page_summary" not in prompts
+    assert "section_selection" not in prompts and "page_summary" not in prompts
+    # The header gained four links (UpdateSection's structural change): it alone is summarised again, its purpose known.
+    (resummary,) = requests_for(server, "section_summary", mark)
+    assert "Current loans" in resummary.last_user and "purpose is known" in resummary.last_user
     assert not obs.new_page and obs.selected == first.selected
     group = obs.added_group
     assert group is not None and "(appeared in: Site header)" in group

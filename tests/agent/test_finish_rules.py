@@ -1,0 +1,81 @@
+"""Issue 13 item 12, in real Chromium with the real extension and the scripted LLM: the actor is not shown the
+earlier steps' reasons to copy (only its previous one, marked as such); a task that asks for an action is not
+complete before an action that could do it ran; an answer saying the information is not there is refused while
+the site's search was not tried, and the model is told what is left (in the observation and the history)."""
+
+from __future__ import annotations
+
+from companion.agent.loop import run_task
+from tests.agent.agent_llm import candidates_of, index_of
+from tests.agent.test_run_command import choose_kettles_then_end
+from tests.agent.test_task_flow import PRICE_TASK, _blue_price
+
+
+def notes(result) -> list[str]:
+    return [e.text for e in result.events if e.kind == "note"]
+
+
+def test_the_actor_sees_its_previous_reason_marked_and_no_reason_lines(browser, pages, agent_llm, memory_dir):
+    calls = []
+
+    def select(text: str) -> dict:
+        calls.append(text)
+        return {"reason": f"Reason number {len(calls)}", "index": choose_kettles_then_end(text, candidates_of(text))}
+
+    server = agent_llm(choose=choose_kettles_then_end, answer=_blue_price, overrides={"action_selection": select})
+    result = browser.run(run_task(PRICE_TASK, session=browser.session, start_url=pages.url("agent_shop.html"),
+                                  memory_dir=memory_dir), timeout=180)
+
+    assert result.status == "done", result.explanation
+    second = server.prompts("action_selection")[1]
+    assert "Reason for Action:" not in second  # nothing to copy from
+    assert "Your reason at step 1 (for the action already taken there, not for this step): Reason number 1" in second
+    assert "Reason for Action: Reason number 1" in result.history  # the history itself keeps the paper's format
+
+
+def test_a_task_asking_for_an_action_is_not_done_without_one(browser, pages, agent_llm, memory_dir):
+    def choose(text: str, labels: list[str]) -> int:
+        for pattern in (r"^end the task", r'^textbox "Answer"$', r"^type a URL"):  # (a typed URL fails: not a URL)
+            if index_of(labels, pattern) is not None:
+                return index_of(labels, pattern)
+        return 0  # the filled textbox again: a no-op, the third failed attempt ends the step
+
+    server = agent_llm(choose=choose)
+    result = browser.run(run_task("Focus into the textbox", session=browser.session, start_url=pages.url("finish_focus.html"),
+                                  memory_dir=memory_dir, max_steps=2), timeout=180)
+
+    assert result.status == "done", result.explanation
+    assert result.actions and result.actions[0].startswith('Typed "scripted" into textbox "Answer"')
+    refused = [n for n in notes(result) if n.startswith('Not done yet: the task asks to "focus"')]
+    assert refused
+    # The model is told in the next choice, and the history keeps it.
+    assert 'Not done yet: the task asks to "focus"' in server.prompts("action_selection")[1]
+    assert "Note: End task refused at step 1: the task asks to \"focus\"" in result.history
+
+
+def test_not_provided_is_not_an_answer_while_the_search_was_not_tried(browser, pages, agent_llm, memory_dir):
+    def choose(text: str, labels: list[str]) -> int:
+        if "left to try: search the site" in text and index_of(labels, r"^searchbox") is not None:
+            return index_of(labels, r"^searchbox")
+        return index_of(labels, r"^end the task")
+
+    def answer(text: str) -> str:
+        return "The Teal kettle costs $31.00." if "finish_results.html" in text else "No price information available."
+
+    agent_llm(choose=choose, answer=answer, overrides={"input_value": lambda text: {"value": "Teal kettle"}})
+    result = browser.run(run_task("What is the price of the Teal kettle?", session=browser.session,
+                                  start_url=pages.url("finish_shop.html"), memory_dir=memory_dir, max_steps=3), timeout=180)
+
+    assert result.status == "done", result.explanation
+    assert result.answer == "The Teal kettle costs $31.00."
+    assert any("left to try: search the site with searchbox \"Search the shop\"" in n for n in notes(result))
+    assert any(a.startswith('Typed "Teal kettle" into searchbox') for a in result.actions)
+
+
+def test_the_action_rule_reads_imperatives_not_questions():
+    from companion.agent.finish import missing_action, requested_actions, says_not_there
+
+    assert requested_actions("Select Bob from the list and click Submit.") == ["click", "select"]
+    assert requested_actions("What is the price of the Blue kettle?") == []
+    assert missing_action("Focus into the textbox", ['Clicked textbox "Answer"']) is None
+    assert says_not_there("The email is not provided in the current page") and not says_not_there("It costs $5.")
