@@ -48,6 +48,7 @@ class RunOptions:
     headless: bool = True
     task_timeout: float | None = None  # seconds per task (None: the step budget is the bound)
     extension: Path | None = None  # the built extension to load (None: dist/extension; see pin_extension)
+    record_dir: Path | None = None  # each task's session, pages kept, as DIR/<task id>.jsonl (`webchallenger replay`)
 
 
 def pin_extension(work_dir: Path) -> Path:
@@ -98,6 +99,25 @@ def _task_memory(work_dir: Path, task: AppTask, memory: MemoryMode, seed: Path |
     return target
 
 
+def _recording(name: str, intent: str, start_url: str, opts: RunOptions, session):
+    """The task's own LLM client, recording into DIR/<name>.jsonl with the browser side and the pages, so
+    `webchallenger replay FILE` reruns it with no site and no LLM (a task that started with an explored
+    memory replays the same only with that memory: the replay starts with none). Returns (session, (client,
+    shared client))."""
+    from companion import llm
+    from companion.bridge.recorded import start_recording
+
+    shared = llm.get_client()
+    paths.private_dir(opts.record_dir)
+    path = opts.record_dir / f"{name}.jsonl"
+    path.unlink(missing_ok=True)  # a new recording, not one appended to an older run's
+    client = llm.LLMClient(settings=shared.settings.model_copy(update={"record_path": str(path)}))
+    llm.set_client(client)
+    recorded = start_recording(client, session, task=intent, start_url=start_url, max_steps=opts.max_steps,
+                               allowed_domains=[], keep_pages=True)
+    return recorded, (client, shared)
+
+
 def run_task_once(task: AppTask, site, memory: MemoryMode, opts: RunOptions, work_dir: Path,
                   memory_seed: Path | None = None, on_event: Callable | None = None) -> TaskRun:
     """Run one task and judge it. `site` is a started DjangoSite (tests/djangosite/server.py)."""
@@ -120,7 +140,7 @@ def run_task_once(task: AppTask, site, memory: MemoryMode, opts: RunOptions, wor
     if opts.extension is not None:
         launch.extension = opts.extension
     browser = LaunchedBrowser(launch)
-    result = None
+    result = recording = None
     try:
         try:
             browser.start()
@@ -132,9 +152,14 @@ def run_task_once(task: AppTask, site, memory: MemoryMode, opts: RunOptions, wor
         checkpoint = TaskCheckpoint.begin(
             expectation.intent, start_url, TaskOptions(max_steps=opts.max_steps, start_target=start_url, confirm=False),
             directory=memory_dir.parent / "checkpoints")
+        session, recording = browser.session, None
+        if opts.record_dir is not None:
+            name = task.id if memory == "none" else f"{task.id}.{memory}"  # --memory both runs a task twice
+            session, recording = _recording(name, expectation.intent, start_url, opts, session)
+        subscribers = [f for f in (on_event, getattr(session, "on_event", None)) if f is not None]
         started = time.monotonic()
-        coro = run_task(expectation.intent, session=browser.session, start_url=start_url, max_steps=opts.max_steps,
-                        confirm=None, on_event=on_event, memory_dir=memory_dir, checkpoint=checkpoint)
+        coro = run_task(expectation.intent, session=session, start_url=start_url, max_steps=opts.max_steps,
+                        confirm=None, on_event=subscribers, memory_dir=memory_dir, checkpoint=checkpoint)
         future = asyncio.run_coroutine_threadsafe(coro, browser.companion.loop)
         try:
             result = future.result(opts.task_timeout)
@@ -149,6 +174,14 @@ def run_task_once(task: AppTask, site, memory: MemoryMode, opts: RunOptions, wor
             raise
     finally:
         browser.close()
+        if recording is not None:
+            from companion import llm
+            from companion.bridge.recorded import end_recording
+
+            client, shared = recording
+            if result is not None:
+                end_recording(client, result)
+            llm.set_client(shared)
     run.wall_s = round(time.monotonic() - started, 2)
     if result is not None:
         run.status, run.answer, run.steps = result.status, result.answer, result.steps

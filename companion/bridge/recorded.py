@@ -228,6 +228,20 @@ class RecordingBrowser(_Helpers):
         return found
 
 
+def start_recording(client, session: BrowserSession, *, task: str, start_url: str | None, start_target: str | None = None,
+                    max_steps: int, allowed_domains: list[str], keep_pages: bool) -> RecordingBrowser:
+    """The task's facts into the session file `client` (an LLMClient) records, and the session that records
+    the browser side into it. `webchallenger replay` reads the facts back (the task, where it started)."""
+    client.record_meta(task={"task": task, "start_target": start_target or start_url, "start_url": start_url,
+                             "max_steps": max_steps, "allowed_domains": list(allowed_domains), "keep_pages": keep_pages})
+    return RecordingBrowser(session, client.record_browser, keep_pages=keep_pages)
+
+
+def end_recording(client, result) -> None:
+    """How the task ended (a replay that ends otherwise diverges)."""
+    client.record_meta(outcome={"status": result.status, "answer": result.answer, "steps": result.steps})
+
+
 class _Comparing(_Helpers):
     """Walks the recorded exchanges in order; the first that differs from the requested one is the divergence."""
 

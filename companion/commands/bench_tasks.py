@@ -48,6 +48,8 @@ def register(bench_subparsers: argparse._SubParsersAction) -> None:
                    help="the JSON result (default: bench-results/tasks-<time>.json)")
     p.add_argument("--work-dir", type=Path, default=None, metavar="DIR",
                    help="keep each run's memory and checkpoints here (default: a temporary directory, removed)")
+    p.add_argument("--record", type=Path, default=None, metavar="DIR",
+                   help="record each task (LLM calls, browser requests, pages) as DIR/<task id>.jsonl for `webchallenger replay`")
     p.add_argument("--show", action="store_true", help="visible browser windows (needs a display)")
     p.add_argument("-v", "--verbose", action="store_true", help="print each step of each task")
     p.set_defaults(func=run)
@@ -121,7 +123,8 @@ def run(args: argparse.Namespace) -> int:
     except (LLMConfigError, FileNotFoundError, ValueError, RuntimeError) as exc:
         return _fail(str(exc))
     out = args.out or Path("bench-results") / f"tasks-{time.strftime('%Y%m%d-%H%M%S')}.json"
-    opts = RunOptions(max_steps=args.max_steps, headless=not args.show, task_timeout=args.task_timeout)
+    opts = RunOptions(max_steps=args.max_steps, headless=not args.show, task_timeout=args.task_timeout,
+                      record_dir=args.record)
     stack = ExitStack()
     report: dict = {
         "bench": "tasks", "suite": str(args.file), "date": time.strftime("%Y-%m-%d %H:%M:%S %z"),

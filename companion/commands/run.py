@@ -205,13 +205,12 @@ def run(args: argparse.Namespace) -> int:
                   flush=True)
         session, subscribers = browser.session, [show]
         if client.recording:  # the browser side goes into the session file too (companion/bridge/recorded.py)
-            from companion.bridge.recorded import RecordingBrowser
+            from companion.bridge.recorded import start_recording
 
-            session = RecordingBrowser(session, client.record_browser, keep_pages=args.keep_pages)
             target = str(Path(options.start_target).resolve()) if local_url is not None else options.start_target
-            client.record_meta(task={"task": checkpoint.task, "start_target": target, "start_url": start_url,
-                                     "max_steps": options.max_steps, "allowed_domains": options.allowed_domains,
-                                     "keep_pages": bool(args.keep_pages)})
+            session = start_recording(client, session, task=checkpoint.task, start_url=start_url, start_target=target,
+                                      max_steps=options.max_steps, allowed_domains=options.allowed_domains,
+                                      keep_pages=bool(args.keep_pages))
         wrap = getattr(args, "wrap_session", None)  # `webchallenger replay` compares the live browser with a recording
         if wrap is not None:
             session = wrap(session)
@@ -229,7 +228,10 @@ def run(args: argparse.Namespace) -> int:
             return 130
     finally:
         stack.close()
-    client.record_meta(outcome={"status": result.status, "answer": result.answer, "steps": result.steps})
+    if client.recording:
+        from companion.bridge.recorded import end_recording
+
+        end_recording(client, result)
     on_result = getattr(args, "on_result", None)
     if on_result is not None:
         on_result(result)
