@@ -125,11 +125,14 @@ def user_flow(title: str, exchanges) -> tuple[dict, list[str]]:
             steps.append({"type": "hover", "target": "main", "selectors": selectors})
         elif kind == "press":
             key = KEYS.get(action["key"], action["key"])
-            steps.append({"type": "keyDown", "target": "main", "key": key})
-            up = {"type": "keyUp", "target": "main", "key": key}
-            if reply.get("url_changed") and reply.get("url_after"):
-                up["assertedEvents"] = [{"type": "navigation", "url": reply["url_after"]}]
-            steps.append(up)
+            focused = steps and steps[-1].get("type") == "change" and steps[-1]["selectors"] == selectors
+            if target and not focused and element.get("tag") in ("input", "textarea"):  # the key goes to that field
+                steps.append({"type": "click", "target": "main", "selectors": selectors,
+                              "offsetX": element["offset"][0], "offsetY": element["offset"][1]})
+            down = {"type": "keyDown", "target": "main", "key": key}
+            if reply.get("url_changed") and reply.get("url_after"):  # the key goes down: Enter submits there
+                down["assertedEvents"] = [{"type": "navigation", "url": reply["url_after"]}]
+            steps += [down, {"type": "keyUp", "target": "main", "key": key}]
         elif kind in ("navigate", "back", "forward", "reload"):
             url = action.get("url") if kind == "navigate" else reply.get("url_after")
             if url:

@@ -9,8 +9,6 @@ import json
 import os
 import shutil
 import socket
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,17 +16,10 @@ import pytest
 from tests.agent.agent_llm import AgentLLM
 from tests.agent.test_run_command import choose_kettles_then_end
 from tests.agent.test_task_flow import PRICE_TASK, _blue_price
+from tests.replay.helpers import cli, run_flow
 
-ROOT = Path(__file__).resolve().parents[2]
-PAGES = ROOT / "tests" / "fixtures" / "pages"
+PAGES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "pages"
 SITE = ("agent_shop.html", "agent_kettles.html", "agent_about.html")
-HERE = Path(__file__).resolve().parent
-
-
-def cli(args: list[str], data_dir: Path, timeout: float = 240) -> subprocess.CompletedProcess:
-    env = {**os.environ, "WEBCHALLENGER_DATA_DIR": str(data_dir)}
-    return subprocess.run([sys.executable, "-m", "companion", *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=timeout)
 
 
 def copy_site(into: Path) -> Path:
@@ -182,32 +173,9 @@ def test_a_file_without_a_recorded_task_is_refused(tmp_path):
     assert "names no task" in replayed.stderr
 
 
-# ------------------------------------------------------------------ export: a DevTools Recorder user flow
-
-NPM_CACHE = Path(os.environ.get("WEBCHALLENGER_NPM_CACHE", Path.home() / ".cache" / "webchallenger-tests" / "puppeteer-replay"))
-
-
-def puppeteer_replay() -> Path:
-    """node_modules with @puppeteer/replay and puppeteer-core (never `puppeteer`: it downloads a browser)."""
-    modules = NPM_CACHE / "node_modules"
-    if (modules / "@puppeteer" / "replay").is_dir() and (modules / "puppeteer-core").is_dir():
-        return modules
-    if shutil.which("npm") is None or shutil.which("node") is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("npm and node are needed to run the exported flow with @puppeteer/replay")
-        pytest.skip("npm/node not installed: cannot run the exported flow with @puppeteer/replay")
-    NPM_CACHE.mkdir(parents=True, exist_ok=True)
-    (NPM_CACHE / "package.json").write_text('{"private": true}\n')
-    installed = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "@puppeteer/replay", "puppeteer-core"],
-                               cwd=NPM_CACHE, capture_output=True, text=True, timeout=600)
-    assert installed.returncode == 0, installed.stdout + installed.stderr
-    return modules
-
-
 def test_the_exported_flow_runs_with_puppeteer_replay_against_the_fixture_page(recording, tmp_path):
     from companion.bridge.pageserver import PageServer
 
-    modules = puppeteer_replay()
     flow_file = tmp_path / "flow.json"
     exported = cli(["export", str(recording), "--format", "devtools-recorder", "-o", str(flow_file)], tmp_path / "data",
                    timeout=60)
@@ -218,10 +186,7 @@ def test_the_exported_flow_runs_with_puppeteer_replay_against_the_fixture_page(r
 
     site = copy_site(tmp_path / "site")
     with PageServer(site, port=recorded_port(recording)):  # where the recorded URLs point
-        ran = subprocess.run(["node", str(HERE / "run_flow.mjs"), str(flow_file), str(tmp_path / "chromium-profile")],
-                             env={**os.environ, "NODE_PATH": str(modules)}, capture_output=True, text=True, timeout=180)
+        ended = run_flow(flow_file, tmp_path / "chromium-profile")
 
-    assert ran.returncode == 0, ran.stdout + ran.stderr
-    ended = json.loads(ran.stdout.strip().splitlines()[-1])
     assert ended["url"].endswith("/agent_kettles.html")  # the flow's click really followed the link
     assert ended["title"] == "Kettles - Kettle Shop"
