@@ -66,12 +66,17 @@ ACTION_VERBS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 _CLAUSE_START = r"(?:^|[.;:!?,]\s*|\b(?:and|then|please|also|now|first|next|finally)\s+)"
 
 
-def _verb_pattern(verbs: tuple[str, ...]) -> re.Pattern[str]:
+# "Check whether it is in stock", "check for messages": a check that asks to look, not to tick a box.
+_LOOKING = r"(?!\s+(?:if|whether|what|which|who|how|when|where|that|for|out)\b)"
+
+
+def _verb_pattern(verbs: tuple[str, ...], looking: str = "") -> re.Pattern[str]:
     alternatives = "|".join(re.escape(v).replace(r"\ ", r"\s+") for v in verbs)
-    return re.compile(_CLAUSE_START + rf"(?:{alternatives})\b", re.I)
+    return re.compile(_CLAUSE_START + rf"(?:{alternatives})\b" + looking, re.I)
 
 
-_VERB_PATTERNS = {group: _verb_pattern(verbs) for group, (verbs, _) in ACTION_VERBS.items()}
+_VERB_PATTERNS = {group: _verb_pattern(verbs, _LOOKING if group == "check" else "")
+                  for group, (verbs, _) in ACTION_VERBS.items()}
 
 
 def requested_actions(task: str) -> list[str]:

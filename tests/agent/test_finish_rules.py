@@ -77,5 +77,7 @@ def test_the_action_rule_reads_imperatives_not_questions():
 
     assert requested_actions("Select Bob from the list and click Submit.") == ["click", "select"]
     assert requested_actions("What is the price of the Blue kettle?") == []
+    assert requested_actions("Check whether the Blue kettle is in stock") == []  # a check that asks to look
+    assert requested_actions("Check the Newsletter box") == ["check"]
     assert missing_action("Focus into the textbox", ['Clicked textbox "Answer"']) is None
     assert says_not_there("The email is not provided in the current page") and not says_not_there("It costs $5.")
