@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel
 
 from companion.bridge import errors
 from companion.bridge.selectors import element_info
@@ -31,7 +31,6 @@ from companion.protocol import (
 )
 
 BROWSER_KEY = "browser"  # a recording line {"browser": Exchange} (companion/llm/recording.py reads them back)
-_ACTION = TypeAdapter(Action)
 
 
 class Exchange(BaseModel):
@@ -145,10 +144,11 @@ def _raise_recorded(error: dict) -> None:
 class _Helpers:
     """The action helpers of BrowserSession (click, type, navigate...): each builds its Action and calls act()."""
 
-    for _name in ("snapshot", "click", "type", "clear", "select", "check", "press", "hover", "scroll", "focus",
-                  "navigate", "back", "forward", "reload", "upload"):
-        locals()[_name] = getattr(BrowserSession, _name)
-    del _name
+    snapshot = BrowserSession.snapshot
+    click, type, clear, select = BrowserSession.click, BrowserSession.type, BrowserSession.clear, BrowserSession.select
+    check, press, hover, scroll = BrowserSession.check, BrowserSession.press, BrowserSession.hover, BrowserSession.scroll
+    focus, navigate, upload = BrowserSession.focus, BrowserSession.navigate, BrowserSession.upload
+    back, forward, reload = BrowserSession.back, BrowserSession.forward, BrowserSession.reload
 
     step = 0
 

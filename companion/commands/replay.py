@@ -84,12 +84,12 @@ def replay(args: argparse.Namespace) -> int:
         else:
             result, browser = _replay_live(args, task, exchanges, steps)
     except ReplayDivergence as diverged:
-        return _diverged(str(diverged.divergence))
+        # A question the LLM was never asked comes first: the browser requests after it are its consequence.
+        return _llm_diverged(steps) or _diverged(str(diverged.divergence))
     except _NotRun as exc:
         return _fail(str(exc), exc.code)
-    if result.status != "done" and "no recorded answer" in result.explanation:
-        return _diverged(f"step {steps.step}: the LLM was asked what the recording never asked it (the page or the "
-                         f"history differs)\n  {result.explanation}")
+    if _llm_diverged(steps):
+        return EXIT_DIVERGED
     missing = browser.remaining()
     if missing:
         from companion.bridge.recorded import describe
@@ -103,6 +103,17 @@ def replay(args: argparse.Namespace) -> int:
     print(f"replay: same as the recording ({result.steps} step(s), {browser.position} browser requests against "
           f"{where}, {result.usage.calls} LLM calls from the file); answer: {result.answer or '-'}")
     return 0
+
+
+def _llm_diverged(steps: "_StepTracker") -> int:
+    """EXIT_DIVERGED, said, when an LLM request had no recorded answer; 0 otherwise."""
+    from companion import llm
+
+    misses = llm.get_client().replay_misses  # the client that answered (a live replay's is run's own)
+    if not misses:
+        return 0
+    return _diverged(f"step {steps.step}: the LLM was asked what the recording never asked it (the page or the "
+                     f"history differs): prompt {misses[0]}")
 
 
 def _diverged(text: str) -> int:

@@ -215,6 +215,11 @@ class LLMClient:
             self._recorder.append_browser(exchange)
 
     @property
+    def replay_misses(self) -> list[str]:
+        """Requests the replayed session had no answer for, in order ("prompt: why")."""
+        return list(self._replayer.misses) if self._replayer else []
+
+    @property
     def replayed_browser(self) -> list[dict]:
         """The replayed session's browser exchanges, in order ([] when not replaying or none were recorded)."""
         return list(self._replayer.browser) if self._replayer else []

@@ -124,6 +124,7 @@ class Replayer:
         self._prompts: set[str] = set()
         self.meta: dict = {}  # the recorded run's facts (append_meta); later lines win
         self.browser: list[dict] = []  # the browser exchanges (append_browser), in order
+        self.misses: list[str] = []  # "prompt: why" of every request with no recorded answer (a replay's divergence)
         for n, line in enumerate(self.path.read_text(encoding="utf-8").splitlines(), 1):
             if not line.strip():
                 continue
@@ -152,4 +153,5 @@ class Replayer:
             if key in self._last:  # asked more often than recorded: same question, same answer
                 return self._last[key]
         seen = "the prompt was recorded, but with other variables" if prompt in self._prompts else "the prompt was never recorded"
+        self.misses.append(f"{prompt}: {seen}")
         raise ReplayMiss(f"replay {self.path}: no recorded answer for prompt {prompt!r} ({seen})")

@@ -190,3 +190,21 @@ def test_the_exported_flow_runs_with_puppeteer_replay_against_the_fixture_page(r
 
     assert ended["url"].endswith("/agent_kettles.html")  # the flow's click really followed the link
     assert ended["title"] == "Kettles - Kettle Shop"
+
+
+def test_a_page_that_asks_the_llm_another_question_diverges_naming_the_prompt(recording, tmp_path):
+    session = copy_of(recording, tmp_path)
+    records = lines(session)
+    shop = next(r["browser"]["reply"] for r in records if r.get("browser", {}).get("call") == "snapshot")
+    for frame in shop["snapshot"]["frames"]:
+        for element in frame["elements"]:
+            if element.get("text", "").startswith("We sell kettles"):
+                element["text"] = "We sell teapots too."  # prose: not in the digest, but in every prompt about it
+    session.write_text("".join(json.dumps(r) + "\n" for r in records))
+
+    replayed = cli(["replay", str(session)], tmp_path / "data")
+
+    assert replayed.returncode == 1, replayed.stdout + replayed.stderr
+    verdict = replayed.stdout.split("replay: DIVERGED at ", 1)[1]
+    assert verdict.startswith("step 1: the LLM was asked what the recording never asked it")
+    assert "prompt section_summary: the prompt was recorded, but with other variables" in verdict
