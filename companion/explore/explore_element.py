@@ -74,10 +74,42 @@ def page_candidates(pagemem: PageMem, snapshot: Snapshot) -> list[Candidate]:
                 # A link is its target pattern within the item's place (the values of one filter are one); other
                 # controls keep their rank within the item (identity.list_item_key).
                 add(el, repeat_key(el, scope, pagemem.url) if web_link(el, pagemem.url) else item_keys[el.key], True)
+    shows = open_disclosures(snapshot)
+    for c in out:
+        if c.element.tag == "select":
+            c.free = True
+        elif c.element.tag == "summary":
+            content = [ref for ref in shows.get(c.element.key, []) if ref in keys]
+            if content:
+                c.free, c.shows = True, [ElementRef(frame=f, id=i) for f, i in content]
     repeats = Counter(c.dedup_key for c in out if not c.in_list_item)
     for c in out:
         if repeats[c.dedup_key] >= MIN_REPEATS:
             c.in_list_item = True  # a row of a table DividePage kept whole: an item all the same
+    return out
+
+
+def open_disclosures(snapshot: Snapshot) -> dict[tuple[int, int], list[tuple[int, int]]]:
+    """(frame, id) of every <summary> -> the visible interactive elements of its <details> (the summary excepted).
+    Closed details have no visible content, so only open ones get entries."""
+    out: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for frame in snapshot.frames:
+        by_id = {e.id: e for e in frame.elements}
+        summary_of: dict[int, int] = {}  # details id -> its summary's id
+        for e in frame.elements:
+            if e.tag == "summary" and e.parent is not None and by_id.get(e.parent) is not None and by_id[e.parent].tag == "details":
+                summary_of.setdefault(e.parent, e.id)
+        if not summary_of:
+            continue
+        for e in frame.elements:
+            if not (e.interactive and e.visible) or e.tag == "summary":
+                continue
+            node = by_id.get(e.parent) if e.parent is not None else None
+            while node is not None:
+                if node.id in summary_of:
+                    out.setdefault((frame.frame, summary_of[node.id]), []).append((frame.frame, e.id))
+                    break
+                node = by_id.get(node.parent) if node.parent is not None else None
     return out
 
 
@@ -133,6 +165,7 @@ class LiveClicker:
         self.page: PageMem | None = None
         self.snapshot: Snapshot | None = None
         self.base_snapshot: Snapshot | None = None  # the first load, which the page's candidates come from
+        self.base_page: PageMem | None = None
         self.path: tuple[str, ...] = ()
         self.dirty = True  # the tab may not show the state `path` names
         self.outcomes: list[ClickOutcome] = []
@@ -143,6 +176,7 @@ class LiveClicker:
         self.snapshot = await self.tab.load(self.url)
         if self.base_snapshot is None:
             self.base_snapshot = self.snapshot
+            self.base_page = divide_page(self.snapshot)
         self.page = divide_page(self.snapshot)
         self.path = ()
         self.dirty = False
@@ -193,6 +227,15 @@ class LiveClicker:
             outcome.revealed = [Candidate(key=f"{cand.key}/option/{i}", dedup_key=f"{cand.dedup_key}/option/{i}", element=o,
                                           skip="an option of a native select", in_list_item=cand.in_list_item)
                                 for i, o in enumerate(options)]
+            return outcome
+        if cand.shows:
+            # An open <details>: its content is what its summary shows and hides; nothing to click.
+            outcome.clicked = False
+            shown = {(r.frame, r.id) for r in cand.shows}
+            state = self.base_snapshot if not path else (self.snapshot if not self.dirty and self.path == path else None)
+            page = self.base_page if not path else self.page
+            if state is not None and page is not None:
+                outcome.revealed = [c for c in page_candidates(page, state) if c.element.key in shown]
             return outcome
         if el.tag in ("a", "area") and el.attrs.get("target", "").lower() == "_blank":
             outcome.clicked = False

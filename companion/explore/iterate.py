@@ -85,6 +85,10 @@ async def iterate_page(candidates: list[Candidate], clicker: Clicker, explored: 
         if cand.skip is not None:
             log.skipped_unsafe[cand.skip] += 1
             return
+        if cand.free:
+            # Costs no click, so E_w does not apply: a list's actions and filters differ from page to page.
+            log.outcomes.append(await clicker.click(path, cand))
+            return
         if cand.dedup_key in explored:
             if cand.in_list_item and cand.dedup_key in list_claimed:
                 log.skipped_by_list_item += 1

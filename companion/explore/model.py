@@ -15,6 +15,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from companion.pagemem.model import Element, PageMem
+from companion.protocol import ElementRef
 
 MAX_NESTING = 3  # a dropdown inside a dropdown inside a dropdown is as deep as menus go
 
@@ -35,6 +36,9 @@ class Candidate(ExploreModel):
     element: Element
     skip: str | None = Field(None, description="ShouldSkip's reason; None: may be clicked")
     in_list_item: bool = False
+    free: bool = Field(False, description="what it reveals is read without a click (a native select's options, an open "
+                                          "<details>' content): recorded on every page, never counted as a click")
+    shows: list[ElementRef] = Field(default_factory=list, description="an open disclosure's content, as wire addresses")
 
 
 class ClickOutcome(ExploreModel):
