@@ -79,6 +79,11 @@ class SnapshotElement(_SharedFieldsSet):
     attrs: dict[str, str] = Field(default_factory=dict, description="only the attributes that matter for roles, names and selectors")
     text: str = Field("", description="the element's own direct text, whitespace-collapsed (an <svg>, whose drawing is "
                                       "not walked: the text of its <title>)")
+    run_text: str | None = Field(None, description="its text with the text of its inline descendants (span, b, a, label, "
+                                                   "... rendered display:inline) in place, so a sentence reads whole: 'Find "
+                                                   "the email by Agustina and forward it'; sent only when that joins pieces "
+                                                   "its own text lacks")
+    in_run: bool = Field(False, description="an inline element whose text is part of an ancestor's run_text")
     value: str | None = Field(None, description="current value of inputs, textareas and selects; never for secret fields")
     secret: bool = Field(False, description="a field whose value never leaves the page: ever a password in this document, "
                                             "autocomplete cc-*/one-time-code/current-password/new-password, hidden, or CSS-masked")

@@ -43,6 +43,8 @@ class Element(PageMemModel):
     tag: str
     role: str = Field(description="ARIA role, explicit or implied by the tag")
     name: str = Field("", description="accessible name: aria-label, label, alt, title, placeholder or text")
+    hint: str = Field("", description="for an element without a name: its picture's file name and where it links "
+                                      "('img=gear.svg href=/settings', Region4Web App. D), shown in its place")
     attrs: dict[str, str] = Field(default_factory=dict, description="selector-defining attributes (id, class, name, type, href, ...)")
     text: str = Field("", description="visible text of the element's subtree, collapsed and truncated")
     box: Box | None = None
@@ -88,7 +90,7 @@ class Element(PageMemModel):
 
     def content_key(self) -> tuple:
         """What the element shows and is; used to detect modification and to re-pair re-rendered nodes."""
-        return (self.tag, self.role, self.name, self.text, self.value, self.has_value, self.checked, self.selected,
+        return (self.tag, self.role, self.name, self.hint, self.text, self.value, self.has_value, self.checked, self.selected,
                 self.disabled, self.expanded, tuple(sorted(self.attrs.items())), tuple(self.options), self.selected_option)
 
     def identity_key(self) -> tuple:

@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING
+from urllib.parse import unquote, urlsplit
+
+from companion.pagemem.tree import image_name
 
 if TYPE_CHECKING:
     from companion.pagemem.model import Element
@@ -79,6 +82,73 @@ def accessible_name(node: "Node", tree: "PageTree") -> str:
     return node.text
 
 
+# --------------------------------------------------------------------------- nameless elements (Region4Web App. D)
+
+HINT_CHARS = 80
+HINT_SEARCH = 40  # descendants looked at for an element's picture
+
+
+def file_name(src: str) -> str:
+    """The file name of an image URL ('/img/trail-blazer.jpg?w=80' -> 'trail-blazer.jpg'); '' for data: URLs."""
+    src = src.strip()
+    if not src or src.startswith(("data:", "blob:")):
+        return ""
+    path = urlsplit(src).path.rstrip("/")
+    return unquote(path.rsplit("/", 1)[-1])[:HINT_CHARS]
+
+
+def href_hint(href: str) -> str:
+    """Where a link goes, shortly: host (no scheme, no www.) and path of an absolute URL, a relative one as
+    written; '' for one going nowhere a person could tell ('#', javascript:)."""
+    href = href.strip()
+    if not href or href.startswith("#") or href.lower().startswith(("javascript:", "data:")):
+        return ""
+    parts = urlsplit(href)
+    if parts.scheme in ("http", "https") and parts.netloc:
+        host = parts.netloc.removeprefix("www.")
+        href = host + parts.path + (f"?{parts.query}" if parts.query else "")
+    href = "".join(href.split())
+    return href if len(href) <= HINT_CHARS else href[: HINT_CHARS - 1] + "…"
+
+
+def nameless_hint(node: "Node") -> str:
+    """For an interactive element without an accessible name (an icon link, a thumbnail): its picture's file
+    name and where it links, e.g. 'img=gear.svg href=/settings', so three icons never read alike."""
+    el = node.el
+    parts = []
+    picture = _picture(node)
+    if picture:
+        parts.append(f"img={picture}")
+    if el.tag in ("a", "area"):
+        target = href_hint(el.attrs.get("href", ""))
+        if target:
+            parts.append(f"href={target}")
+    return " ".join(parts)
+
+
+def _picture(node: "Node") -> str:
+    """The file name of the element's own image (input type=image) or of the first image inside it."""
+    stack, seen = [node], 0
+    while stack and seen < HINT_SEARCH:
+        n = stack.pop()
+        seen += 1
+        el = n.el
+        if el.tag == "img" or (el.tag == "input" and el.attrs.get("type", "").lower() == "image"):
+            name = file_name(el.attrs.get("src", ""))
+            if name:
+                return name
+        stack.extend(reversed([c for c in n.children if c.kept]))
+    return ""
+
+
+def _parent_name(node: "Node") -> str:
+    """A nameless image's name from the element around it (a figure or wrapper with aria-label or title)."""
+    parent = node.parent
+    if parent is None or parent.el.interactive:  # an interactive parent shows it in its own line
+        return ""
+    return parent.el.attrs.get("aria-label") or parent.el.attrs.get("title", "")
+
+
 def _options(node: "Node") -> list[str]:
     out: list[str] = []
     for c in node.children:
@@ -112,15 +182,17 @@ def node_line(node: "Node", tree: "PageTree") -> str:
         node.name = accessible_name(node, tree)
         return _element_line(node.index, role, node.name, el.tag, el.attrs,
                              _value_of(node), el.checked, el.selected,
-                             [] if el.tag != "select" else _options(node))
+                             [] if el.tag != "select" else _options(node), "" if node.name else nameless_hint(node))
     if role == "heading":
         level = el.tag[1] if len(el.tag) == 2 and el.tag[0] == "h" else el.attrs.get("aria-level", "")
         suffix = f" [level={level}]" if level else ""
         return f"heading {_quote(node.text, NAME_CHARS)}{suffix}"
-    if el.tag == "img":
-        alt = el.attrs.get("alt", "")
+    if el.tag in ("img", "svg"):
+        alt = image_name(el) or (el.text if el.tag == "svg" else "")
+        if not alt and el.tag == "img" and "alt" not in el.attrs:  # alt="" says decorative; no alt says nothing
+            alt = _parent_name(node) or file_name(el.attrs.get("src", ""))
         box = el.box
-        big = box is not None and box.w >= IMAGE_MIN_PX and box.h >= IMAGE_MIN_PX
+        big = el.tag == "img" and box is not None and box.w >= IMAGE_MIN_PX and box.h >= IMAGE_MIN_PX
         if not alt and not big:
             return ""
         line = f"img {_quote(alt, NAME_CHARS)}" if alt else "img"
@@ -157,10 +229,12 @@ def _value_of(node: "Node") -> str | None:
 
 
 def _element_line(index: int, role: str, name: str, tag: str, attrs: dict[str, str], value: str | None,
-                  checked: bool | None, selected: bool | None, options: list[str]) -> str:
+                  checked: bool | None, selected: bool | None, options: list[str], hint: str = "") -> str:
     parts = [f"[{index}] {role}"]
     if name:
         parts.append(_quote(name, NAME_CHARS))
+    elif hint:
+        parts.append(hint)
     itype = attrs.get("type", "").lower()
     if tag == "input" and role in ("textbox",) and itype not in ("", "text"):
         parts.append(f"type={itype}")
@@ -195,7 +269,7 @@ def element_line(element: "Element") -> str:
     """One line per element for candidate lists: `[12] button "Add to cart"`."""
     return _element_line(element.index, element.role, element.name, element.tag, element.attrs,
                          None if element.is_password else element.value, element.checked, element.selected,
-                         element.options)
+                         element.options, element.hint)
 
 
 # --------------------------------------------------------------------------- details strings

@@ -113,6 +113,11 @@ class PageTree:
     ids: dict[tuple[int, str], Node] = field(default_factory=dict)
 
 
+def image_name(el: SnapshotElement) -> str:
+    """What an image or icon is called: aria-label, else alt (an svg's <title> is its text)."""
+    return el.attrs.get("aria-label") or (el.attrs.get("alt") if el.tag == "img" else "") or ""
+
+
 def role_of(el: SnapshotElement) -> str:
     explicit = el.attrs.get("role")
     if explicit:
@@ -247,6 +252,8 @@ def _annotate(tree: PageTree) -> None:
         kept = node.self_visible
         for c in node.children:
             if not c.kept:
+                if c.el.sr_only and c.text and len(parts) < 12:
+                    parts.append(c.text)  # screen-reader text names what it is in: an icon link's "Cart"
                 continue
             kept = True
             n_inter += c.n_interactive
@@ -255,8 +262,8 @@ def _annotate(tree: PageTree) -> None:
             if c.bbox is not None:
                 cx0, cy0, cx1, cy1 = c.bbox
                 x0, y0, x1, y1 = min(x0, cx0), min(y0, cy0), max(x1, cx1), max(y1, cy1)
-        alt = el.attrs.get("alt") if el.tag == "img" else None
-        if alt:
+        alt = image_name(el) if el.tag in ("img", "svg") or node.role == "img" else None
+        if alt and alt != el.text:
             parts.append(alt)
         text = " ".join(parts)
         node.text = text[:SUBTREE_TEXT_CHARS] if len(text) > SUBTREE_TEXT_CHARS else text

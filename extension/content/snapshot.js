@@ -31,6 +31,13 @@
     "table", "thead", "tbody", "tfoot", "ul", "ol", "dl", "br", "hr", "wbr", "picture", "source", "track",
   ]);
   const MAX_TEXT = 300;
+  // Phrasing elements: rendered inline, their text flows inside their parent's sentence ("Find the email
+  // by <b>Agustina</b> and forward it"). Form controls are not among them: their text is options or a value.
+  const PHRASING_TAGS = new Set([
+    "span", "a", "b", "strong", "em", "i", "u", "s", "small", "big", "mark", "code", "kbd", "samp", "var", "sub",
+    "sup", "abbr", "cite", "q", "dfn", "time", "label", "font", "tt", "strike", "del", "ins", "bdi", "bdo",
+    "data", "output", "nobr", "br",
+  ]);
   const MAX_ATTR = 200;
   const MAX_VALUE = 2000;
   // Where a link or form goes is sent whole (`url`): a cut one could name one host and lead to another.
@@ -195,11 +202,27 @@
     const childFrames = [];
     const cursorChecks = { n: 0 };
     const secretSelects = new Set(); // their options' selected flags would tell the value
+    // Inline text runs: an element that is not itself inline starts a run; its inline descendants' text joins
+    // its own in document order. runPlain: the current run has text outside interactive inline elements;
+    // runPieces: text pieces in it; runMembers: records of inline elements whose text it holds.
+    let runPlain = false;
+    let runPieces = 0;
+    const runMembers = [];
+    const hasText = (s) => /\S/.test(s);
+    // run_text is sent only when it says more than the element's own text; its members are marked in_run.
+    const setRun = (rec, run, ownText, from) => {
+      const joined = run.replace(/\s+/g, " ").trim();
+      if (!joined || joined === ownText) return;
+      rec.run_text = cap(joined, MAX_TEXT);
+      for (let i = from; i < runMembers.length; i++) runMembers[i].in_run = true;
+    };
 
     // pointerCtx: an ancestor is already interactive or shows a pointer cursor, so this element
     // inherits its cursor and is not a separate target: no need for getComputedStyle here.
     // rendered=false: an ancestor has no box (display:none), so nothing below can have one.
     // unseen=true: an ancestor renders where no person sees it (hiddenAway), and so does this subtree.
+    // Returns, for an inline element, its text with its inline descendants' text in place (its share of
+    // the enclosing run); nothing for any other element.
     const visit = (el, parentId, inShadow, pointerCtx, depth, rendered, unseen) => {
       if (walk.skipped(el) || depth > walk.MAX_DEPTH) return;
       const tag = el.localName;
@@ -316,27 +339,81 @@
         }
         return;
       }
-      // One pass over all child nodes: elements recurse, text nodes make up this element's own text.
-      // Shadow content comes first (it is what renders); the host's light children follow.
-      let text = "";
-      const root = walk.shadowRootOf(el);
-      if (root) {
-        walk.watchTypes(root); // a password field in here turned to text is remembered too
-        for (let c = root.firstChild; c; c = c.nextSibling) {
-          const type = c.nodeType;
-          if (type === 1) visit(c, id, true, childPointerCtx, depth + 1, childRendered, childUnseen);
-          else if (type === 3 && text.length < MAX_TEXT * 2) text += c.nodeValue;
+      if (tag === "br") return visible ? " " : undefined;
+      // Inline (display: inline, seen, with content): its text is part of the enclosing run. Horizontal
+      // margin, padding or border set it apart from its neighbours as a space would.
+      let inline = false;
+      let before = "";
+      let after = "";
+      if (visible && el.firstChild !== null && PHRASING_TAGS.has(tag) && !(passive && el.isContentEditable)) {
+        const cs = getComputedStyle(el);
+        if (cs.display === "inline") {
+          inline = true;
+          if (parseFloat(cs.marginLeft) + parseFloat(cs.paddingLeft) + parseFloat(cs.borderLeftWidth) > 0) before = " ";
+          if (parseFloat(cs.marginRight) + parseFloat(cs.paddingRight) + parseFloat(cs.borderRightWidth) > 0) after = " ";
         }
       }
-      for (let c = el.firstChild; c; c = c.nextSibling) {
-        const type = c.nodeType;
-        if (type === 1) visit(c, id, inShadow, childPointerCtx, depth + 1, childRendered, childUnseen);
-        else if (type === 3 && text.length < MAX_TEXT * 2) text += c.nodeValue;
+      const outerPlain = runPlain;
+      const outerPieces = runPieces;
+      if (!inline) {
+        runPlain = false;
+        runPieces = 0;
+      }
+      const membersFrom = runMembers.length;
+      // One pass over all child nodes: elements recurse, text nodes make up this element's own text and,
+      // with inline children's shares, its run. Shadow content comes first (it is what renders); the host's
+      // light children follow.
+      let text = "";
+      let run = "";
+      let ownText = false;
+      let innerText = false;
+      const root = walk.shadowRootOf(el);
+      if (root) walk.watchTypes(root); // a password field in here turned to text is remembered too
+      for (let pass = root ? 0 : 1; pass < 2; pass++) {
+        for (let c = pass === 0 ? root.firstChild : el.firstChild; c; c = c.nextSibling) {
+          const type = c.nodeType;
+          if (type === 1) {
+            const share = visit(c, id, pass === 0 || inShadow, childPointerCtx, depth + 1, childRendered, childUnseen);
+            if (share && run.length < MAX_TEXT * 2) {
+              run += share;
+              if (!innerText && hasText(share)) innerText = true;
+            }
+          } else if (type === 3) {
+            const v = c.nodeValue;
+            if (text.length < MAX_TEXT * 2) text += v;
+            if (run.length < MAX_TEXT * 2) run += v;
+            if (hasText(v)) {
+              ownText = true;
+              runPieces++;
+              runPlain = true;
+            }
+          }
+        }
       }
       if (text) {
         text = text.replace(/\s+/g, " ").trim();
         if (text && !(passive && el.isContentEditable)) rec.text = cap(text, MAX_TEXT);
       }
+      if (inline) {
+        if (interactive) {
+          // A link's text is not the sentence's own: a run of links alone (a menu item) is no sentence.
+          runPlain = outerPlain;
+          // Its name reads in order: "Read <b>more</b> now".
+          if (ownText && innerText) setRun(rec, run, text, membersFrom);
+        }
+        if (!ownText && !innerText) return undefined;
+        runMembers.push(rec);
+        return before + run + after;
+      }
+      const plain = runPlain;
+      const pieces = runPieces;
+      runPlain = outerPlain;
+      runPieces = outerPieces;
+      if (innerText && !(passive && el.isContentEditable) && (interactive ? ownText : plain && pieces >= 2)) {
+        setRun(rec, run, text, membersFrom);
+      }
+      runMembers.length = membersFrom;
+      return undefined;
     };
 
     if (document.documentElement) visit(document.documentElement, 0, false, false, 0, true, false);
