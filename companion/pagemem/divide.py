@@ -243,7 +243,7 @@ class Divider:
         """Children become regions; runs of repeated children become list regions. The node's own line
         (its text, or the node itself when interactive) becomes a one-line 'shallow' region."""
         # A bare structural line ("- main") carries nothing worth a section of its own.
-        if node.line_tokens and (node.el.interactive or node.el.text):
+        if node.line_tokens and (node.el.interactive or node.el.run_text or node.el.text):
             merge_key = ("plain", id(node)) if kind == "normal" else None
             self.out.append(Region(kind, [node], shallow={node.key}, form=form, merge_key=merge_key,
                                     tokens=node.line_tokens))

@@ -9,7 +9,8 @@ The details string is an accessibility-style outline, one node per line, indente
     - [12] button "Add to cart"
     - [13] textbox "Email" value="a@b.c" [required]
 
-Generic wrappers (div, span) print nothing and add no depth; their own text prints as `text:`. A link,
+Generic wrappers (div, span) print nothing and add no depth; their own text prints as `text:`, a sentence
+whole: inline elements' text (b, em, a, label...) stays in it (render.own_text). A link,
 button or heading "absorbs" its subtree: its name is the subtree text, and below it only nested
 interactive elements print. Password values are never rendered (snapshots do not carry them either).
 """
@@ -43,6 +44,16 @@ TEXT_INPUT_ROLES = {"textbox", "searchbox", "combobox", "spinbutton", "slider"}
 def absorbs(node: "Node") -> bool:
     """Does this node's line carry its subtree's text (so non-interactive descendants print nothing)?"""
     return node.el.interactive or node.role == "heading"
+
+
+def own_text(node: "Node") -> str:
+    """The text a node's own line shows: its whole sentence when inline elements run through it (run_text),
+    nothing when the node is itself inline inside another node's sentence (that line shows its text; an
+    interactive one still prints its own element line)."""
+    el = node.el
+    if el.in_run and not el.interactive:
+        return ""
+    return el.run_text or el.text
 
 
 def _quote(text: str, limit: int) -> str:
@@ -209,11 +220,13 @@ def node_line(node: "Node", tree: "PageTree") -> str:
         line = role
         if el.attrs.get("aria-label"):
             line += " " + _quote(el.attrs["aria-label"], NAME_CHARS)
-        if el.text:
-            line += ": " + el.text
+        text = own_text(node)
+        if text:
+            line += ": " + text
         return line
-    if el.text:
-        return "text: " + el.text
+    text = own_text(node)
+    if text:
+        return "text: " + text
     return ""
 
 

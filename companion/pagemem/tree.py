@@ -8,7 +8,8 @@ Per node, computed once bottom-up:
   display:none, visibility:hidden, opacity 0, clipped sr-only text or off the page) with an area, however small
   (a one-word link in 9 px type is 8 x 11 px); a node kept only through its children (display:contents,
   collapsed float wrappers) is still walked.
-- text: subtree text (own text, children, image alt), truncated: names of links and buttons come from it.
+- text: subtree text (own text, children, image alt), truncated: names of links and buttons come from it. A
+  sentence with inline elements (el.run_text) reads in document order: "Find the email by Agustina and ...".
 - tokens: estimated rendered tokens of the subtree, so a region's size is known without rendering it.
 
 Iframe content hangs under its <iframe> element, so it lands in that element's section.
@@ -41,7 +42,7 @@ INPUT_ROLES = {
 
 
 class Node:
-    __slots__ = ("el", "frame", "parent", "children", "kept", "self_visible", "text", "tokens",
+    __slots__ = ("el", "frame", "parent", "children", "kept", "self_visible", "text", "rest", "tokens",
                  "line_tokens", "atokens", "n_interactive", "bbox", "role", "index", "order", "name", "line", "modal_below")
 
     def __init__(self, el: SnapshotElement, frame: int) -> None:
@@ -52,6 +53,7 @@ class Node:
         self.kept = False
         self.self_visible = False
         self.text = ""
+        self.rest = ""  # for an inline node in a sentence (el.in_run): its subtree's text outside that sentence
         self.tokens = 0
         self.line_tokens = 0
         self.atokens = 0  # tokens when rendered inside an absorbing ancestor (only interactive parts show)
@@ -245,7 +247,11 @@ def _annotate(tree: PageTree) -> None:
     for node in order:
         el = node.el
         node.self_visible = el.visible and _seen_box(el.box)
-        parts = [el.text] if el.text else []
+        # A sentence's text is its run (inline descendants' text in place); those descendants then add only
+        # what their subtrees hold outside it.
+        own = el.run_text or el.text
+        parts = [own] if own else []
+        rest: list[str] = []
         n_inter = 0
         x0 = y0 = float("inf")
         x1 = y1 = float("-inf")
@@ -257,8 +263,13 @@ def _annotate(tree: PageTree) -> None:
                 continue
             kept = True
             n_inter += c.n_interactive
-            if c.text and len(parts) < 12:
-                parts.append(c.text)
+            piece = c.rest if c.el.in_run and el.run_text else c.text
+            if piece and len(parts) < 12:
+                parts.append(piece)
+            if el.in_run:
+                outside = c.rest if c.el.in_run else c.text
+                if outside and len(rest) < 12:
+                    rest.append(outside)
             if c.bbox is not None:
                 cx0, cy0, cx1, cy1 = c.bbox
                 x0, y0, x1, y1 = min(x0, cx0), min(y0, cy0), max(x1, cx1), max(y1, cy1)
@@ -267,6 +278,8 @@ def _annotate(tree: PageTree) -> None:
             parts.append(alt)
         text = " ".join(parts)
         node.text = text[:SUBTREE_TEXT_CHARS] if len(text) > SUBTREE_TEXT_CHARS else text
+        if rest:
+            node.rest = " ".join(rest)[:SUBTREE_TEXT_CHARS]
         if el.tag == "label" and "for" in el.attrs:
             tree.labels.setdefault((node.frame, el.attrs["for"]), node.text)
         node.kept = kept and el.tag not in ("option", "optgroup")
