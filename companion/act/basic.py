@@ -59,7 +59,8 @@ async def click_element(ctx: AgentContext, el: Element, *, suggestion_for: Eleme
     await confirm_action(ctx, "click", el, suggestion_for=suggestion_for, done=done)
     result = await browser(ctx, ctx.session.click(el.ref, tab=ctx.tab), f"clicking {label(el)}")
     el.clicked = True
-    return say.clicked(el), result
+    # Done, but not as a person would have (e.g. the element was covered): the history says so.
+    return say.clicked(el) + (f" ({result.note})" if result.note else ""), result
 
 
 async def type_text(ctx: AgentContext, el: Element, text: str) -> str:

@@ -75,3 +75,11 @@ async def test_clearing_a_date_field_empties_it(browser, open_page, find):
     assert (await browser.session.type(ref, "2010-05-20")).ok
     assert (await browser.session.clear(ref)).ok
     assert _value(browser, "day") == ""
+
+
+async def test_an_ambiguous_date_follows_the_pages_language(browser, open_page, find):
+    open_page("ext_datetime.html")
+    browser.driver.execute_script("document.documentElement.lang = 'de'")
+    ref = await _ref(browser, find, id="day")
+    assert (await browser.session.type(ref, "05/06/2010")).ok
+    assert _value(browser, "day") == "2010-06-05"  # 5 June, as a German page writes it
