@@ -16,10 +16,11 @@ from urllib.parse import urldefrag
 
 from pydantic import BaseModel, Field
 
-from companion.pagemem.model import PageMem, PageSection
+from companion.pagemem.model import PageMem, PageSection, hash_text
 from companion.pagemem.render import STRUCTURAL_ROLES
 
 _INDEX = re.compile(r"^\s*- \[(\d+)\] ")
+_INDEX_ANYWHERE = re.compile(r"\[\d+\] ")
 _STRUCTURE = re.compile(r"^\s*- (%s)(?=$| |:)" % "|".join(sorted(STRUCTURAL_ROLES)))
 _BARE_STRUCTURE = re.compile(r"^\s*- [a-z]+(?: \"[^\"]*\")?$")  # "- list", "- listitem", "- menu \"Account\""
 
@@ -43,6 +44,9 @@ class PageDigest(BaseModel):
     selected: list[str] = Field(default_factory=list)
     view_all: bool = False
     lists: dict[str, ListSelection] = Field(default_factory=dict)
+    modal_shown: str | None = Field(None, description="the modal last shown as the only section (modal_key)")
+    released: set[str] = Field(default_factory=set, description="modals a step's action left exactly as they were: "
+                                                                "the page behind them is back in view")
 
     @classmethod
     def enter(cls, pagemem: PageMem) -> "PageDigest":
@@ -57,6 +61,19 @@ class PageDigest(BaseModel):
             return False
         survivors = sum(1 for s in pagemem.sections if s.id in self.entry_sections)
         return not (self.entry_sections and removed_sections and survivors * 2 < len(self.entry_sections))
+
+    def keeps_modal(self, modal: PageSection, view: str | None) -> bool:
+        """CheckModal within a page: is this modal still the only section? Not once a step's action (a dismiss
+        that did nothing: a consent wall whose buttons never answer) left it exactly as it was shown; the page
+        behind it comes back in while it stays so. A dialog that changes is the focus again."""
+        key = modal_key(view if view is not None else modal.details)
+        if key in self.released:
+            return False
+        if key == self.modal_shown:
+            self.released.add(key)
+            return False
+        self.modal_shown = key
+        return True
 
     # ------------------------------------------------------------------ transitions
 
@@ -106,6 +123,11 @@ class PageDigest(BaseModel):
 
 def page_url(url: str) -> str:
     return urldefrag(url)[0]
+
+
+def modal_key(details: str) -> str:
+    """A dialog as shown, values and states included, element numbers aside (a re-created dialog reads alike)."""
+    return hash_text(_INDEX_ANYWHERE.sub("[] ", details))
 
 
 def _depth(line: str) -> int:

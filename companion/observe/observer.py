@@ -9,7 +9,9 @@ On later steps of the same page (Region4Web §4.2): no selection call, and no ab
 whose structure changed a lot (UpdateSection's needs_summary: re-summarised, App. A.2); the page-entry
 selection is kept, removed/modified elements are already in their sections, elements added since
 entry form a separate group, and only sections whose content changed are extracted again.
-`view_all()` shows every section in full for the rest of the page.
+`view_all()` shows every section in full for the rest of the page, an open modal's page behind it too. A modal
+that a step's action left exactly as it was (a dismiss that did nothing) stops hiding the page: selection runs
+over every section, the dialog among them (PageDigest.keeps_modal).
 """
 
 from __future__ import annotations
@@ -126,6 +128,9 @@ class PageObserver:
         modal, modal_view = pagemem.modal(), None
         if modal is None:
             modal, modal_view = _dialog_that_appeared(pagemem, splits)
+        if modal is not None and (digest.view_all or not digest.keeps_modal(modal, modal_view)):
+            # view_all shows the whole page, and a dialog a step's action left as it was no longer hides it.
+            modal = modal_view = None
 
         if modal is not None:
             # CheckModal: the dialog is the only relevant section; the inert page behind it is not read.
