@@ -41,6 +41,7 @@ class Exchange(BaseModel):
     request: dict = {}
     reply: Any = None  # the reply's JSON (a snapshot's only with keep_pages)
     page: list[str] | None = None  # snapshot: the page's digest (page_digest)
+    viewport: list[int] | None = None  # snapshot: the window's [width, height] (an exported flow sets it)
     error: dict | None = None  # the request raised: {"kind": exception class, "message": ...}
     element: dict | None = None  # act: its target as other tools find it (bridge/selectors.py), for export
 
@@ -174,8 +175,8 @@ class RecordingBrowser(_Helpers):
         return getattr(self.inner, name)
 
     def _record(self, call: str, request: dict, reply: Any = None, page: list[str] | None = None,
-                error: BaseException | None = None, element: dict | None = None) -> None:
-        exchange = Exchange(call=call, step=self.step, request=request, reply=reply, page=page,
+                error: BaseException | None = None, element: dict | None = None, viewport: list[int] | None = None) -> None:
+        exchange = Exchange(call=call, step=self.step, request=request, reply=reply, page=page, viewport=viewport,
                             error=_error_of(error) if error is not None else None, element=element)
         self._write(exchange.model_dump(mode="json", exclude_none=True))
 
@@ -196,7 +197,9 @@ class RecordingBrowser(_Helpers):
             raise
         reply = result.model_dump(mode="json", exclude_none=True) if self.keep_pages else None
         self._last[tab] = self._last[result.tab_id] = result.snapshot
-        self._record("snapshot", {"tab": tab}, reply, page_digest(result.snapshot))
+        view = result.snapshot.viewport
+        self._record("snapshot", {"tab": tab}, reply, page_digest(result.snapshot),
+                     viewport=[int(view.width), int(view.height)])
         return result
 
     async def act(self, action: Action, tab: int | None = None, timeout: float = 20.0, *, secret: bool = False) -> ActionResult:

@@ -73,9 +73,9 @@ def user_flow(title: str, exchanges) -> tuple[dict, list[str]]:
     pending_change: dict | None = None  # typing into the same field again updates its step
 
     for exchange in exchanges:
-        if exchange.call == "snapshot" and not viewport_set and exchange.reply is not None:
-            view = exchange.reply["snapshot"]["viewport"]
-            steps.insert(0, {"type": "setViewport", "width": int(view["width"]), "height": int(view["height"]),
+        if exchange.call == "snapshot" and not viewport_set and exchange.viewport:
+            width, height = exchange.viewport
+            steps.insert(0, {"type": "setViewport", "width": width, "height": height,
                              "deviceScaleFactor": 1, "isMobile": False, "hasTouch": False, "isLandscape": False})
             viewport_set = True
         if exchange.call != "act" or exchange.error or not (exchange.reply or {}).get("ok", False):

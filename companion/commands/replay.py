@@ -12,8 +12,9 @@ the recording had. A task that ends otherwise than recorded (status, answer) div
     the live pages and actions with the recording: it finds what changed on the site.
   - --update records the task again, live, with the LLM --llm names, over the same file (kept pages stay kept).
 
-A replay starts with an empty site memory and approves every confirmation, as a recording run with
---no-confirm and a fresh data dir did: what the agent knew and was told then shapes its prompts.
+A replay (and --update) starts with an empty site memory and approves every confirmation: what the agent
+knew and was told shapes its prompts, so a recording replays when it was made that way too (`run --record` with
+--no-confirm on a site the data dir has no memory of; --update records so).
 """
 
 from __future__ import annotations
@@ -164,9 +165,10 @@ def _replay_offline(args, task: dict, exchanges, steps: _StepTracker):
     return result, browser
 
 
-def _run_args(args, task: dict, **overrides) -> argparse.Namespace:
-    """The `webchallenger run` arguments that run the recorded task again."""
+def _run_args(args, task: dict, scratch: str, **overrides) -> argparse.Namespace:
+    """The `webchallenger run` arguments that run the recorded task again (its site memory in `scratch`)."""
     values = dict(task=task["task"], start_url=args.start_url or task.get("start_target") or task.get("start_url"),
+                  memory_dir=Path(scratch) / "memory",
                   resume=None, headless=args.headless, llm=None, no_confirm=True, record=None, replay=None,
                   keep_pages=False, max_steps=int(task.get("max_steps") or 30),
                   allow_domain=list(task.get("allowed_domains") or []), quiet=args.quiet)
@@ -186,7 +188,8 @@ def _replay_live(args, task: dict, exchanges, steps: _StepTracker):
         checked.append(CheckedBrowser(session, exchanges))
         return _Tracked(checked[-1], steps)
 
-    code = run(_run_args(args, task, replay=args.session, wrap_session=wrap, on_result=results.append))
+    with tempfile.TemporaryDirectory(prefix="webchallenger-replay-") as scratch:
+        code = run(_run_args(args, task, scratch, replay=args.session, wrap_session=wrap, on_result=results.append))
     if not results or not checked:
         raise _NotRun("the task could not be replayed (see above)", code if code else EXIT_UNUSABLE)
     return results[0], checked[0]
@@ -216,7 +219,9 @@ def _update(args: argparse.Namespace, task: dict) -> int:
     os.unlink(fresh)  # the recorder creates it 0600
     fresh_path = Path(fresh)
     try:
-        code = run(_run_args(args, task, llm=args.llm, record=fresh_path, keep_pages=bool(task.get("keep_pages"))))
+        with tempfile.TemporaryDirectory(prefix="webchallenger-replay-") as scratch:
+            code = run(_run_args(args, task, scratch, llm=args.llm, record=fresh_path,
+                                 keep_pages=bool(task.get("keep_pages"))))
         if not fresh_path.exists():
             return _fail("the task could not be recorded again (see above); the recording is unchanged", code or EXIT_UNUSABLE)
         os.replace(fresh_path, session)

@@ -218,7 +218,8 @@ def run(args: argparse.Namespace) -> int:
             subscribers.append(session.on_event)
         coro = run_task(checkpoint.task, session=session, start_url=start_url, max_steps=options.max_steps,
                         confirm=None if args.no_confirm else _cli_confirm(), on_event=subscribers,
-                        allowed_domains=options.allowed_domains, checkpoint=checkpoint)
+                        allowed_domains=options.allowed_domains, checkpoint=checkpoint,
+                        memory_dir=getattr(args, "memory_dir", None))  # replay: a scratch memory, as the recording had
         future = asyncio.run_coroutine_threadsafe(coro, browser.companion.loop)
         try:
             result = future.result()

@@ -208,3 +208,25 @@ def test_a_page_that_asks_the_llm_another_question_diverges_naming_the_prompt(re
     verdict = replayed.stdout.split("replay: DIVERGED at ", 1)[1]
     assert verdict.startswith("step 1: the LLM was asked what the recording never asked it")
     assert "prompt section_summary: the prompt was recorded, but with other variables" in verdict
+
+
+def test_a_recording_without_pages_replays_live_and_exports(tmp_path):
+    site = copy_site(tmp_path / "site")
+    session = tmp_path / "session.jsonl"
+    server = scripted_llm()
+    try:
+        recorded = cli(["run", PRICE_TASK, "--start-url", str(site / "agent_shop.html"), "--headless", "--no-confirm",
+                        "--llm", server.spec, "--record", str(session)], tmp_path / "data1")
+    finally:
+        server.stop()
+    assert recorded.returncode == 0, recorded.stdout + recorded.stderr
+    snapshots = [line["browser"] for line in lines(session) if line.get("browser", {}).get("call") == "snapshot"]
+    assert snapshots and all("reply" not in s and s["page"] for s in snapshots)  # digests only, no pages
+
+    replayed = cli(["replay", str(session), "--headless"], tmp_path / "data2")
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    assert "against the live site" in replayed.stdout
+
+    exported = cli(["export", str(session)], tmp_path / "data3", timeout=60)
+    assert exported.returncode == 0, exported.stderr
+    assert [s["type"] for s in json.loads(exported.stdout)["steps"]] == ["setViewport", "navigate", "click"]
