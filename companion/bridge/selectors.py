@@ -68,21 +68,7 @@ def element_info(snapshot: Snapshot, frame: int, element: int) -> dict | None:
         info["value"] = el.value
     if el.checked is not None:
         info["checked"] = el.checked
-    if el.tag == "select":
-        info["options"] = [{"label": o.text, "value": o.attrs.get("value", o.text)}
-                           for o in frame_snap.elements if o.tag == "option" and _inside(o, el.id, by_id)]
     return info
-
-
-def _inside(el, ancestor: int, by_id: dict) -> bool:
-    parent = el.parent
-    for _ in range(3):  # <select><optgroup><option>
-        if parent is None:
-            return False
-        if parent == ancestor:
-            return True
-        parent = by_id[parent].parent if parent in by_id else None
-    return False
 
 
 def _css_path(el, by_id: dict, children: dict, ids: dict) -> str | None:

@@ -53,7 +53,7 @@ def export(args: argparse.Namespace) -> int:
     task = (recording.meta.get("task") or {}).get("task") or args.session.stem
     flow, skipped = user_flow(task, exchanges)
     for reason in skipped:
-        print(f"webchallenger export: left out: {reason}", file=sys.stderr)
+        print(f"webchallenger export: {reason}", file=sys.stderr)
     text = json.dumps(flow, indent=2, ensure_ascii=False) + "\n"
     if args.output is None:
         sys.stdout.write(text)
@@ -66,13 +66,13 @@ def export(args: argparse.Namespace) -> int:
 
 
 def user_flow(title: str, exchanges) -> tuple[dict, list[str]]:
-    """The user flow of these exchanges, and what could not go into it."""
+    """The user flow of these exchanges, and notes on it ("left out: ...", "check: ...")."""
     steps: list[dict] = []
     skipped: list[str] = []
     viewport_set = False
     pending_change: dict | None = None  # typing into the same field again updates its step
 
-    for exchange in exchanges:
+    for n, exchange in enumerate(exchanges):
         if exchange.call == "snapshot" and not viewport_set and exchange.viewport:
             width, height = exchange.viewport
             steps.insert(0, {"type": "setViewport", "width": width, "height": height,
@@ -86,15 +86,15 @@ def user_flow(title: str, exchanges) -> tuple[dict, list[str]]:
         element = exchange.element
         target = action.get("target")
         if target and target.get("frame", 0) != 0:
-            skipped.append(f"step {exchange.step}: {kind} in a child frame")
+            skipped.append(f"left out: step {exchange.step}: {kind} in a child frame")
             continue
         if target and (element is None or not element.get("selectors")):
-            skipped.append(f"step {exchange.step}: {kind} on an element with no selector the page proves")
+            skipped.append(f"left out: step {exchange.step}: {kind} on an element with no selector the page proves")
             continue
         selectors = element["selectors"] if element else []
         if kind == "type" or kind == "clear":
             if action.get("text") == "[redacted]":
-                skipped.append(f"step {exchange.step}: typing into a password field (its text was never recorded)")
+                skipped.append(f"left out: step {exchange.step}: typing into a password field (its text was never recorded)")
                 continue
             value = "" if kind == "clear" else action["text"]
             if action.get("mode") == "append":
@@ -117,9 +117,11 @@ def user_flow(title: str, exchanges) -> tuple[dict, list[str]]:
         elif kind == "check":
             continue  # already in the state asked for: the agent's click was not needed
         elif kind == "select":
-            options = element.get("options") or []
-            label = action.get("label")
-            value = action.get("value") or next((o["value"] for o in options if o["label"] == label), label)
+            value = action.get("value") or _chosen_value(exchanges[n + 1:], target)
+            if value is None:  # no kept page after it shows the option's value: its label is the best guess
+                value = action.get("label")
+                skipped.append(f"check: step {exchange.step}: the option's value is not recorded (no pages kept); "
+                               f"the flow selects the value {value!r}, its label: check it")
             steps.append({"type": "change", "value": value, "selectors": selectors, "target": "main"})
         elif kind == "hover":
             steps.append({"type": "hover", "target": "main", "selectors": selectors})
@@ -141,5 +143,20 @@ def user_flow(title: str, exchanges) -> tuple[dict, list[str]]:
         elif kind == "scroll":
             continue  # the runner scrolls each step's target into view itself
         else:
-            skipped.append(f"step {exchange.step}: {kind} (no user-flow step does it)")
+            skipped.append(f"left out: step {exchange.step}: {kind} (no user-flow step does it)")
     return {"title": title, "steps": steps}, skipped
+
+
+def _chosen_value(later, target: dict) -> str | None:
+    """The value a select holds on the next kept page of the same document (a label names an option; a flow's
+    change step needs its value)."""
+    for exchange in later:
+        if exchange.call == "act" and (exchange.reply or {}).get("url_changed"):
+            return None  # another document: its element ids mean other elements
+        if exchange.call == "snapshot" and exchange.reply is not None:
+            for frame in exchange.reply["snapshot"]["frames"]:
+                if frame.get("frame", 0) == target.get("frame", 0):
+                    found = next((e for e in frame["elements"] if e["id"] == target["id"]), None)
+                    return found.get("value") if found is not None and found.get("tag") == "select" else None
+            return None
+    return None
