@@ -163,6 +163,14 @@
     const h = window.innerHeight;
     const root = el.getRootNode(); // inside a shadow root, hits there are not retargeted to the host
     const scope = typeof root.elementFromPoint === "function" ? root : document;
+    // The dialog is on screen and on top (an overlay some other thing put up is not its backdrop).
+    const left = Math.max(r.left, 0);
+    const right = Math.min(r.right, w);
+    const top = Math.max(r.top, 0);
+    const bottom = Math.min(r.bottom, h);
+    if (right <= left || bottom <= top) return false;
+    const own = scope.elementFromPoint((left + right) / 2, (top + bottom) / 2);
+    if (!own || !el.contains(own)) return false;
     let outside = 0;
     for (const fx of GRID) {
       for (const fy of GRID) {
