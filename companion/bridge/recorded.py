@@ -158,9 +158,6 @@ class _Helpers:
         if getattr(event, "kind", "") == "step" and event.step is not None:
             self.step = event.step
 
-    async def post(self, message) -> None:
-        """Task updates for a side panel: a replay has none to show."""
-
 
 class RecordingBrowser(_Helpers):
     """A live BrowserSession whose every request is also written as an Exchange."""
@@ -319,6 +316,9 @@ class RecordedBrowser(_Comparing):
         super().__init__(exchanges)
         self.loop = None
         self.closed = False
+
+    async def post(self, message) -> None:
+        """Task updates for a side panel: a replay with no browser has none to show them in."""
 
     async def snapshot_result(self, tab: int | None = None, timeout: float = 30.0) -> SnapshotResult:
         exchange = self._next("snapshot", {"tab": tab}, "snapshot of the page")
