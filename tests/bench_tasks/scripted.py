@@ -24,6 +24,21 @@ def count_shown(text: str) -> str:
     return f"{match.group(1)} orders." if match else "I could not find it."
 
 
+def count_summary(text: str) -> dict:
+    """page_task_summary as a model focused on the task writes it: the page, then the result count it states
+    (the default echo keeps the first 800 characters of the page, which a long banner can fill)."""
+    page = re.search(r"Current page: (.*)", text).group(1)
+    found = text.split("Relevant details found on the page:\n", 1)[-1].split("\n\n", 1)[0]
+    counts = re.findall(r"\b\d+ results\b", found)
+    return {"summary": f"{page}. " + ("; ".join(counts) if counts else " ".join(found.split())[:800])}
+
+
+def count_orders(status_link: str, agent_llm, seen: list[list[str]] | None = None):
+    """An agent that filters the order list by `status_link`, ends the task and answers the count it shows."""
+    return agent_llm(choose=filter_then_end(status_link, seen), answer=count_shown,
+                     overrides={"page_task_summary": count_summary})
+
+
 def filter_then_end(status_link: str, seen: list[list[str]] | None = None):
     """Click the order list's status filter `status_link`, then end the task; `seen` gets the first candidates."""
     def choose(text: str, labels: list[str]) -> int:

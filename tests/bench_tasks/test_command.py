@@ -7,11 +7,11 @@ import stat
 
 from companion.cli import main
 from tests.bench_tasks.conftest import SUITE_FILE
-from tests.bench_tasks.scripted import count_shown, filter_then_end
+from tests.bench_tasks.scripted import count_orders
 
 
 def test_the_command_runs_the_chosen_tasks_and_writes_every_figure(agent_llm, tmp_path, capsys):
-    server = agent_llm(choose=filter_then_end("Pending"), answer=count_shown)
+    server = count_orders("Pending", agent_llm)
     out = tmp_path / "results" / "tasks.json"
 
     code = main(["bench", "tasks", str(SUITE_FILE), "--llm", server.spec, "--only", "orders-pending-count",

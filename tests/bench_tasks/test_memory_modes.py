@@ -6,7 +6,7 @@ from __future__ import annotations
 from companion.bench.explore_memory import ExploreLimits, explore_site
 from companion.bench.task_runner import run_task_once
 from companion.memory.store import WebsiteMemStore, site_key
-from tests.bench_tasks.scripted import OPTS, count_shown, filter_then_end, task_of
+from tests.bench_tasks.scripted import OPTS, count_orders, task_of
 
 SMALL = ExploreLimits(max_pages=2, max_elements=5, max_time=120)
 
@@ -18,7 +18,7 @@ def test_a_task_with_exploration_memory_is_offered_what_the_exploration_learned(
     explored_file = next(explored.memory_dir.glob("*.json"))
     learned = explored_file.read_bytes()
     seen: list[list[str]] = []
-    agent_llm(choose=filter_then_end("Pending", seen), answer=count_shown)
+    count_orders("Pending", agent_llm, seen)
 
     run = run_task_once(task_of(suite, "orders-pending-count"), django_site, "explore", OPTS, tmp_path,
                         memory_seed=explored.memory_dir)
@@ -32,7 +32,7 @@ def test_a_task_with_exploration_memory_is_offered_what_the_exploration_learned(
 
 def test_a_task_without_memory_is_offered_no_bookmark(suite, django_site, agent_llm, tmp_path):
     seen: list[list[str]] = []
-    agent_llm(choose=filter_then_end("Pending", seen), answer=count_shown)
+    count_orders("Pending", agent_llm, seen)
 
     run = run_task_once(task_of(suite, "orders-pending-count"), django_site, "none", OPTS, tmp_path)
 

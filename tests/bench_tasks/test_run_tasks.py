@@ -5,11 +5,11 @@ by the runner on the answer or on the admin's database."""
 from __future__ import annotations
 
 from companion.bench.task_runner import run_task_once
-from tests.bench_tasks.scripted import OPTS, add_tag, count_shown, filter_then_end, task_of
+from tests.bench_tasks.scripted import OPTS, add_tag, count_orders, task_of
 
 
 def test_a_lookup_answered_from_the_filtered_list_succeeds(suite, django_site, agent_llm, tmp_path):
-    agent_llm(choose=filter_then_end("Pending"), answer=count_shown)
+    count_orders("Pending", agent_llm)
 
     run = run_task_once(task_of(suite, "orders-pending-count"), django_site, "none", OPTS, tmp_path)
 
@@ -21,7 +21,7 @@ def test_a_lookup_answered_from_the_filtered_list_succeeds(suite, django_site, a
 
 
 def test_a_lookup_answered_from_the_wrong_filter_fails(suite, django_site, agent_llm, tmp_path):
-    agent_llm(choose=filter_then_end("Delivered"), answer=count_shown)
+    count_orders("Delivered", agent_llm)
 
     run = run_task_once(task_of(suite, "orders-pending-count"), django_site, "none", OPTS, tmp_path)
 
