@@ -118,8 +118,10 @@
   // Rendered where no person can see it: placed left of or above the page, where no scrolling reaches
   // (left: -9999px), or at most 1 px wide or tall with its content clipped (the sr-only / visually-hidden
   // pattern). Only such boxes pay for a style read. Size alone never hides: a 9 px link is a link.
+  // (In a right-to-left document the page does extend to the left: only "above" is off it there.)
+  let leftIsOffPage = true;
   function hiddenAway(el, r) {
-    if (r.right + window.scrollX <= 0 || r.bottom + window.scrollY <= 0) return true;
+    if ((leftIsOffPage && r.right + window.scrollX <= 0) || r.bottom + window.scrollY <= 0) return true;
     if (r.width > 1 && r.height > 1) return false;
     const cs = getComputedStyle(el);
     return cs.overflow !== "visible" || cs.clip !== "auto" || cs.clipPath !== "none";
@@ -210,6 +212,7 @@
     const childFrames = [];
     const cursorChecks = { n: 0 };
     const secretSelects = new Set(); // their options' selected flags would tell the value
+    leftIsOffPage = !document.documentElement || getComputedStyle(document.documentElement).direction !== "rtl";
     // Inline text runs: an element that is not itself inline starts a run; its inline descendants' text joins
     // its own in document order. runPlain: the current run has text outside interactive inline elements;
     // runPieces: text pieces in it; runMembers: records of inline elements whose text it holds.
