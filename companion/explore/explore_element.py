@@ -214,8 +214,18 @@ class LiveClicker:
             await asyncio.sleep(0.05)
 
     async def click(self, path: tuple[str, ...], cand: Candidate) -> ClickOutcome:
-        outcome = ClickOutcome(path=list(path), key=cand.key)
+        """ExploreElement; a click that failed (a timeout on a busy machine, a page that did not load) is tried
+        once more from a fresh load, so a passing hiccup does not change what is learned."""
+        outcome = await self._click(path, cand)
+        if outcome.error:
+            log.info("%s: clicking %s failed (%s); trying once more", self.url, cand.element.name or cand.key, outcome.error)
+            self.dirty = True
+            outcome = await self._click(path, cand)
         self.outcomes.append(outcome)
+        return outcome
+
+    async def _click(self, path: tuple[str, ...], cand: Candidate) -> ClickOutcome:
+        outcome = ClickOutcome(path=list(path), key=cand.key)
         el = cand.element
         if el.tag == "select":
             # The options are the select's dropdown elements; the native popup is nothing to click.

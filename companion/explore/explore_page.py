@@ -1,5 +1,5 @@
 """ExplorePage (WebChallenger, appendix A.2), the part a worker does on its tab: load the stub's URL, run
-DividePage on the fresh document, and unless its structure matches a template the worker knows of, iterate
+DividePage on the fresh document, and unless its structure is a shape the worker knows of, iterate
 it (IteratePage) with live clicks. What is registered, which template it becomes and which stubs go on the
 frontier is decided when the result is committed (explorer.py), against the site's memory as it is then.
 """
@@ -11,7 +11,6 @@ from companion.explore.iterate import iterate_page
 from companion.explore.model import ExploreModel, PageResult
 from companion.explore.tabs import ExploreTab, PageLoadError
 from companion.memory.store import normalize_url, site_key
-from companion.pagemem.template import matches_template
 
 
 class PageJob(ExploreModel):
@@ -19,23 +18,25 @@ class PageJob(ExploreModel):
 
     url: str
     explored: set[str] = set()  # E_w
-    templates: list[list[str]] = []  # T_w, as section signature lists
-    known_shapes: list[str] = []  # structures of the pages explored at the same URL path (explorer._shapes)
+    known_shapes: list[str] = []  # structures of the pages explored at the same URL path pattern (explorer._shapes)
     max_elements: int = 60
 
 
 async def explore_page(tab: ExploreTab, job: PageJob) -> PageResult:
     clicker = LiveClicker(tab, job.url)
     try:
-        first = await clicker.open()
+        try:
+            first = await clicker.open()
+        except PageLoadError:  # once more: a busy machine times out now and then
+            first = await clicker.open()
     except PageLoadError as exc:
         return PageResult(url=job.url, error=str(exc))
     result = PageResult(url=job.url, final_url=normalize_url(first.url), pagemem=first.model_copy(deep=True),
                         candidates=page_candidates(first, clicker.snapshot))
     if site_key(first.url) != site_key(job.url):
         return result  # redirected off the site: nothing of it is explored
-    if first.template_id in job.known_shapes or any(matches_template(first, signatures) for signatures in job.templates):
-        return result  # MatchesTemplate: a known shape, its element behaviour is learned already
+    if first.template_id in job.known_shapes:
+        return result  # MatchesTemplate (at this URL pattern): a known shape, its element behaviour is learned already
     clicker.url = first.url  # restore to where the stub led (a redirect is not followed again on every reload)
     await iterate_page(result.candidates, clicker, set(job.explored), max_elements=job.max_elements,
                        page_url=first.url, is_known=lambda url: False, depth=0)

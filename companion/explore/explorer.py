@@ -156,15 +156,20 @@ class SiteExplorer:
         return FINISHED
 
     def _job(self, url: str) -> PageJob:
-        return PageJob(url=url, explored=self.store.explored(), templates=[t.signatures for t in self.store.templates()],
-                       known_shapes=sorted(self._shapes(url)), max_elements=self.limits.max_elements)
+        return PageJob(url=url, explored=self.store.explored(), known_shapes=sorted(self._shapes(url)),
+                       max_elements=self.limits.max_elements)
 
     def _shapes(self, url: str) -> set[str]:
-        """Structures (PageMem.template_id) of the pages explored at this URL's path pattern (_path_of). A page
-        of the same pattern and structure as an explored one (sorted, filtered, another page of results,
-        another object's change page) is a known shape, like a template's page: MatchesTemplate alone misses
-        it when neither page showed a list nor was reached from one (a one-row table, a link from a short
-        list). Such a recurring shape is registered as a template when it recurs."""
+        """Structures (PageMem.template_id) of the pages explored at this URL's path pattern (_path_of).
+
+        MatchesTemplate, refined by the URL: a page is a known-shape duplicate (registered, not iterated) when an
+        explored page of its path pattern has its structure: another product of the shop (/product/12 after
+        /product/7), a sorted or filtered or later page of a list, another order's change page. Structure alone
+        is not enough: one template often serves pages of different kinds (the Django admin's change list serves
+        every model, with the same sections) whose elements lead to different places, and skipping them would
+        leave whole parts of the site unseen. A shape that recurs at a path pattern is registered as a template
+        (besides the paper's list and list-item rule, learn.register_template), so a page that shows no list
+        and was not reached from one still shares its template's purposes and summaries."""
         if self._shapes_by_path is None:
             self._shapes_by_path = {}
             for done in self.state.done:
@@ -204,7 +209,7 @@ class SiteExplorer:
             self._finish(stub, [final])  # redirected off the site, or to a page explored already
             return
         page = result.pagemem.model_copy(deep=True)
-        matched = self.store.find_template(page) is not None or page.template_id in self._shapes(final)
+        matched = page.template_id in self._shapes(final)
         iteration: IterationLog | None = None
         if not matched:
             iteration = await self._replay(stub, result)

@@ -18,7 +18,10 @@ from companion.explore.tabs import ExploreBrowser, RemoteExploreBrowser, start_b
 from tests.djangosite.server import MODELS
 from tests.explore.conftest import Memory, explore
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+# Three clicks from the admin index reach every model's list (1), its change pages (2) and pages linked from
+# those (3); the date drill-downs below that add time, not coverage. Every run here uses the same limits.
+LIMITS = dict(max_depth=3)
 
 
 def logged_in_tabs(django_site, browsers):
@@ -35,7 +38,7 @@ def admin(django_site, tmp_path_factory):
     try:
         tabs = logged_in_tabs(django_site, [browser])
         before, seen = django_site.db_digest(), len(django_site.requests())
-        report = explore(tabs, django_site.admin_url, memory_dir)
+        report = explore(tabs, django_site.admin_url, memory_dir, **LIMITS)
         return SimpleNamespace(report=report, memory=Memory(memory_dir, django_site.admin_url), db_before=before,
                                db_after=django_site.db_digest(), requests=django_site.requests()[seen:])
     finally:
@@ -44,7 +47,7 @@ def admin(django_site, tmp_path_factory):
 
 def change_pages(memory: Memory, model: str) -> list[str]:
     """The model's change pages (popup windows, which show another layout, left out)."""
-    return sorted(p for p in memory.pages if re.fullmatch(rf"/admin/shop/{model}/\d+/change(\?.*)?", p) and "_popup" not in p)
+    return sorted(p for p in memory.pages if re.fullmatch(rf"admin/shop/{model}/\d+/change(\?.*)?", p) and "_popup" not in p)
 
 
 def test_the_exploration_finishes(admin):
@@ -53,7 +56,7 @@ def test_the_exploration_finishes(admin):
 
 @pytest.mark.parametrize("model", MODELS)
 def test_every_models_list_and_change_pages_are_registered(admin, model):
-    assert f"/admin/shop/{model}" in admin.memory.pages
+    assert f"admin/shop/{model}" in admin.memory.pages
     assert change_pages(admin.memory, model)
 
 
@@ -78,7 +81,7 @@ def test_a_change_page_reached_from_another_page_is_registered_but_not_iterated(
 ])
 def test_the_actions_menu_is_recorded_as_dropdown_elements(admin, model, actions):
     memory = admin.memory
-    menus = [r for r in memory.rows("dropdowns") if memory.rel(r["url"]) == f"/admin/shop/{model}" and r["name"].startswith("Action")]
+    menus = [r for r in memory.rows("dropdowns") if memory.rel(r["url"]) == f"admin/shop/{model}" and r["name"].startswith("Action")]
     assert len(menus) == 1
     assert set(actions) <= {e["name"] for e in menus[0]["elements"]}
 
@@ -86,7 +89,7 @@ def test_the_actions_menu_is_recorded_as_dropdown_elements(admin, model, actions
 def test_the_filter_menus_are_recorded_as_dropdown_elements(admin):
     memory = admin.memory
     filters = {r["name"]: [e["name"] for e in r["elements"]] for r in memory.rows("dropdowns")
-               if memory.rel(r["url"]) == "/admin/shop/order" and r["name"].startswith("By ")}
+               if memory.rel(r["url"]) == "admin/shop/order" and r["name"].startswith("By ")}
     assert {"By status", "By shipping method", "By placed at", "By tags"} <= set(filters)
     assert {"Pending", "Paid", "Shipped", "Delivered", "Cancelled"} <= set(filters["By status"])
 
@@ -101,9 +104,9 @@ def test_an_exploration_stopped_halfway_resumes_to_the_same_memory(admin, django
     browser = ExploreBrowser(LaunchOptions(offline=True))
     try:
         tabs = logged_in_tabs(django_site, [browser])
-        halfway = explore(tabs, django_site.admin_url, tmp_path, max_pages=max(2, admin.memory.state["counts"]["pages"] // 2))
+        halfway = explore(tabs, django_site.admin_url, tmp_path, max_pages=admin.memory.state["counts"]["pages"] // 2, **LIMITS)
         assert halfway.stopped_by == "max-pages"
-        resumed = explore(tabs, django_site.admin_url, tmp_path)
+        resumed = explore(tabs, django_site.admin_url, tmp_path, **LIMITS)
     finally:
         browser.close()
     assert resumed.stopped_by == "finished"
@@ -114,7 +117,7 @@ def test_two_workers_through_selenium_grid_write_the_same_memory(admin, django_s
     browsers = [RemoteExploreBrowser(selenium_grid.url, LaunchOptions(offline=True)) for _ in range(2)]
     try:
         tabs = logged_in_tabs(django_site, browsers)
-        report = explore(tabs, django_site.admin_url, tmp_path)
+        report = explore(tabs, django_site.admin_url, tmp_path, **LIMITS)
     finally:
         for b in browsers:
             b.close()
