@@ -6,7 +6,7 @@ set of known pages grow as it goes). Here the order is kept exactly, and the bro
 
 - the frontier is a stack (frontier.py); the stub on top is the next page of the sequential order;
 - idle workers take the next stubs below it and explore them ahead of time, with the memory as it is now
-  (an older E_w and fewer templates than the page will meet when its turn comes: they click a superset);
+  (an older E_w and fewer known shapes than the page will meet when its turn comes: they click a superset);
 - pages are committed one at a time, in the sequential order: the iteration is run again over the clicks the
   worker recorded (iterate.RecordedClicker) with the memory as it is at that point, so exactly the clicks the
   sequential explorer would have made are learned, and the stubs it would have found are pushed. A click the
@@ -109,7 +109,6 @@ class SiteExplorer:
         self.report = SiteReport(self.site, self.start_url, self.state)
         self._done = set(self.state.done)
         self._jobs: dict[str, asyncio.Task[PageResult]] = {}
-        self._shapes_by_path: dict[str, set[str]] | None = None
 
     # ------------------------------------------------------------------ the depth-first loop
 
@@ -170,13 +169,7 @@ class SiteExplorer:
         leave whole parts of the site unseen. A shape that recurs at a path pattern is registered as a template
         (besides the paper's list and list-item rule, learn.register_template), so a page that shows no list
         and was not reached from one still shares its template's purposes and summaries."""
-        if self._shapes_by_path is None:
-            self._shapes_by_path = {}
-            for done in self.state.done:
-                stored = self.store.load_page(done)
-                if stored is not None and normalize_url(stored.url) == done:
-                    self._shapes_by_path.setdefault(_path_of(done), set()).add(stored.template_id)
-        return self._shapes_by_path.get(_path_of(url), set())
+        return set(self.state.shapes.get(_path_of(url), []))
 
     def _dispatch(self, url: str) -> asyncio.Task[PageResult]:
         task = self._jobs.get(url)
@@ -237,8 +230,9 @@ class SiteExplorer:
         learn_page(self.store, page, source="explore", visit=False, from_list_item=stub.list_item)
         counts.pages += 1
         self.report.run_pages += 1
-        self._shapes(final)  # builds the cache on a resumed run
-        self._shapes_by_path.setdefault(_path_of(final), set()).add(page.template_id)
+        shapes = self.state.shapes.setdefault(_path_of(final), [])
+        if page.template_id not in shapes:
+            shapes.append(page.template_id)
         if matched:
             if self.store.find_template(page) is None:
                 self.store.add_template(page)  # a shape seen twice at one path pattern is a template

@@ -104,5 +104,7 @@ class ExploreState(ExploreModel):
     stack: list[Stub] = Field(default_factory=list, description="the depth-first frontier; the last entry is next")
     done: list[str] = Field(default_factory=list, description="URLs explored (registered), in commit order")
     iterated: list[str] = Field(default_factory=list, description="the pages among them whose elements were clicked")
+    shapes: dict[str, list[str]] = Field(default_factory=dict, description="URL path pattern -> structures (PageMem."
+                                         "template_id) of the pages registered there (explorer._shapes)")
     counts: ExploreCounts = Field(default_factory=ExploreCounts)
     finished: bool = False

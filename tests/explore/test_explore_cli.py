@@ -86,3 +86,14 @@ def test_in_browser_explores_in_a_background_tab_and_leaves_the_users_tab_alone(
         if companion is not None:
             companion.close()
         users.close()
+
+
+def test_profile_explores_a_site_the_profile_is_logged_in_to(django_site, tmp_path):
+    profile = tmp_path / "profile"
+    django_site.login_profile(profile)
+    run = cli(django_site.admin_url, tmp_path / "data", "--profile", str(profile), "--max-depth", "0")
+    out, err = run.communicate(timeout=600)
+    assert run.returncode == 0, err
+    memory = Memory(tmp_path / "data" / "memory", django_site.admin_url)
+    (page,) = [r["pagemem"] for r in memory.rows("pages")]
+    assert memory.rel(page["url"]).rstrip("/") == "admin" and page["title"].startswith("Site administration")

@@ -180,3 +180,21 @@ def test_summaries_fill_every_page_and_section_through_the_llm(pages, explore_ta
     assert len(stored) == 3 and all(p["summary"] == "A page of Tiny Shop." for p in stored)
     assert all(s["summary"] for p in stored for s in p["sections"])
     assert {"section_summary", "page_summary"} <= asked and summarize.calls > 0
+
+
+def test_two_sites_are_explored_at_once_each_into_its_own_memory(pages, explore_tab, tmp_path):
+    import asyncio
+
+    from companion.explore.explorer import explore_sites
+    from companion.explore.model import Limits
+    from companion.memory.store import WebsiteMemStore, site_key
+
+    urls = [pages.url(FIXTURE_SITE), pages.other_url(FIXTURE_SITE)]
+    stores = {site_key(u): WebsiteMemStore(site_key(u), tmp_path) for u in urls}
+    try:
+        reports = asyncio.run(explore_sites(urls, stores, [explore_tab], Limits(max_pages=3)))
+    finally:
+        for store in stores.values():
+            store.close()
+    assert [r.stopped_by for r in reports] == ["max-pages", "max-pages"]
+    assert [Memory(tmp_path, u).explored_pages for u in urls] == [EVERY_PAGE[:3], EVERY_PAGE[:3]]
