@@ -32,11 +32,16 @@ from companion.llm.config import LLMSettings, load_settings
 from companion.llm.gbnf import UnsupportedSchema, schema_to_gbnf
 from companion.llm.prompts import render
 from companion.llm.recording import Completion, Recorder, Replayer, ReplayMiss, request_key
-from companion.llm.structured import choice_model, json_schema_for, parse_answer, schema_name, subset_model
+from companion.llm.structured import REASON_MAX, choice_model, json_schema_for, parse_answer, schema_name, subset_model
 from companion.llm.usage import CallUsage, Mode, Reply, UsageTally, record_usage
 
 T = TypeVar("T", bound=BaseModel)
 log = logging.getLogger(__name__)
+
+# Room for a reason of REASON_MAX characters even at one token per character (digits and punctuation): with
+# less, a small model's rambling reason is cut before the decoder may close the string, and the reply is not
+# JSON (smollm2 wrote '-10:00' over and over). A normal reason stops long before; unused budget costs nothing.
+REASON_TOKENS = REASON_MAX
 
 MAX_RETRIES = 2  # after the first attempt: invalid output is shown to the model at most twice
 MODES: list[Mode] = ["json_schema", "json_object_schema", "grammar", "text"]
@@ -160,14 +165,14 @@ class LLMClient:
         on constrained servers, and our validation rejects it everywhere else.
         """
         model = choice_model(n, reason=reason, allow_none=allow_none)
-        return await self.ask(prompt, variables, model, max_tokens=max_tokens or (110 if reason else 16))
+        return await self.ask(prompt, variables, model, max_tokens=max_tokens or (16 + REASON_TOKENS if reason else 16))
 
     async def choose_many(self, prompt: str, variables: dict, n: int, *, max_items: int | None = None,
                           reason: bool = False, max_tokens: int | None = None) -> Reply:
         """A subset of the numbered options [0]..[n-1]: answer.indices (distinct order kept, may be empty)."""
         model = subset_model(n, max_items=max_items, reason=reason)
         limit = min(max_items or n, n)
-        reply = await self.ask(prompt, variables, model, max_tokens=max_tokens or (16 + 5 * limit + (100 if reason else 0)))
+        reply = await self.ask(prompt, variables, model, max_tokens=max_tokens or (16 + 5 * limit + (REASON_TOKENS if reason else 0)))
         seen: list[int] = []
         for i in reply.answer.indices:
             if i not in seen:
