@@ -14,7 +14,7 @@ from companion.bench.task_suite import load_suite
 from companion.llm.client import LLMClient
 from tests.agent.agent_llm import AgentLLM
 from tests.bench_tasks.conftest import SUITE_FILE
-from tests.bench_tasks.scripted import OPTS, count_shown, filter_then_end, task_of
+from tests.bench_tasks.scripted import OPTS, count_shown, count_summary, filter_then_end, task_of
 from tests.conftest import ensure_extension_built
 from tests.replay.test_replay import cli
 
@@ -22,7 +22,8 @@ from tests.replay.test_replay import cli
 def test_a_recorded_bench_task_replays_with_no_llm_server_and_no_site(django_site, tmp_path):
     ensure_extension_built()
     task = task_of(load_suite(SUITE_FILE), "orders-pending-count")
-    server = AgentLLM(choose=filter_then_end("Pending"), answer=count_shown).start()
+    server = AgentLLM(choose=filter_then_end("Pending"), answer=count_shown,
+                      overrides={"page_task_summary": count_summary}).start()
     llm.set_client(LLMClient(spec=server.spec))
     try:
         run = run_task_once(task, django_site, "none", replace(OPTS, record_dir=tmp_path / "sessions"), tmp_path / "work")
