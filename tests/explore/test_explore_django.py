@@ -18,7 +18,7 @@ from companion.explore.tabs import ExploreBrowser, RemoteExploreBrowser, start_b
 from tests.djangosite.server import MODELS
 from tests.explore.conftest import Memory, explore
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.app_explore]
 # Three clicks from the admin index reach every model's list (1), its change pages (2) and pages linked from
 # those (3); the date drill-downs below that add time, not coverage. Every run here uses the same limits.
 LIMITS = dict(max_depth=3)
