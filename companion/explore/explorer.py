@@ -136,6 +136,9 @@ class SiteExplorer:
             stub = stack[-1]
             if stub.url in self._done:
                 stack.pop()
+                ahead = self._jobs.pop(stub.url, None)
+                if ahead is not None:
+                    ahead.cancel()  # explored ahead for a URL that turned out to be known: not needed
                 continue
             if self.state.counts.pages >= self.limits.max_pages:
                 return MAX_PAGES
