@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Awaitable, Callable
@@ -109,6 +110,8 @@ class SiteExplorer:
         self.report = SiteReport(self.site, self.start_url, self.state)
         self._done = set(self.state.done)
         self._jobs: dict[str, asyncio.Task[PageResult]] = {}
+        self._explored_cache: set[str] = set()
+        self._explored_stamp: tuple | None = None
 
     # ------------------------------------------------------------------ the depth-first loop
 
@@ -158,8 +161,20 @@ class SiteExplorer:
         return FINISHED
 
     def _job(self, url: str) -> PageJob:
-        return PageJob(url=url, explored=self.store.explored(), known_shapes=sorted(self._shapes(url)),
+        return PageJob(url=url, explored=self._explored(), known_shapes=sorted(self._shapes(url)),
                        max_elements=self.limits.max_elements)
+
+    def _explored(self) -> set[str]:
+        """E_w as the site's file holds it; read again only when the file changed (a commit, another writer):
+        each read parses the whole file, megabytes once many pages are in it."""
+        try:
+            st = os.stat(self.store.path)
+            stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+        except OSError:
+            stamp = None
+        if stamp is None or stamp != self._explored_stamp:
+            self._explored_cache, self._explored_stamp = self.store.explored(), stamp
+        return set(self._explored_cache)
 
     def _shapes(self, url: str) -> set[str]:
         """Structures (PageMem.template_id) of the pages explored at this URL's path pattern (_path_of).
@@ -271,7 +286,7 @@ class SiteExplorer:
             return None
         here = {stub.url, result.final_url}
         try:
-            return await iterate_page(result.candidates, RecordedClicker(result), self.store.explored(),
+            return await iterate_page(result.candidates, RecordedClicker(result), self._explored(),
                                       max_elements=self.limits.max_elements, page_url=result.pagemem.url,
                                       is_known=lambda url: url in self._done or url in here, depth=stub.depth)
         except NotRecorded as exc:
