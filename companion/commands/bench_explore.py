@@ -91,8 +91,6 @@ def run(args: argparse.Namespace) -> int:
                 return 2
             site = DjangoSite().start()
             url = site.admin_url
-            extra["db_before"] = site.db_digest()
-            requests_before = len(site.requests())
         else:
             url = args.url
         offline = args.django
@@ -100,7 +98,9 @@ def run(args: argparse.Namespace) -> int:
         tabs = [start_browser(b) for b in browsers]
         if site is not None:
             for b in browsers:
-                site.login(b.driver)
+                site.login(b.driver)  # the log-in form's POST: before the requests counted below
+            extra["db_before"] = site.db_digest()
+            requests_before = len(site.requests())
         started = time.monotonic()
         with WebsiteMemStore(site_key(url), memory_dir) as store:
             (report,) = asyncio.run(explore_sites([url], {store.site: store}, tabs, _limits(args)))
