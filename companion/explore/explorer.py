@@ -261,7 +261,7 @@ class SiteExplorer:
             return
         self.state.iterated.append(final)
         self._learn_clicks(page, result, iteration.outcomes)
-        self.store.mark_explored(iteration.explored_keys)
+        self.store.mark_explored(iteration.explored_keys + iteration.covered_keys)
         counts.clicks += iteration.clicks
         counts.dropdowns += sum(1 for o in iteration.outcomes if o.revealed)
         counts.navigations += sum(1 for o in iteration.outcomes if o.navigated_to)

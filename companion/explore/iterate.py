@@ -51,6 +51,9 @@ class IterationLog:
     stubs: list[Stub] = field(default_factory=list)
     clicks: int = 0
     explored_keys: list[str] = field(default_factory=list)  # dedup keys added to E_w, in order
+    # Element keys (identity.element_key) of elements not clicked because their twin was: their behaviour is known
+    # too, and the agent looks elements up by that key (act/routing.py).
+    covered_keys: list[str] = field(default_factory=list)
     skipped_unsafe: Counter = field(default_factory=Counter)  # ShouldSkip reason -> count
     skipped_explored: int = 0
     skipped_by_list_item: int = 0
@@ -90,6 +93,7 @@ async def iterate_page(candidates: list[Candidate], clicker: Clicker, explored: 
             log.outcomes.append(await clicker.click(path, cand))
             return
         if cand.dedup_key in explored:
+            log.covered_keys.append(cand.key)
             if cand.in_list_item and cand.dedup_key in list_claimed:
                 log.skipped_by_list_item += 1
             else:
