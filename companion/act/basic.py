@@ -15,7 +15,7 @@ from companion import llm, paths
 from companion.act import action_strings as say
 from companion.act.context import AgentContext
 from companion.act.confirmation import confirm_action
-from companion.act.elements import field_description, is_checkable, is_text_field, label
+from companion.act.elements import field_description, is_text_field, label
 from companion.act.errors import ActionFailed, NoOp
 from companion.act.prefilter import selecting_noop, toggle_noop, typing_noop
 from companion.bridge.errors import BridgeDisconnected, BridgeError
@@ -214,21 +214,6 @@ async def _copied_text(ctx: AgentContext, since: float) -> str | None:
         if attempt + 1 < COPY_READ_ATTEMPTS:
             await asyncio.sleep(COPY_READ_PAUSE_S)
     return None
-
-
-async def fill_field(ctx: AgentContext, el: Element, form_purpose: str, problem: str = "") -> list[str]:
-    """Fill one form field as it requires: EnterInput (field_value), SelectOption, UploadFile or a check."""
-    from companion.act.elements import is_file_input, is_native_select
-
-    if is_file_input(el):
-        return await upload_file(ctx, el)
-    if is_native_select(el):
-        return [await select_option(ctx, el, field_hint=problem)]
-    if is_checkable(el):
-        return [await set_checked(ctx, el, True if problem else None)]
-    reply = await llm.ask("field_value", _variables(ctx, form_purpose=form_purpose, field=field_description(el, ctx.typed_secrets),
-                                                    problem=problem), llm.TextValue, max_tokens=VALUE_TOKENS)
-    return [await type_text(ctx, el, reply.answer.value)]
 
 
 SETTLE_ATTEMPTS = 3

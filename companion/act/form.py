@@ -1,9 +1,13 @@
 """SubmitForm (App. A.5, Algorithm 9): choose fields, fill each, validate, then review: edit, submit or leave.
 
-Everything happens inside one agent step. The review loop only offers the form's own fields. Submission asks
-ctx.confirm first unless the form is a real site search (confirmation.py decides by what the form does);
-declining raises ActionFailed with the fill actions already done. A field that cannot be filled is logged and
-skipped, not fatal.
+Everything happens inside one agent step. Each field is filled through ElementAction (routing.py), as its type
+requires: a custom combobox is opened and an option picked, an autocomplete field typed into and a suggestion
+picked, a <select> gets SelectOption, a file input UploadFile, a text field the value field_value asks for.
+The review loop only offers the form's own fields. Submission asks ctx.confirm first unless the form is a real
+site search (confirmation.py decides by what the form does); declining raises ActionFailed with the fill actions
+already done. A field that cannot be filled is logged and skipped, not fatal (what it did, e.g. opening a
+combobox, is kept). A field whose action left the page or opened a modal ends the workflow there. A form left
+unsubmitted says so in the history, and why: the model chose to leave it, or the review ran out of rounds.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import logging
 
 from companion import llm
 from companion.act import action_strings as say
-from companion.act.basic import CHOICE_TOKENS, browser, fill_field, settle
+from companion.act.basic import CHOICE_TOKENS, browser, settle
 from companion.act.confirmation import confirm_action
 from companion.act.context import AgentContext
 from companion.act.elements import field_description, is_empty, is_form_field, is_submit_like, is_text_field, label
@@ -28,8 +32,13 @@ SUBMIT = "Submit the form"
 LEAVE = "Leave the form without submitting"
 
 
+def is_custom_select(el: Element) -> bool:
+    """A button that opens a listbox to choose from (a styled select): a field of its form, not a plain button."""
+    return not is_form_field(el) and el.attrs.get("aria-haspopup", "").lower() == "listbox"
+
+
 def form_fields(section: PageSection) -> list[Element]:
-    return [e for e in section.all_elements() if is_form_field(e) and not e.disabled]
+    return [e for e in section.all_elements() if (is_form_field(e) or is_custom_select(e)) and not e.disabled]
 
 
 def submit_button(section: PageSection) -> Element | None:
@@ -62,11 +71,21 @@ def _validation_problem(el: Element, typed_secrets: set[tuple[int, int]]) -> str
     return None
 
 
-async def _fill(ctx: AgentContext, el: Element, purpose: str, actions: list[str], problem: str = "") -> None:
+async def _fill(ctx: AgentContext, el: Element, purpose: str, actions: list[str], problem: str = "") -> Outcome | None:
+    """ElementAction on one field (Algorithm 9). Returns its outcome when it left the page or opened a modal
+    (the form cannot go on), else None."""
+    from companion.act.routing import FormField, element_action  # routing sends form fields here: imported late
+
     try:
-        actions.extend(await fill_field(ctx, el, purpose, problem))
+        outcome = await element_action(ctx, el, form=FormField(purpose=purpose, problem=problem))
     except ActionFailed as exc:
+        actions.extend(exc.done)  # e.g. the combobox did open: the history says so
         log.info("could not fill %s: %s", label(el), exc)
+        return None
+    actions.extend(outcome.actions)
+    if outcome.url_changed or outcome.modal_opened:
+        return Outcome(actions=actions, url_changed=outcome.url_changed, modal_opened=outcome.modal_opened)
+    return None
 
 
 async def submit_form(ctx: AgentContext, section: PageSection, *, detached: bool = False) -> Outcome:
@@ -83,15 +102,18 @@ async def submit_form(ctx: AgentContext, section: PageSection, *, detached: bool
     reply = await llm.choose_many("form_field_selection", {**variables, "fields": [field_description(e, ctx.typed_secrets) for e in fields]},
                                   n=len(fields), max_tokens=min(FIELD_PICK_TOKENS_MAX, 16 + 4 * len(fields)))
     for i in reply.answer.indices:
-        await _fill(ctx, fields[i], purpose, actions)
+        # The fields as the page now has them: filling one (opening a combobox) refreshes the PageMem.
+        el = _live(ctx, fields[i])
+        if el is not None and (ended := await _fill(ctx, el, purpose, actions)):
+            return ended
 
     # Phase 2: one validation pass over what the page now reports.
     await settle(ctx)
     section = _current(ctx, section, detached)
     for el in form_fields(section):
         problem = _validation_problem(el, ctx.typed_secrets)
-        if problem:
-            await _fill(ctx, el, purpose, actions, problem)
+        if problem and (ended := await _fill(ctx, _live(ctx, el) or el, purpose, actions, problem)):
+            return ended
 
     # Phase 3: review loop restricted to this form's fields.
     for _ in range(REVIEW_ROUNDS):
@@ -104,14 +126,21 @@ async def submit_form(ctx: AgentContext, section: PageSection, *, detached: bool
                                  max_tokens=CHOICE_TOKENS)
         choice = reply.answer.index
         if choice < len(fields):
-            await _fill(ctx, fields[choice], purpose, actions)
+            if ended := await _fill(ctx, fields[choice], purpose, actions):
+                return ended
             continue
         if options[choice] == LEAVE:
             actions.append(say.left_form())
             return Outcome(actions=actions)
         return await _submit(ctx, section, purpose, fields, actions)
-    actions.append(say.left_form())  # the review budget ran out: leave without submitting
+    # The review budget ran out: the form stays as it is, and the model is told it was not submitted.
+    actions.append(say.left_form_at_review_limit(purpose, REVIEW_ROUNDS))
     return Outcome(actions=actions)
+
+
+def _live(ctx: AgentContext, el: Element) -> Element | None:
+    """The field as the latest refresh sees it (None: it is gone from the page)."""
+    return ctx.pagemem.element_by_ref(el.ref) if ctx.pagemem is not None else el
 
 
 async def _submit(ctx: AgentContext, section: PageSection, purpose: str, fields: list[Element], actions: list[str]) -> Outcome:

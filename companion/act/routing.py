@@ -5,24 +5,32 @@ SubmitForm (the search workflow for a search-only form; links and buttons that a
 fields or submit button are ordinary elements); anything else goes to element_action(), the paper's flat
 decision tree: behaviour known from memory (dropdown) -> input-type handlers -> "probably opens
 something" (aria-haspopup/expanded, or never explored) -> plain click.
+
+SubmitForm fills each chosen field through element_action() too (Algorithm 9), with the form given
+(FormField): a custom combobox is opened and an option picked, an autocomplete field typed into and a
+suggestion picked, a <select> gets SelectOption, a file input UploadFile. What to type comes from the
+form's prompt (field_value: the form's purpose, why a previous value was rejected); a search box inside a
+form is not searched with Enter, which would submit the form before its other fields are filled.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from dataclasses import dataclass
 from typing import Literal
 
 from companion import llm
 from companion.act import action_strings as say
 from companion.act.basic import (
-    VALUE_TOKENS, browser, click_element, copy_to_clipboard, enter_input, select_option, set_checked, settle, upload_file,
+    VALUE_TOKENS, browser, click_element, copy_to_clipboard, enter_input, select_option, set_checked, settle, type_text,
+    upload_file,
 )
 from companion.act.context import AgentContext
 from companion.act.dropdown import dropdown_action, known_dropdown, remember_navigation
 from companion.act.elements import (
-    label, is_checkable, is_copy_button, is_file_input, is_form_field, is_native_select, is_search_field, is_search_form,
-    is_submit_like, is_text_field, probably_opens_something,
+    field_description, label, is_checkable, is_copy_button, is_file_input, is_form_field, is_native_select,
+    is_search_field, is_search_form, is_submit_like, is_text_field, probably_opens_something,
 )
 from companion.act.errors import ActionFailed
 from companion.act.form import submit_form
@@ -58,9 +66,24 @@ async def _done(ctx: AgentContext, actions: list[str], url_changed: bool = False
 Route = Literal["dropdown", "upload", "select", "search", "autocomplete", "input", "check", "copy", "click"]
 
 
-def element_route(ctx: AgentContext, el: Element, section: PageSection | None = None) -> Route:
+@dataclass(frozen=True)
+class FormField:
+    """The form a field is being filled for (SubmitForm): its purpose, and why the page or the validation pass
+    rejected the previous value ("" on the first fill)."""
+
+    purpose: str
+    problem: str = ""
+
+
+def is_autocomplete_field(el: Element) -> bool:
+    """A text field whose value is chosen from suggestions it shows (a city, an airport): a text combobox,
+    or a field that says it completes from a list."""
+    return is_text_field(el) and (el.role == "combobox" or el.attrs.get("aria-autocomplete", "").lower() in ("list", "both"))
+
+
+def element_route(ctx: AgentContext, el: Element, section: PageSection | None = None, *, in_form: bool = False) -> Route:
     """The paper's flat decision tree, as a pure choice: memory first, then the input type, then
-    "probably opens something", then a plain click."""
+    "probably opens something", then a plain click. in_form: the element is a field SubmitForm is filling."""
     if known_dropdown(ctx, el) and not is_form_field(el):
         return "dropdown"
     if is_file_input(el):
@@ -68,9 +91,10 @@ def element_route(ctx: AgentContext, el: Element, section: PageSection | None = 
     if is_native_select(el):
         return "select"
     if is_search_field(el, section):
-        return "search"
+        # Enter in one field of a form submits the whole form: there, suggestions are picked but Enter is not pressed.
+        return "autocomplete" if in_form else "search"
     if is_text_field(el):
-        return "autocomplete" if el.role == "combobox" else "input"
+        return "autocomplete" if is_autocomplete_field(el) else "input"
     if is_checkable(el):
         return "check"
     if el.role == "combobox":  # a custom (non-native) select: open it and choose among what it reveals
@@ -82,22 +106,35 @@ def element_route(ctx: AgentContext, el: Element, section: PageSection | None = 
     return "click"
 
 
-async def element_action(ctx: AgentContext, el: Element, section: PageSection | None = None) -> Outcome:
-    route = element_route(ctx, el, section)
+async def field_value(ctx: AgentContext, el: Element, form: FormField) -> str:
+    """What to type into a form's field, asked with the form's purpose and any rejection (prompts/field_value.j2)."""
+    reply = await llm.ask("field_value", {"task": ctx.task, "history": ctx.history_text(), "form_purpose": form.purpose,
+                                          "field": field_description(el, ctx.typed_secrets), "problem": form.problem},
+                          llm.TextValue, max_tokens=VALUE_TOKENS)
+    return reply.answer.value
+
+
+async def element_action(ctx: AgentContext, el: Element, section: PageSection | None = None, *,
+                         form: FormField | None = None) -> Outcome:
+    """ElementAction: carry out `el` as its type requires. form: `el` is a field SubmitForm is filling."""
+    route = element_route(ctx, el, section, in_form=form is not None)
     if route == "dropdown":
         return await dropdown_action(ctx, el)
     if route == "upload":
         return await _done(ctx, await upload_file(ctx, el))
     if route == "select":
-        return await _done(ctx, [await select_option(ctx, el)])
+        return await _done(ctx, [await select_option(ctx, el, field_hint=form.problem if form else "")])
     if route == "search":
         return await search(ctx, el)
     if route == "autocomplete":
-        return await search(ctx, el, press=False)
+        return await search(ctx, el, press=False, value=await field_value(ctx, el, form) if form else None)
     if route == "input":
+        if form is not None:
+            return await _done(ctx, [await type_text(ctx, el, await field_value(ctx, el, form))])
         return await _done(ctx, [await enter_input(ctx, el)])
     if route == "check":
-        return await _done(ctx, [await set_checked(ctx, el)])
+        # Re-filled after a rejection: a required box must end up checked, not toggled back off.
+        return await _done(ctx, [await set_checked(ctx, el, True if form is not None and form.problem else None)])
     if route == "copy":
         text, result = await copy_to_clipboard(ctx, el)
         return await _done(ctx, [text], result.url_changed)

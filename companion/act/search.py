@@ -22,9 +22,10 @@ SUGGESTION_WAIT_S = 0.5
 MAX_SUGGESTIONS = 20
 
 
-async def search(ctx: AgentContext, field: Element, *, press: bool = True) -> Outcome:
+async def search(ctx: AgentContext, field: Element, *, press: bool = True, value: str | None = None) -> Outcome:
+    """value: the text to type (SubmitForm asks for it with the form's prompt); None: EnterInput asks."""
     try:
-        actions = [await enter_input(ctx, field)]
+        actions = [await enter_input(ctx, field, value=value)]
     except NoOp:
         if not press:  # an autocomplete field already holding the text: typing it again shows nothing new
             raise

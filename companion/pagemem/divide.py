@@ -49,7 +49,7 @@ ITEM_TAGS = frozenset({"li", "tr", "article", "dt", "option", "figure"})
 PAGE_TAGS = frozenset({"html", "body"})  # the page itself is never one form's section
 ELEMENT_ATTRS = ("id", "class", "name", "type", "role", "href", "src", "alt", "title", "placeholder",
                  "aria-label", "aria-haspopup", "aria-expanded", "aria-controls", "aria-invalid", "aria-required",
-                 "contenteditable", "disabled", "for", "tabindex")
+                 "aria-autocomplete", "contenteditable", "disabled", "for", "tabindex")
 
 
 class DivideOptions(BaseModel):

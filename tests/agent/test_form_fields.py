@@ -1,0 +1,120 @@
+"""Issue 13 item 3, in real Chromium with the real extension and the scripted LLM: SubmitForm invokes ElementAction
+on each field it fills (Algorithm 9), so a form's custom (ARIA) combobox is opened and its option picked, an
+autocomplete field gets its value typed and a suggestion picked, and a native <select> goes to SelectOption;
+a form left unsubmitted because the review ran out of rounds says so in the history the model reads.
+
+The page (form_combo.html) counts a pot size or a city only when an option or suggestion is picked, as such
+widgets do: typed text alone leaves them empty in the submitted order (form_combo_done.html)."""
+
+from __future__ import annotations
+
+import re
+
+from selenium.webdriver.common.by import By
+
+from companion.agent.loop import run_task
+from tests.agent.agent_llm import index_of, options
+
+PAGE = "form_combo.html"
+TASK = "Order a plant for Ada: a Medium pot, delivered to Lisbon, wrapped in Cloth."
+
+
+def page_of(text: str) -> str:
+    return text.split("Current page:", 1)[1].split("\n", 1)[0]
+
+
+def fill_the_form(text: str, labels: list[str]) -> int:
+    """Open the form through its name field; on the confirmation page, end the task."""
+    if "form_combo_done.html" in page_of(text):
+        return index_of(labels, r"^end the task")
+    found = index_of(labels, r'^textbox "Your name"')
+    return found if found is not None else index_of(labels, r"^end the task")
+
+
+def every_field(text: str) -> dict:
+    return {"indices": list(range(len(options(text.split("Fields:\n", 1)[1].split("\n\n", 1)[0]))))}
+
+
+def field_value(text: str) -> dict:
+    field = text.split("Field:", 1)[1].split("\n", 1)[0]
+    if "Your name" in field:
+        return {"value": "Ada"}
+    if "Delivery city" in field:
+        return {"value": "Lisbon"}
+    return {"value": "Medium pot"}  # what a field-by-field typist would put into the pot size
+
+
+def option_named(pattern: str):
+    """A choice among numbered options: the one matching `pattern`, else none (-1)."""
+    def answer(text: str) -> dict:
+        found = index_of(options(text), pattern)
+        return {"reason": "scripted", "index": -1 if found is None else found}
+    return answer
+
+
+def submit(text: str) -> dict:
+    return {"reason": "every value is right", "index": index_of(options(text), r"^Submit the form")}
+
+
+OVERRIDES = {
+    "form_field_selection": every_field,
+    "field_value": field_value,
+    "dropdown_option": option_named(r"Medium pot"),
+    "search_suggestion": option_named(r"Lisbon"),
+    "select_option": option_named(r"^Cloth$"),
+    "form_review": submit,
+}
+
+
+def order(browser, pages, memory_dir, max_steps: int = 2):
+    result = browser.run(run_task(TASK, session=browser.session, start_url=pages.url(PAGE), memory_dir=memory_dir,
+                                  max_steps=max_steps), timeout=300)
+    placed = browser.driver.find_elements(By.ID, "done")
+    return result, (placed[0].text if placed else "")
+
+
+def test_a_custom_combobox_in_a_form_is_opened_and_its_option_picked(browser, pages, agent_llm, memory_dir):
+    agent_llm(choose=fill_the_form, overrides=OVERRIDES)
+    result, placed = order(browser, pages, memory_dir)
+
+    assert "pot m," in placed, (placed, result.actions)
+    assert 'Clicked combobox "Pot size"' in result.actions and 'Clicked option "Medium pot"' in result.actions
+    assert not any(a.startswith("Typed") and "Pot size" in a for a in result.actions), result.actions
+
+
+def test_an_autocomplete_field_in_a_form_gets_its_value_typed_and_a_suggestion_picked(browser, pages, agent_llm, memory_dir):
+    server = agent_llm(choose=fill_the_form, overrides=OVERRIDES)
+    result, placed = order(browser, pages, memory_dir)
+
+    assert "city LIS," in placed, (placed, result.actions)
+    typed = result.actions.index('Typed "Lisbon" into combobox "Delivery city"')
+    assert result.actions[typed + 1] == 'Clicked option "Lisbon, Portugal"'
+    assert "Lisbon, Portugal" in server.prompts("search_suggestion")[0]
+
+
+def test_a_native_select_in_a_form_goes_to_select_option(browser, pages, agent_llm, memory_dir):
+    server = agent_llm(choose=fill_the_form, overrides=OVERRIDES)
+    result, placed = order(browser, pages, memory_dir)
+
+    assert "wrap cloth." in placed, (placed, result.actions)
+    assert 'Selected "Cloth" in combobox "Gift wrap"' in result.actions
+    asked = server.prompts("select_option")
+    assert len(asked) == 1 and "Select: combobox \"Gift wrap\"" in asked[0]
+    assert not any("Gift wrap" in p.split("Field:", 1)[1].split("\n", 1)[0] for p in server.prompts("field_value"))
+
+
+def test_a_form_left_at_the_review_limit_says_so_in_the_history(browser, pages, agent_llm, memory_dir):
+    def keep_editing(text: str) -> dict:  # a small model looping on "edit"
+        return {"reason": "the name could be better", "index": index_of(options(text), r'^Edit field: textbox "Your name"')}
+
+    def once(text: str, labels: list[str]) -> int:
+        return index_of(labels, r"^end the task") if "Left the form" in text else fill_the_form(text, labels)
+
+    server = agent_llm(choose=once, overrides={**OVERRIDES, "form_review": keep_editing})
+    result, placed = order(browser, pages, memory_dir)
+
+    assert placed == ""  # never submitted
+    left = [a for a in result.actions if a.startswith("Left the form")]
+    assert len(left) == 1 and re.search(r"not submitted.*review ended after 3 edits", left[0]), result.actions
+    assert left[0] in result.history
+    assert left[0] in server.prompts("action_selection")[1]  # the model's next choice is told
