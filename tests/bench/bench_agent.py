@@ -34,6 +34,10 @@ TASKS = {
     "search-glass": ("How much is the glass teapot? Use the shop's search.", "agent_tea.html", "35.50"),
     "subscribe": ("Subscribe ada@example.com to the monthly newsletter.", "agent_news.html",
                   r"url:agent_news_done\.html\?email=ada%40example\.com&freq=monthly"),
+    # A form with a custom (ARIA) combobox and an autocomplete field (issue 13 item 3): each counts only when an
+    # option or a suggestion is picked, typed text alone leaves it empty.
+    "form-combo": ("Order a plant for Ada: a Medium pot, delivered to Lisbon, wrapped in Cloth.", "form_combo.html",
+                   r"url:form_combo_done\.html\?name=Ada&pot=m&city=LIS&wrap=cloth"),
 }
 
 DONE = re.compile(r"^== (\w+) after (\d+) step\(s\), ([\d.]+) s, (\d+) LLM calls \((\d+) prompt \+ (\d+) completion")
