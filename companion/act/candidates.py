@@ -74,8 +74,13 @@ def with_hidden(candidates: list[Candidate], known: dict[tuple[int, int], Dropdo
         return candidates
     out: list[Candidate] = []
     for c in candidates:
-        out.append(c)
         record = known.get((c.element.frame, c.element.id)) if c.element is not None and c.pick is None else None
+        if record is not None and len(record.elements) > MAX_HIDDEN_PER_TRIGGER:
+            # The rest of a long remembered menu is not listed: say how many, and that opening it shows them all.
+            out.append(c.model_copy(update={"label": f"{c.label} (opens a menu of {len(record.elements)} entries, the "
+                                                     f"first {MAX_HIDDEN_PER_TRIGGER} listed next: open it to choose from all)"}))
+        else:
+            out.append(c)
         if record is not None:
             out.extend(h for h in hidden_candidates(c, record) if h.key not in exclude)
     return out
@@ -140,19 +145,28 @@ def _section_context(section: PageSection, extraction: str) -> str:
 
 
 async def _filter(ctx: AgentContext, observation: str, context: str, candidates: list[Candidate]) -> list[Candidate]:
-    """One candidate_filtering call: the subset the LLM keeps, in the original order."""
-    if not candidates:
-        return []
-    variables = {"task": ctx.task, "history": ctx.history_text(), "observation": observation, "context": context,
-                 "candidates": [c.label for c in candidates]}
-    try:
-        reply = await llm.choose_many("candidate_filtering", variables, n=len(candidates),
-                                      max_items=min(MAX_PICKS_PER_CALL, len(candidates)))
-    except llm.LLMOutputError as exc:
-        # The model kept answering garbage: degrade to the first few candidates instead of losing the step.
-        log.warning("candidate filtering failed, keeping the first %d of %d: %s", MAX_PICKS_PER_CALL, len(candidates), exc)
-        return candidates[:MAX_PICKS_PER_CALL]
-    kept = set(reply.answer.indices)
+    """candidate_filtering calls: the subset the LLM keeps, in the original order. A call keeps at most
+    MAX_PICKS_PER_CALL; one that used them all is asked again about the rest, so a group with many useful
+    candidates is not cut at that bound (the calls grow only when the model keeps that many)."""
+    kept: set[int] = set()
+    left = list(range(len(candidates)))
+    while left:
+        where = f"{context} (the rest of them: {len(kept)} were kept already)" if kept else context
+        variables = {"task": ctx.task, "history": ctx.history_text(), "observation": observation, "context": where,
+                     "candidates": [candidates[i].label for i in left]}
+        limit = min(MAX_PICKS_PER_CALL, len(left))
+        try:
+            reply = await llm.choose_many("candidate_filtering", variables, n=len(left), max_items=limit)
+        except llm.LLMOutputError as exc:
+            # The model kept answering garbage: keep what it was asked about rather than drop it unseen.
+            log.warning("candidate filtering failed, keeping the %d candidates it was asked about: %s", len(left), exc)
+            kept.update(left)
+            break
+        picks = {left[p] for p in reply.answer.indices}
+        kept |= picks
+        if len(picks) < limit:
+            break
+        left = [i for i in left if i not in picks]
     return [c for i, c in enumerate(candidates) if i in kept]
 
 
@@ -246,9 +260,10 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
             taken += 1
         if taken == UNSELECTED_SECTIONS:
             break
-    # One call, as in the paper: a long list among these sections is offered by its first elements only.
-    groups.append(("other sections near the top of the page (navigation bars, search boxes, main buttons)",
-                   rest[:MAX_ELEMENTS_PER_CALL]))
+    # One call over these sections, as in the paper; a pool too long for one call is asked about in chunks,
+    # so a long list among them is not cut to its first elements.
+    groups.extend(("other sections near the top of the page (navigation bars, search boxes, main buttons)", chunk)
+                  for chunk in _chunks(rest, MAX_ELEMENTS_PER_CALL))
     nav = prefilter(navigation_candidates(ctx), pm, page_url=url, active_tab=ctx.active_tab_id, sites=sites)
     nav = [c for c in nav if c.key not in exclude]
     groups.append(("navigation actions (pages visited earlier, bookmarks, other tabs)", nav))

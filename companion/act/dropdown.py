@@ -2,7 +2,8 @@
 
 A URL change or nothing new: it was a plain click, done. A new modal: the next step handles it with focused
 attention. A form-like cluster (IsForm): SubmitForm on a section synthesized from the revealed elements.
-Otherwise the LLM picks one revealed element (or none) and it is acted on. What the trigger revealed is
+Otherwise the LLM picks one revealed element (or none) and it is acted on; a long menu (the paper's 100-option
+WorkArena menus) is shown a page at a time (paging.py), so no option is left unseen. What the trigger revealed is
 remembered on the element for this document (dropdown_elements) and in the site memory by stable key
 (memory/learn.py learn_click: a later visit shows the hidden elements and can pick one directly, open_and_pick);
 a click that navigated is recorded as a link between the two pages.
@@ -12,13 +13,13 @@ from __future__ import annotations
 
 import logging
 
-from companion import llm
 from companion.act.basic import CHOICE_TOKENS, click_element, enter_input, select_option, set_checked, settle
 from companion.act.context import AgentContext
 from companion.act.errors import ActionFailed
 from companion.act.elements import is_checkable, is_form_cluster, is_native_select, is_text_field, label
 from companion.act.form import submit_form
 from companion.act.models import Outcome
+from companion.act.paging import choose_paged
 from companion.memory import learn
 from companion.memory.records import RevealedElement
 from companion.pagemem.identity import element_key, element_keys, normalize_name
@@ -55,7 +56,7 @@ def remember_navigation(ctx: AgentContext, page: PageMem | None, el: Element, tr
 CONTAINER_ROLES = {"listbox", "menu", "menubar", "tree", "grid", "tablist", "radiogroup", "group", "list"}
 
 
-MAX_OPTIONS = 60  # a mega-menu is offered by its first entries: the prompt must stay small on CPU
+OPTIONS_PER_PAGE = 60  # a longer menu is shown a page at a time: each prompt stays small on CPU
 
 
 def revealed_elements(added: list[Element], trigger: Element) -> list[Element]:
@@ -157,13 +158,12 @@ async def dropdown_action(ctx: AgentContext, trigger: Element, *, pick: str | No
                               elements=revealed, purpose=f"form revealed by {label(trigger)}")
         out = await submit_form(ctx, section, detached=True)
         return Outcome(actions=actions + out.actions, url_changed=out.url_changed, modal_opened=out.modal_opened)
-    offered = revealed[:MAX_OPTIONS]
-    variables = {"task": ctx.task, "history": ctx.history_text(), "trigger": label(trigger),
-                 "options": [label(e) for e in offered]}
-    reply = await llm.choose("dropdown_option", variables, n=len(offered), allow_none=True, max_tokens=CHOICE_TOKENS)
-    if reply.answer.index < 0:
+    variables = {"task": ctx.task, "history": ctx.history_text(), "trigger": label(trigger)}
+    choice = await choose_paged("dropdown_option", variables, [label(e) for e in revealed], key="options",
+                                per_page=OPTIONS_PER_PAGE, max_tokens=CHOICE_TOKENS)
+    if choice.index < 0:
         return Outcome(actions=actions)
-    more, url_changed = await act_on_revealed(ctx, offered[reply.answer.index], actions)
+    more, url_changed = await act_on_revealed(ctx, revealed[choice.index], actions)
     actions.extend(more)
     await settle(ctx)
     return Outcome(actions=actions, url_changed=url_changed or ctx.page_changed)

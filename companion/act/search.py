@@ -3,23 +3,24 @@
 The same steps without the final Enter serve autocomplete comboboxes (a city or airport field): typing
 alone is not the choice there, picking the suggestion is. A suggestion click and the Enter go through
 confirmation.py like any click and Enter: a real site search goes through unasked, a form that only calls
-itself a search (a POST form, a card field) is asked about first."""
+itself a search (a POST form, a card field) is asked about first. Many suggestions are shown a page at a time
+(paging.py): none is left unseen."""
 
 from __future__ import annotations
 
 import asyncio
 
-from companion import llm
 from companion.act.basic import CHOICE_TOKENS, click_element, enter_input, press_enter, settle
 from companion.act.context import AgentContext
 from companion.act.elements import is_form_field, label
 from companion.act.errors import NoOp
 from companion.act.models import Outcome
+from companion.act.paging import choose_paged
 from companion.pagemem.model import Element
 
 # Pages debounce their suggestion requests (typically 100-300 ms): give them that long before reading the diff.
 SUGGESTION_WAIT_S = 0.5
-MAX_SUGGESTIONS = 20
+SUGGESTIONS_PER_PAGE = 20  # more are shown on further pages, one call each
 
 
 async def search(ctx: AgentContext, field: Element, *, press: bool = True, value: str | None = None) -> Outcome:
@@ -36,12 +37,13 @@ async def search(ctx: AgentContext, field: Element, *, press: bool = True, value
     if ctx.page_changed:  # the page searched as we typed and navigated
         return Outcome(actions=actions, url_changed=True)
     suggestions = [e for e in (update.added_elements if update else [])
-                   if e.key != field.key and not is_form_field(e) and not e.disabled][:MAX_SUGGESTIONS]
+                   if e.key != field.key and not is_form_field(e) and not e.disabled]
     if suggestions:
-        variables = {"task": ctx.task, "history": ctx.history_text(), "query": query, "suggestions": [label(e) for e in suggestions]}
-        reply = await llm.choose("search_suggestion", variables, n=len(suggestions), allow_none=True, max_tokens=CHOICE_TOKENS)
-        if reply.answer.index >= 0:
-            text, result = await click_element(ctx, suggestions[reply.answer.index], suggestion_for=field, done=actions)
+        variables = {"task": ctx.task, "history": ctx.history_text(), "query": query}
+        choice = await choose_paged("search_suggestion", variables, [label(e) for e in suggestions], key="suggestions",
+                                    per_page=SUGGESTIONS_PER_PAGE, max_tokens=CHOICE_TOKENS)
+        if choice.index >= 0:
+            text, result = await click_element(ctx, suggestions[choice.index], suggestion_for=field, done=actions)
             actions.append(text)
             await settle(ctx)
             if result.url_changed or ctx.page_changed:
