@@ -517,7 +517,8 @@ class TaskEventData(WireModel):
     """One thing that happened in a task, in order (`seq`). The UI shows `text`; the other fields are the parts."""
 
     seq: int = Field(ge=0)
-    kind: Literal["started", "step", "observation", "action", "note", "confirm", "answer", "error", "finished"]
+    kind: Literal["started", "step", "observation", "action", "note", "confirm", "answer", "error", "finished", "paused",
+                  "resumed"]
     step: int | None = None
     text: str = ""
     url: str | None = None
@@ -530,6 +531,13 @@ class TaskEventData(WireModel):
     usage: TaskUsage | None = None
 
 
+class PreviousTask(WireModel):
+    """The task a follow-up continues from, as the side panel showed it (its answer came from web pages: page data)."""
+
+    task: str = Field(min_length=1, max_length=4000)
+    answer: str = Field("", max_length=4000, description="its answer, or what it found before it stopped")
+
+
 class StartTask(WireModel):
     """Extension -> companion: run a task in `tab_id` (the active tab when None). Its `id` becomes the task id."""
 
@@ -540,6 +548,7 @@ class StartTask(WireModel):
     start_url: str | None = None
     confirm: bool = Field(True, description="ask before irreversible actions")
     max_steps: int = Field(30, ge=1, le=200)
+    previous: PreviousTask | None = Field(None, description="a follow-up: the task before it and its result")
 
 
 class StopTask(WireModel):
@@ -548,6 +557,16 @@ class StopTask(WireModel):
     type: Literal["stop_task"] = "stop_task"
     id: str
     task_id: str
+
+
+class PauseTask(WireModel):
+    """Extension -> companion: pause the task before its next step (the step under way finishes), or resume it.
+    A `paused` event follows once it waits, a `resumed` event when it goes on."""
+
+    type: Literal["pause_task"] = "pause_task"
+    id: str
+    task_id: str
+    paused: bool
 
 
 class TaskUpdate(WireModel):
@@ -576,6 +595,54 @@ class ConfirmAnswer(WireModel):
     approved: bool
 
 
+class SiteInfoGet(WireModel):
+    """Extension -> companion, from the side panel: what the companion knows of the site of `url` (answered by SiteInfo)."""
+
+    type: Literal["site_info_get"] = "site_info_get"
+    id: str
+    url: str = Field(max_length=8192)
+
+
+class SiteForget(WireModel):
+    """Extension -> companion, from the side panel only: delete the memory of the site of `url`, as
+    `webchallenger memory rm` does (its learning choice stays). Answered by SiteInfo."""
+
+    type: Literal["site_forget"] = "site_forget"
+    id: str
+    url: str = Field(max_length=8192)
+
+
+class SiteInfo(WireModel):
+    """Companion -> extension: answers site_info_get / site_forget (echoing the id)."""
+
+    type: Literal["site_info"] = "site_info"
+    id: str
+    site: str = Field(description="the site key its memory is kept under; empty: the URL is no web site")
+    pages: int = 0
+    templates: int = 0
+    dropdowns: int = 0
+    bookmarks: int = 0
+    forgotten: bool = Field(False, description="site_forget removed a memory file")
+    error: str = Field("", description="the memory could not be read or removed: why (the file is left as it was)")
+
+
+class CompanionStatusGet(WireModel):
+    """Extension -> companion: which LLM the companion's tasks use (answered by CompanionStatus)."""
+
+    type: Literal["companion_status_get"] = "companion_status_get"
+    id: str
+
+
+class CompanionStatus(WireModel):
+    """Companion -> extension: answers companion_status_get (echoing the id)."""
+
+    type: Literal["companion_status"] = "companion_status"
+    id: str
+    backend: str = Field(description="the LLM backend: embedded, server, replay, ...")
+    model: str = Field(description="the model in use, or the backend's spec when it names none yet")
+    task_running: bool = False
+
+
 class ErrorMessage(WireModel):
     """Either direction. Answers a malformed or unknown request (echoing its id when it had one)."""
 
@@ -592,6 +659,7 @@ Message = Annotated[
         ListTabs, TabsResult, OpenTab, OpenTabResult, TabEvent, ErrorMessage, BenchRequest, BenchResult,
         ActivateTab, ActivateTabResult, ReadClipboard, ClipboardResult, StartTask, StopTask, TaskUpdate, ConfirmRequest, ConfirmAnswer,
         PassiveMode, PageVisited, UserClicked, SitePolicyGet, SitePolicySet, SitePolicy,
+        PauseTask, SiteInfoGet, SiteForget, SiteInfo, CompanionStatusGet, CompanionStatus,
     ],
     Field(discriminator="type"),
 ]

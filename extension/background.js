@@ -4,7 +4,8 @@ import { ensureConnected, reconnectNow, onMessage, send, BOOT_ID } from "./bg/co
 import { dispatch } from "./bg/dispatch.js";
 import { forwardTabEvents } from "./bg/tabs.js";
 import { getStatus } from "./bg/settings.js";
-import { handlePanelRequest } from "./bg/tasks.js";
+import { handlePanelRequest, markInterrupted } from "./bg/tasks.js";
+import { handleSiteRequest } from "./bg/sitecard.js";
 import { watchBrowsing, handlePassiveRequest } from "./bg/passive.js";
 
 const KEEPALIVE_ALARM = "webchallenger-keepalive";
@@ -30,8 +31,11 @@ chrome.runtime.onMessage.addListener((request, sender, reply) => {
     status: () => getStatus().then((s) => ({ ...s, boot_id: BOOT_ID })),
     reconnect: () => reconnectNow().then(getStatus),
   }[request && request.type];
-  // The side panel's task requests, then passive learning's (content script clicks, the learning switch).
-  const pending = work ? work() : handlePanelRequest(request) || handlePassiveRequest(request, sender);
+  // The side panel's task and site requests (only the extension's own pages may make them, never a content
+  // script a page talks to), then passive learning's (content script clicks, the learning switch).
+  const fromPanel = Boolean(sender.url && sender.url.startsWith(chrome.runtime.getURL("")));
+  const panel = fromPanel ? handlePanelRequest(request) || handleSiteRequest(request) : null;
+  const pending = work ? work() : panel || handlePassiveRequest(request, sender);
   if (!pending) return false;
   pending.then(reply, (e) => reply({ error: e.message }));
   return true; // the reply comes asynchronously
@@ -42,6 +46,9 @@ if (chrome.sidePanel && chrome.sidePanel.setPanelBehavior) {
   chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch((e) => console.warn("side panel", e));
 }
 
-chrome.runtime.onStartup.addListener(ensureConnected);
+chrome.runtime.onStartup.addListener(() => {
+  ensureConnected();
+  markInterrupted().catch((e) => console.warn("task history", e)); // the live log went with the last browser
+});
 chrome.runtime.onInstalled.addListener(ensureConnected);
 ensureConnected();

@@ -1,9 +1,20 @@
-// The task side panel: type a task, watch each step live (observation, reason, action), see the answer, Stop.
-// It renders chrome.storage.session ("task", written by the worker from the companion's task_update
-// messages; "connection", the link status) and re-renders on every change, so closing and reopening the
-// panel mid-task loses nothing. Requests go to the worker as runtime messages (bg/tasks.js).
+// The task side panel: type a task, watch each step live (observation, reason, action), see the answer;
+// Pause/Resume between steps, Stop; answer a confirmation inline; follow up on a result (the next task goes on
+// in the same tab, told the previous task and its result). Enter runs, Esc stops.
+// It renders chrome.storage.session ("task", written by the worker from the companion's task_update messages;
+// "connection", the link status) and re-renders on every change, so closing and reopening the panel mid-task
+// loses nothing. Past tasks: sidepanel-history.js; the site card and model line: sidepanel-site.js.
+// Requests go to the worker as runtime messages (bg/tasks.js).
+import { renderSteps, answerOf, costLine, statusLine } from "./sidepanel-steps.js";
+import { renderHistory, setCurrent } from "./sidepanel-history.js";
+
 const $ = (id) => document.getElementById(id);
 let current = null;
+let connected = false;
+let followUp = null; // the finished task the next one continues from (null: a new task)
+let dismissed = null; // the task id whose follow-up the user declined ("New task")
+let chosen = false; // the user picked the task to follow up in the history
+let ticker = null;
 
 function ask(request) {
   return chrome.runtime.sendMessage(request).then((reply) => {
@@ -25,91 +36,176 @@ export async function targetTab() {
 
 function renderConnection(connection) {
   const status = (connection && connection.status) || "connecting";
+  connected = status === "connected";
   $("conn").textContent = status;
   $("conn").className = `conn ${status}`;
-  $("pairing").hidden = status === "connected";
+  $("pairing").hidden = connected;
   $("conn-detail").textContent = (connection && connection.detail) || "";
-  $("start").disabled = status !== "connected" || Boolean(current && current.running);
+  renderButtons();
 }
 
-function item(cls, text) {
-  const el = document.createElement("div");
-  el.className = cls;
-  el.textContent = text;
-  return el;
+function running() {
+  return Boolean(current && current.running);
+}
+
+function renderButtons() {
+  const busy = running();
+  $("start").disabled = busy || !connected;
+  $("stop").disabled = !busy;
+  $("pause").disabled = !busy || !connected;
+  const paused = busy && (current.paused || current.pausing);
+  $("pause").textContent = busy && current.paused ? "Resume" : busy && current.pausing ? "Pausing…" : "Pause";
+  $("pause").setAttribute("aria-pressed", String(Boolean(paused)));
+}
+
+// The follow-up offered: the finished task in view, unless the user chose a new task instead.
+function renderFollowUp() {
+  const base = followUp;
+  $("followup").hidden = !base;
+  $("task-label").textContent = base ? "Follow-up task (same tab, knows the result above)" : "Task for the current tab";
+  if (!base) return;
+  $("followup-task").textContent = base.task || "(task)";
+  const answer = answerOf(base);
+  $("followup-answer").textContent = answer ? `Result: ${answer}` : "No result.";
+}
+
+function offerFollowUp(task) {
+  if (task && task.running) {
+    followUp = null;
+    chosen = false;
+  } else if (!chosen) {
+    followUp = task && task.task && task.task_id !== dismissed ? task : null;
+  }
+  renderFollowUp();
+}
+
+function renderMeta() {
+  $("current-meta").textContent = costLine(current);
 }
 
 function renderTask(task) {
   current = task;
-  const steps = $("steps");
-  steps.textContent = "";
-  $("answer-box").hidden = true;
-  $("task-status").textContent = "";
+  setCurrent(task ? task.task_id : null);
   $("notice").textContent = (task && task.notice) || "";
-  const running = Boolean(task && task.running);
-  $("stop").disabled = !running;
-  $("start").disabled = running || $("conn").textContent !== "connected";
   const confirm = task && task.confirm;
   $("confirm").hidden = !confirm;
   $("confirm-text").textContent = confirm ? confirm.description : "";
-  if (!task) return;
-  let li = null;
-  const entry = () => li || (li = steps.appendChild(document.createElement("li")));
-  for (const ev of task.events) {
-    switch (ev.kind) {
-      case "step":
-        li = steps.appendChild(document.createElement("li"));
-        li.className = "step";
-        li.appendChild(item("page", `${ev.page || ""} — ${ev.url || ""}`));
-        break;
-      case "observation":
-        entry().appendChild(item("obs", ev.text));
-        break;
-      case "action":
-        if (ev.reason) entry().appendChild(item("reason", `Reason: ${ev.reason}`));
-        for (const a of ev.actions && ev.actions.length ? ev.actions : [ev.text]) entry().appendChild(item("act", `→ ${a}`));
-        break;
-      case "note":
-      case "confirm":
-        entry().appendChild(item("note", ev.text));
-        break;
-      case "error":
-        entry().appendChild(item("err", ev.text));
-        break;
-      case "answer":
-        $("answer").textContent = ev.answer || ev.text;
-        $("answer-box").hidden = false;
-        break;
-      case "finished": {
-        const calls = ev.usage ? ` · ${ev.usage.calls} LLM calls, ${ev.usage.prompt_tokens + ev.usage.completion_tokens} tokens` : "";
-        $("task-status").textContent = `Finished: ${ev.status}${ev.status !== "done" && ev.text ? ` (${ev.text})` : ""}${calls}`;
-        break;
-      }
-      default:
-        break;
-    }
+  $("current").hidden = !task;
+  $("answer-box").hidden = true;
+  $("task-status").textContent = "";
+  renderButtons();
+  offerFollowUp(task);
+  clearInterval(ticker);
+  ticker = null;
+  if (!task) {
+    renderSteps($("steps"), []);
+    return;
   }
+  $("current-task").textContent = task.task || "";
+  $("current-previous").hidden = !task.previous;
+  if (task.previous) {
+    $("current-previous").textContent = `Follow-up to: ${task.previous.task} — result: ${task.previous.answer || "none"}`;
+  }
+  $("pause-state").hidden = !(task.running && (task.paused || task.pausing));
+  $("pause-state").textContent = task.paused
+    ? `${pausedText(task)} Resume to go on.`
+    : "Pausing: the step under way finishes first.";
+  renderSteps($("steps"), task.events);
+  const answer = answerOf(task);
+  if (answer && task.events.some((ev) => ev.kind === "answer")) {
+    $("answer").textContent = answer;
+    $("answer-box").hidden = false;
+  }
+  $("task-status").textContent = statusLine(task);
+  renderMeta();
+  if (task.running) ticker = setInterval(renderMeta, 1000);
 }
 
-$("task-form").addEventListener("submit", async (event) => {
-  event.preventDefault();
+function pausedText(task) {
+  const ev = [...task.events].reverse().find((e) => e.kind === "paused");
+  return ev ? `${ev.text}.` : "Paused.";
+}
+
+async function followUpTab(base) {
+  if (base && Number.isInteger(base.tab_id)) {
+    try {
+      const tab = await chrome.tabs.get(base.tab_id);
+      if (/^(https?|file):/.test(tab.url || "")) return tab;
+    } catch (_) {
+      // the tab was closed: the current tab instead
+    }
+  }
+  return targetTab();
+}
+
+async function run() {
   const text = $("task").value.trim();
   $("notice").textContent = "";
+  if (running()) return;
   if (!text) {
     $("notice").textContent = "Type a task first.";
     return;
   }
   try {
-    const tab = await targetTab();
+    const base = followUp;
+    const tab = base ? await followUpTab(base) : await targetTab();
     if (!tab) throw new Error("open a web page in a tab first");
-    await ask({ type: "start_task", task: text, tab_id: tab.id, confirm: $("ask").checked });
+    const request = { type: "start_task", task: text, tab_id: tab.id, confirm: $("ask").checked };
+    if (base) request.previous = { task: base.task, answer: answerOf(base) };
+    await ask(request);
+    $("task").value = "";
   } catch (e) {
     $("notice").textContent = `Could not start: ${e.message}`;
   }
+}
+
+function stop() {
+  if (running()) ask({ type: "stop_task", task_id: current.task_id }).catch((e) => ($("notice").textContent = e.message));
+}
+
+$("task-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  run();
 });
 
-$("stop").addEventListener("click", () => {
-  if (current) ask({ type: "stop_task", task_id: current.task_id }).catch((e) => ($("notice").textContent = e.message));
+// Enter runs (Shift+Enter: a new line; never while an input method composes).
+$("task").addEventListener("keydown", (event) => {
+  if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+    event.preventDefault();
+    run();
+  }
+});
+
+// Esc stops the running task, wherever the focus is in the panel.
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && running()) {
+    event.preventDefault();
+    stop();
+  }
+});
+
+$("stop").addEventListener("click", stop);
+
+$("pause").addEventListener("click", () => {
+  if (!running()) return;
+  const paused = !(current.paused || current.pausing);
+  ask({ type: "pause_task", task_id: current.task_id, paused }).catch((e) => ($("notice").textContent = e.message));
+});
+
+$("followup-clear").addEventListener("click", () => {
+  dismissed = followUp ? followUp.task_id : null;
+  followUp = null;
+  chosen = false;
+  renderFollowUp();
+  $("task").focus();
+});
+
+document.addEventListener("wc-follow-up", (event) => {
+  followUp = event.detail;
+  dismissed = null;
+  chosen = true;
+  renderFollowUp();
+  $("task").focus();
 });
 
 for (const [id, approved] of [["confirm-yes", true], ["confirm-no", false]]) {
@@ -129,4 +225,5 @@ chrome.storage.onChanged.addListener((changes, area) => {
 chrome.storage.session.get(["connection", "task"]).then(({ connection, task }) => {
   renderTask(task || null);
   renderConnection(connection);
+  renderHistory();
 });

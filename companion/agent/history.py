@@ -57,26 +57,34 @@ def format_step(record: StepRecord, reason: bool = True) -> str:
     return "\n".join(lines)
 
 
-class History:
-    """The task's history: append a StepRecord per completed step, render() for the prompts."""
+def format_earlier(task: str, answer: str) -> str:
+    """What a follow-up task is told of the task before it (the side panel's follow-up), ahead of its own steps."""
+    result = _one_line(answer) or "(no result)"
+    return f"Before this task, the previous task was: {_one_line(task)}\nIts result: {result}"
 
-    def __init__(self) -> None:
+
+class History:
+    """The task's history: append a StepRecord per completed step, render() for the prompts.
+    `earlier`: a follow-up's previous task and result (format_earlier), rendered before the steps."""
+
+    def __init__(self, earlier: str = "") -> None:
         self.steps: list[StepRecord] = []
+        self.earlier = earlier
 
     def add(self, record: StepRecord) -> None:
         self.steps.append(record)
 
     def render(self) -> str:
-        return "\n\n".join(format_step(r) for r in self.steps)
+        return "\n\n".join(([self.earlier] if self.earlier else []) + [format_step(r) for r in self.steps])
 
     def render_for_actor(self) -> str:
         """The history for action selection: no reasons, then the last step's reason marked as done with."""
         if not self.steps:
-            return ""
+            return self.earlier
         last = self.steps[-1]
         previous = (f"\n\nYour reason at step {last.step} (for the action already taken there, not for this step): "
                     f"{_one_line(last.reason)}") if last.reason.strip() not in ("", "-") else ""
-        return "\n\n".join(format_step(r, reason=False) for r in self.steps) + previous
+        return "\n\n".join(([self.earlier] if self.earlier else []) + [format_step(r, reason=False) for r in self.steps]) + previous
 
     def actions(self) -> list[str]:
         """Every basic action string of the task, in order (what a replay must reproduce)."""

@@ -20,7 +20,9 @@ one numbered candidate with a reason, execute it. Around that:
   - every visited page is saved in its own site's WebsiteMem (site_memory.py); a dropped browser
     connection is waited for and told to the user (the bridge hub's connection notes);
   - a checkpoint (checkpoint.py) is saved after every step and at the end; a failed task names it, and a
-    task given one with steps done resumes with its history on the page it had reached.
+    task given one with steps done resumes with its history on the page it had reached;
+  - Pause (pause.py) holds the task between steps, never inside one; a follow-up task (the side panel's) gets the
+    previous task and its result ahead of its history.
 """
 
 from __future__ import annotations
@@ -43,16 +45,17 @@ from companion.agent.checkpoint import TaskCheckpoint, TaskOptions
 from companion.agent.decide import select_action
 from companion.agent.events import EventStream, Subscriber, usage_of
 from companion.agent.finish import final_answer, hollow_answer, missing_action, verify_end_task
-from companion.agent.history import History, StepRecord
+from companion.agent.history import History, StepRecord, format_earlier
 from companion.agent.grounding import SeenText
 from companion.agent.loopguard import LoopGuard, page_state
+from companion.agent.pause import PauseGate
 from companion.agent.site_memory import SiteMemory
 from companion.bridge.errors import BridgeActionInterrupted, BridgeError
 from companion.bridge.session import BrowserSession
 from companion.llm.client import LLMError
 from companion.memory.store import WebsiteMemStore
 from companion.observe import PageObserver
-from companion.protocol import TaskEventData, TaskUsage
+from companion.protocol import PreviousTask, TaskEventData, TaskUsage
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +97,8 @@ async def run_task(task: str, *, session: BrowserSession, tab: int | None = None
                    max_steps: int = DEFAULT_MAX_STEPS, confirm: ConfirmFn | None = None,
                    on_event: Subscriber | list[Subscriber] | None = None, stop: asyncio.Event | None = None,
                    memory_dir: Path | None = None, files_dir: Path | None = None,
-                   allowed_domains: list[str] | None = None, checkpoint: TaskCheckpoint | None = None) -> TaskResult:
+                   allowed_domains: list[str] | None = None, checkpoint: TaskCheckpoint | None = None,
+                   pause: PauseGate | None = None, previous: PreviousTask | None = None) -> TaskResult:
     """Run one task to its end in `tab` (the active tab when None) and return how it ended.
 
     confirm: asked before irreversible actions (None: never ask, everything approved).
@@ -103,6 +107,8 @@ async def run_task(task: str, *, session: BrowserSession, tab: int | None = None
     memory_dir: where WebsiteMem lives (default: the data dir); files_dir: staged and created files.
     checkpoint: saved after every step and at the end (checkpoint.py; a new one in the data dir when None);
     one with steps done is resumed: its history and step count go on, from the page `start_url` opens.
+    pause: paused, the task waits before its next step until resumed (pause.py).
+    previous: a follow-up: the task before it and its result, shown to the LLM ahead of the history.
     """
     subscribers = on_event if isinstance(on_event, list) else [on_event] if on_event else []
     events = EventStream(subscribers)
@@ -110,6 +116,12 @@ async def run_task(task: str, *, session: BrowserSession, tab: int | None = None
                                                                                  allowed_domains=allowed_domains or []))
     agent = _Agent(task, session, tab, events, max_steps, confirm or _approve_everything, memory_dir,
                    files_dir, allowed_domains or [], checkpoint)
+    agent.pause, agent.previous = pause, previous
+    if previous is not None:
+        # In the history, not the task: the result came from web pages, and the task is the prompts' only trusted
+        # text. Its values were read in the earlier task, so the grounding check counts them as seen.
+        agent.history.earlier = format_earlier(previous.task, previous.answer)
+        agent.seen.add(previous.answer)
     with llm.track_usage() as tally:
         agent.tally = tally
         inner = asyncio.ensure_future(agent.run(start_url))
@@ -168,6 +180,8 @@ class _Agent:
         self.ctx: AgentContext | None = None
         self.pending_notes: list[str] = []  # refused ends not in the history yet (the next recorded step carries them)
         self.already_so: list[str] = []  # no-op actions refused (act.errors.NoOp): what they asked for was there
+        self.pause: PauseGate | None = None
+        self.previous: PreviousTask | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -183,8 +197,12 @@ class _Agent:
         try:
             resumed = f" (resumed after step {self.steps_done})" if self.steps_done else ""
             await self.events.emit("started", text=f"Task: {self.task}{resumed}", url=start_url)
+            if self.previous is not None:
+                await self.events.emit("note", text=f"Follow-up to: {self.previous.task} (its result: "
+                                                    f"{self.previous.answer or 'none'})")
             ctx = await self._start(start_url)
             for self.step in range(self.steps_done + 1, self.max_steps + 1):
+                await self._hold()
                 await self._run_step(ctx)
                 self.steps_done = self.step
                 await self._save_checkpoint()
@@ -207,6 +225,14 @@ class _Agent:
             if hub is not None:
                 hub.connection_listeners.remove(on_connection)
             self.sites.close()
+
+    async def _hold(self) -> None:
+        """Between steps: wait while the user paused the task (never inside a step: pause.py)."""
+        if self.pause is None or not self.pause.paused:
+            return
+        await self.events.emit("paused", step=self.step, text=f"Paused before step {self.step}")
+        await self.pause.wait()
+        await self.events.emit("resumed", step=self.step, text=f"Resumed: step {self.step}")
 
     async def _found_so_far(self) -> str:
         """For a task stopped in a loop or by the step budget: the answer the history supports, so the user
@@ -493,7 +519,7 @@ class _Agent:
         """The history including this step's actions so far (what the verifier must judge)."""
         if not actions:
             return self.history.render()
-        probe = History()
+        probe = History(self.history.earlier)
         probe.steps = list(self.history.steps)
         probe.add(StepRecord(step=self.step, page_name=obs.page_title or obs.url, url=obs.url, summary=summary,
                              reason=" Then: ".join(r for r in reasons if r) or "-", actions=list(actions),

@@ -1,10 +1,12 @@
 """The task service: runs tasks started from the extension's side panel and streams their events back.
 
-    install_task_service(hub)   # once per companion; every session then accepts start_task/stop_task/confirm_answer
+    install_task_service(hub)   # once per companion; every session then accepts start_task/stop_task/pause_task/
+                                # confirm_answer and companion_status_get (the LLM the tasks use, for the panel)
 
 One task at a time per companion (the agent drives one tab; two tasks would fight over it). A task runs on
-the companion's loop as an asyncio task; stop_task cancels it at once. Confirmations are asked with a
-confirm_request and the task waits for the matching confirm_answer (or for the task to be stopped).
+the companion's loop as an asyncio task; stop_task cancels it at once; pause_task holds it before its next step
+(agent/pause.py) until resumed. Confirmations are asked with a confirm_request and the task waits for the
+matching confirm_answer (or for the task to be stopped). A start_task naming a previous task is a follow-up.
 """
 
 from __future__ import annotations
@@ -16,9 +18,11 @@ from pathlib import Path
 
 from companion.bridge.errors import BridgeError
 from companion.bridge.hub import BridgeHub
+from companion.agent.pause import PauseGate
 from companion.bridge.session import BrowserSession, new_id
 from companion.protocol import (
-    ConfirmAnswer, ConfirmRequest, StartTask, StopTask, TaskEventData, TaskUpdate, WireModel,
+    CompanionStatus, CompanionStatusGet, ConfirmAnswer, ConfirmRequest, PauseTask, StartTask, StopTask, TaskEventData,
+    TaskUpdate, WireModel,
 )
 
 log = logging.getLogger(__name__)
@@ -31,6 +35,7 @@ class RunningTask:
     future: asyncio.Task | None = None
     confirmations: dict[str, asyncio.Future] = field(default_factory=dict)
     seq: int = 0
+    gate: PauseGate = field(default_factory=PauseGate)
 
 
 class TaskService:
@@ -44,7 +49,9 @@ class TaskService:
         self.hub.message_handlers.update({
             "start_task": self._on_start,
             "stop_task": self._on_stop,
+            "pause_task": self._on_pause,
             "confirm_answer": self._on_confirm_answer,
+            "companion_status_get": self._on_status,
         })
         return self
 
@@ -67,6 +74,27 @@ class TaskService:
         running = self.current
         if running is not None and running.task_id == message.task_id and running.future and not running.future.done():
             running.future.cancel()
+
+    def _on_pause(self, session: BrowserSession, message: WireModel) -> None:
+        assert isinstance(message, PauseTask)
+        running = self.current
+        if running is None or running.task_id != message.task_id or running.future is None or running.future.done():
+            log.info("pause_task %s: no such task runs", message.task_id)
+            return
+        running.gate.pause() if message.paused else running.gate.resume()
+
+    def _on_status(self, session: BrowserSession, message: WireModel) -> CompanionStatus:
+        assert isinstance(message, CompanionStatusGet)
+        from companion import llm  # late, as in _run
+
+        running = self.current is not None and self.current.future is not None and not self.current.future.done()
+        try:
+            client = llm.get_client()
+        except Exception as exc:  # no usable configuration: the panel says so instead of a model
+            return CompanionStatus(id=message.id, backend="none", model=f"not configured: {exc}", task_running=running)
+        settings = client.settings
+        return CompanionStatus(id=message.id, backend=settings.kind, model=client.model or settings.model or settings.spec,
+                               task_running=running)
 
     def _on_confirm_answer(self, session: BrowserSession, message: WireModel) -> None:
         assert isinstance(message, ConfirmAnswer)
@@ -92,7 +120,8 @@ class TaskService:
         try:
             await run_task(start.task, session=running.session, tab=start.tab_id, start_url=start.start_url,
                            max_steps=start.max_steps, confirm=confirm if start.confirm else None,
-                           on_event=lambda event: self._send_event(running, event), memory_dir=self.memory_dir)
+                           on_event=lambda event: self._send_event(running, event), memory_dir=self.memory_dir,
+                           pause=running.gate, previous=start.previous)
         except asyncio.CancelledError:
             pass  # run_task already sent the "finished: stopped" event
         except Exception:

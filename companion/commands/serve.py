@@ -63,6 +63,9 @@ def install_tasks(hub: BridgeHub, llm_spec: str | None) -> None:
     if llm_spec:
         llm.set_client(llm.LLMClient(spec=llm_spec))
     install_task_service(hub)
+    from companion.bridge.site_info import install_site_info
+
+    install_site_info(hub)  # the side panel's site card: counts from memory, "forget this site"
 
 
 def install_passive(hub: BridgeHub, *, enabled: bool, summaries: bool):

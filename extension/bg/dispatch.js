@@ -10,6 +10,7 @@ import { TASK_HANDLERS } from "./tasks.js";
 import { readClipboard } from "./clipboard.js";
 import { UrlRefused } from "./urlguard.js";
 import { PASSIVE_HANDLERS, noteDriven, failPassiveRequest } from "./passive.js";
+import { REPLY_HANDLERS, failCompanionRequest } from "./requests.js";
 
 function errorReply(id, code, message) {
   send({ type: "error", id: typeof id === "string" ? id : "", code, message });
@@ -39,6 +40,7 @@ const HANDLERS = {
   async heartbeat() {},
   async error(msg) {
     if (failPassiveRequest(msg)) return; // it answered one of passive learning's requests
+    if (failCompanionRequest(msg)) return; // or one of the side panel's (bg/requests.js)
     console.warn("companion reported an error", msg.code, msg.message);
   },
   async snapshot(msg) {
@@ -77,6 +79,8 @@ const HANDLERS = {
   ...TASK_HANDLERS,
   // Passive learning: whether to report browsing, and the site policies it asked for (bg/passive.js).
   ...PASSIVE_HANDLERS,
+  // Replies to the side panel's site card and status line (bg/requests.js).
+  ...REPLY_HANDLERS,
 };
 
 export async function dispatch(raw) {

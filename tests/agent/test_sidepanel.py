@@ -22,7 +22,7 @@ PANEL_URL = f"chrome-extension://{EXTENSION_ID}/sidepanel.html"
 def task_service(browser, memory_dir):
     service = install_task_service(browser.hub, memory_dir=memory_dir)
     yield service
-    for name in ("start_task", "stop_task", "confirm_answer"):
+    for name in ("start_task", "stop_task", "pause_task", "confirm_answer", "companion_status_get"):
         browser.hub.message_handlers.pop(name, None)
 
 

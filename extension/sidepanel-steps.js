@@ -1,0 +1,86 @@
+// How one task reads in the side panel, for the current task and the history alike: its steps (page,
+// observation, reason, actions, notes), its answer, how it ended and what it cost (duration, LLM calls, tokens).
+
+function item(cls, text) {
+  const el = document.createElement("div");
+  el.className = cls;
+  el.textContent = text;
+  return el;
+}
+
+// The steps of `events` into the <ol> `list` (emptied first): one <li> per step.
+export function renderSteps(list, events) {
+  list.textContent = "";
+  let li = null;
+  const entry = () => li || (li = list.appendChild(document.createElement("li")));
+  for (const ev of events || []) {
+    switch (ev.kind) {
+      case "step":
+        li = list.appendChild(document.createElement("li"));
+        li.className = "step";
+        li.appendChild(item("page", `${ev.page || ""} — ${ev.url || ""}`));
+        break;
+      case "observation":
+        entry().appendChild(item("obs", ev.text));
+        break;
+      case "action":
+        if (ev.reason) entry().appendChild(item("reason", `Reason: ${ev.reason}`));
+        for (const a of ev.actions && ev.actions.length ? ev.actions : [ev.text]) entry().appendChild(item("act", `→ ${a}`));
+        break;
+      case "note":
+      case "confirm":
+        entry().appendChild(item("note", ev.text));
+        break;
+      case "paused":
+      case "resumed":
+        entry().appendChild(item("pause-note", ev.text));
+        break;
+      case "error":
+        entry().appendChild(item("err", ev.text));
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+export function finishedEvent(task) {
+  return (task && task.events ? task.events : []).find((ev) => ev.kind === "finished") || null;
+}
+
+export function answerOf(task) {
+  if (!task) return "";
+  if (task.answer) return task.answer;
+  const ev = (task.events || []).find((e) => e.kind === "answer");
+  return ev ? ev.answer || ev.text || "" : "";
+}
+
+function seconds(ms) {
+  const s = Math.max(0, Math.round(ms / 1000));
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+// "done · 14 s · 6 LLM calls · 4,210 tokens" (what is known so far while it runs).
+export function costLine(task, now = Date.now()) {
+  if (!task) return "";
+  const parts = [];
+  const fin = finishedEvent(task);
+  if (fin) parts.push(fin.status);
+  else if (task.interrupted) parts.push("no news since the browser restarted");
+  else if (task.running) parts.push(task.paused ? "paused" : "running");
+  if (task.started_at) parts.push(seconds((task.finished_at || (task.running ? now : task.started_at)) - task.started_at));
+  const usage = task.usage || (fin && fin.usage);
+  if (usage) {
+    parts.push(`${usage.calls} LLM call${usage.calls === 1 ? "" : "s"}`);
+    parts.push(`${(usage.prompt_tokens + usage.completion_tokens).toLocaleString("en-US")} tokens`);
+  }
+  return parts.join(" · ");
+}
+
+// The finished line under the answer: how it ended, with why when it did not end done.
+export function statusLine(task) {
+  const fin = finishedEvent(task);
+  if (!fin) return "";
+  const calls = fin.usage ? ` · ${fin.usage.calls} LLM calls, ${fin.usage.prompt_tokens + fin.usage.completion_tokens} tokens` : "";
+  return `Finished: ${fin.status}${fin.status !== "done" && fin.text ? ` (${fin.text})` : ""}${calls}`;
+}
