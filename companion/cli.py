@@ -18,6 +18,7 @@ COMMAND_MODULES = [
     "companion.commands.explore",
     "companion.commands.replay",
     "companion.commands.export",
+    "companion.commands.install_browser",
 ]
 
 

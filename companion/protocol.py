@@ -653,6 +653,26 @@ class ErrorMessage(WireModel):
     message: str
 
 
+# Chrome native messaging (companion/native/): the extension and the native host, not the WebSocket. The host
+# answers only this extension (Chrome's allowed_origins, checked again by the host).
+class NativePair(WireModel):
+    """Extension -> native host: the running companion's port and the pairing token, starting one if asked."""
+
+    type: Literal["native_pair"] = "native_pair"
+    start: bool = Field(default=False, description="start a companion when none is running")
+    port: int = Field(default=0, ge=0, le=65535, description="the port to start one on (0: the default)")
+
+
+class NativePairAnswer(WireModel):
+    """Native host -> extension. Either port and token, or error (what the person should do)."""
+
+    type: Literal["native_pair_answer"] = "native_pair_answer"
+    port: int = 0
+    token: str = ""
+    started: bool = Field(default=False, description="the host started this companion")
+    error: str = ""
+
+
 Message = Annotated[
     Union[
         AuthChallenge, AuthResponse, AuthProof, Hello, HelloAck, Heartbeat, SnapshotRequest, SnapshotResult, ActionCommand, ActionResult,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import signal
 import sys
 from pathlib import Path
 
@@ -121,9 +122,16 @@ def run(args: argparse.Namespace) -> int:
             if summarizer is not None:
                 await summarizer.stop()
 
+    from companion.native.running import announce, withdraw
+
+    announce(settings.port)  # the native host (companion/native/host.py) tells the extension where we are
+    # uvicorn shuts down on SIGTERM and then re-raises it; by default that would end the process before
+    # the cleanup below (the announcement withdrawn, the recording closed).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         asyncio.run(serve())
     finally:
+        withdraw()
         passive.uninstall()
         if recorder:
             recorder.close()

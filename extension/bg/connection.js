@@ -7,6 +7,7 @@
 import { loadSettings, setStatus } from "./settings.js";
 import { newId } from "./ids.js";
 import { PairingCheck } from "./pairing.js";
+import { askNativeHost } from "./native.js";
 
 export const PROTOCOL_VERSION = 1;
 const SUBPROTOCOL = "webchallenger.v2";
@@ -72,13 +73,20 @@ async function explainRefusal(port) {
 
 export async function ensureConnected() {
   if (socket && (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING)) return;
-  const { port, token } = await loadSettings();
+  let { port, token } = await loadSettings();
+  if (!token) {
+    // No token typed: the native host (webchallenger install-browser) knows it, and starts a companion.
+    await setStatus("connecting", "asking the companion's native host…");
+    const found = await askNativeHost({ start: true, port, force: true });
+    if (found.error) {
+      await setStatus("unpaired", `not paired: enter the token printed by \`webchallenger serve\` (${found.error})`);
+      return;
+    }
+    ({ port, token } = found);
+    await chrome.storage.local.set({ port, token });
+  }
   // Re-check: another call may have opened a socket while settings loaded.
   if (socket && (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING)) return;
-  if (!token) {
-    await setStatus("unpaired", "not paired: enter the token printed by `webchallenger serve`");
-    return;
-  }
   // Before the socket exists: written later, "connecting" could land after "connected".
   await setStatus("connecting", `connecting to port ${port}…`);
   if (socket && (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING)) return;
@@ -104,6 +112,9 @@ export async function ensureConnected() {
     failure = `something on port ${port} is not your companion (${why})`;
     ws.close(4001, "pairing check failed"); // a page may only send 1000 or 3000-4999
     await setStatus("error", failure);
+    // Our companion may have moved or have a new token; the native host knows (it never starts one here:
+    // the port is taken by whatever failed the check).
+    await adoptNativeAnswer(port, token, false);
   }
 
   async function checkAnswer(raw) {
@@ -162,13 +173,25 @@ export async function ensureConnected() {
     clearTimers();
     if (!failure) {
       let detail;
-      if (!opened) detail = await explainRefusal(port);
+      if (!opened) {
+        detail = await explainRefusal(port);
+        // Nothing (of ours) listens: the native host, when installed, starts the companion or says where it is.
+        if (await adoptNativeAnswer(port, token, true)) failures = 0;
+      }
       else if (!answered) detail = `something on port ${port} closed the connection before answering the pairing check (code ${event.code}${event.reason ? ": " + event.reason : ""})`;
       else detail = `connection to port ${port} closed (code ${event.code}${event.reason ? ": " + event.reason : ""}); reconnecting`;
       await setStatus("error", detail);
     }
     scheduleRetry();
   };
+}
+
+// Store what the native host says when it differs from the settings in use; true when they changed.
+async function adoptNativeAnswer(port, token, start) {
+  const found = await askNativeHost({ start, port });
+  if (found.error || (found.port === port && found.token === token)) return false;
+  await chrome.storage.local.set({ port: found.port, token: found.token });
+  return true;
 }
 
 // The companion accepted our hello: the link is up.

@@ -1,0 +1,30 @@
+// Pairing through the native messaging host that `webchallenger install-browser` registers: it tells us the
+// running companion's port and the pairing token, and starts a companion when none runs. Chrome lets only the
+// extension ids in the host's manifest reach it. Without the host (not installed, another browser) the
+// options page's token stays the way to pair.
+const HOST = "com.webchallenger.companion";
+// A companion that does not answer is not re-asked for this long (each ask may start a process).
+const ASK_AGAIN_MS = 30_000;
+
+let lastAsk = 0;
+
+// {port, token, started} on success, {error} otherwise (never throws).
+export async function askNativeHost({ start = true, port = 0, force = false } = {}) {
+  if (!chrome.runtime.sendNativeMessage) return { error: "native messaging is not available" };
+  const now = Date.now();
+  if (!force && now - lastAsk < ASK_AGAIN_MS) return { error: "asked the native host a moment ago" };
+  lastAsk = now;
+  let answer;
+  try {
+    answer = await chrome.runtime.sendNativeMessage(HOST, { type: "native_pair", start, port });
+  } catch (e) {
+    // "Specified native messaging host not found." when install-browser was not run.
+    return { error: `no native host (${e.message}); run \`webchallenger install-browser\` or enter the token` };
+  }
+  if (!answer || answer.type !== "native_pair_answer") return { error: "the native host gave no answer" };
+  if (answer.error) return { error: answer.error };
+  if (!Number.isInteger(answer.port) || answer.port <= 0 || answer.port > 65535 || typeof answer.token !== "string" || !answer.token) {
+    return { error: "the native host's answer has no port and token" };
+  }
+  return { port: answer.port, token: answer.token, started: Boolean(answer.started) };
+}
