@@ -249,8 +249,12 @@ class _Agent:
         return answer
 
     async def _check_answer(self, answer: str) -> None:
-        unseen = self.seen.ungrounded_numbers(answer)
-        if unseen:  # computed (a total) or invented: the user should know which
+        check = self.seen.check(answer)
+        if check.derived:  # a total or a count: the user sees how it was computed
+            await self.events.emit("note", step=self.step, text="The answer's computed values: "
+                                   + "; ".join(self.seen.explain(d) for d in check.derived))
+        unseen = check.unseen
+        if unseen:  # invented, or computed in a way the rule cannot follow: the user should know
             await self.events.emit("note", step=self.step, text=f"The answer states {', '.join(unseen)}, "
                                                                 "which no visited page showed.")
 
@@ -359,6 +363,7 @@ class _Agent:
         page = ctx.pagemem  # remembered at the end of the step, with what the step did to it
         obs = await self.observer.observe(self.task, self.history.render(), ctx.pagemem, update)
         self.seen.add_page(ctx.pagemem)
+        self.seen.add_relevant(*obs.extractions.values())  # their numbers may be the operands of a total
         obs.summary = await self._grounded(obs.summary)
         await self.events.emit("observation", step=self.step, url=obs.url, page=obs.page_title, text=obs.summary)
         step_summary = obs.summary  # the history keeps the step's observation, not the continuation notes
@@ -467,13 +472,19 @@ class _Agent:
             self.sites.remember(page)
 
     async def _grounded(self, summary: str) -> str:
-        """The observation without sentences stating numbers no visited page showed (see grounding.py)."""
-        kept, dropped = self.seen.without_ungrounded_sentences(summary)
-        if not dropped:
+        """The observation without sentences stating numbers no visited page showed nor supports by a
+        computation; a computed number keeps its computation in the observation, so in the history (grounding.py)."""
+        grounded = self.seen.grounded(summary)
+        if grounded.derived:
+            await self.events.emit("note", step=self.step, text="Computed from values seen: "
+                                   + "; ".join(self.seen.explain(d) for d in grounded.derived))
+        if grounded.dropped:
+            await self.events.emit("note", step=self.step, text="Left out of the observation, its values are on no page "
+                                                                 "visited: " + " ".join(grounded.dropped))
+        self.seen.add_relevant(grounded.kept)
+        if not grounded.dropped and not grounded.derived:
             return summary
-        await self.events.emit("note", step=self.step, text="Left out of the observation, its values are on no page "
-                                                             "visited: " + " ".join(dropped))
-        return kept or NOTHING_GROUNDED
+        return grounded.kept or NOTHING_GROUNDED
 
     async def _navigate(self, url: str):
         """Open `url` in the task's tab. Opening a URL twice is harmless, so one interrupted by a connection

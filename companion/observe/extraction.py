@@ -98,8 +98,9 @@ async def extract(caller: Caller, budget: Budget, task: str, history: str, pagem
         caller.ask("detail_extraction", variables(p), Extraction, max_tokens=EXTRACTION_MAX_TOKENS, section_id=section.id)
         for p in pieces))
     # An extraction copies from its piece: a sentence stating a number the piece (or the task) does not hold
-    # was invented, and would reach the observation and the history as a fact.
-    kept = (without_unsupported_sentences(a.details, f"{task}\n{p}")[0] for a, p in zip(answers, pieces))
+    # was invented, and would reach the observation and the history as a fact, unless it is computed from
+    # the piece's numbers (a total of its prices, a count of its rows: grounding.py, derived.py).
+    kept = (without_unsupported_sentences(a.details, f"{task}\n{p}", p)[0] for a, p in zip(answers, pieces))
     text = " ".join(k for k in kept if k)
     section.store_extraction(key, text)
     return text, False
