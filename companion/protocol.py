@@ -311,6 +311,8 @@ class ActionCommand(WireModel):
     id: str
     tab_id: int | None = None
     action: Action
+    outline_ms: int = Field(0, ge=0, le=2000, description="outline the action's target on the page for this long before "
+                            "acting (a task the user watches, so they see what is about to be acted on); 0: act at once")
 
 
 class ActionResult(WireModel):
@@ -643,6 +645,65 @@ class CompanionStatus(WireModel):
     task_running: bool = False
 
 
+# --------------------------------------------------------------------------- seeing what the agent sees (section outlines)
+
+OutlineKind = Literal["normal", "list", "list_item", "modal", "form"]  # companion/pagemem/model.py SectionKind
+
+
+class SectionOutline(WireModel):
+    """One PageMem section as it is drawn on the page: its box and what its label says."""
+
+    id: str = Field(max_length=40, description="the section id, 's3'")
+    kind: OutlineKind
+    box: Box = Field(description="the section's box in the snapshot it was divided from (top-level viewport coordinates "
+                                 "at that snapshot's scroll)")
+    purpose: str | None = Field(None, max_length=200, description="what the section is for, when the site's memory knows it")
+    label: str = Field("", max_length=200, description="what the outline says after id and kind: the purpose, else the "
+                                                       "section's first line of content")
+
+
+class DrawSections(WireModel):
+    """Companion -> extension: outline these sections on the page in `tab_id`, replacing the outlines there (an empty
+    list clears them). Drawn in a closed shadow root on a fixed, pointer-events:none host that snapshots skip: the
+    page's layout does not change and its scripts cannot read the outlines. Answered by DrawSectionsResult."""
+
+    type: Literal["draw_sections"] = "draw_sections"
+    id: str
+    tab_id: int | None = None
+    sections: list[SectionOutline] = Field(default_factory=list, max_length=5000)
+    scroll_x: float = Field(0, description="the page's scroll when the boxes were measured (Snapshot.scroll): the "
+                                           "outlines move with the page as it scrolls")
+    scroll_y: float = 0
+
+
+class DrawSectionsResult(WireModel):
+    type: Literal["draw_sections_result"] = "draw_sections_result"
+    id: str
+    tab_id: int
+    drawn: int = Field(description="outlines now on the page")
+
+
+class SectionsRequest(WireModel):
+    """Extension -> companion, from the side panel's "Show sections": divide the page in `tab_id` as the agent does
+    (a snapshot, DividePage) and outline its sections there (draw_sections). Answered by SectionsShown, echoing
+    the id, or by an ErrorMessage."""
+
+    type: Literal["sections_request"] = "sections_request"
+    id: str
+    tab_id: int
+
+
+class SectionsShown(WireModel):
+    """Companion -> extension: answers sections_request once the outlines are drawn."""
+
+    type: Literal["sections_shown"] = "sections_shown"
+    id: str
+    tab_id: int
+    url: str
+    count: int = Field(description="sections outlined")
+    template_id: str = ""
+
+
 class ErrorMessage(WireModel):
     """Either direction. Answers a malformed or unknown request (echoing its id when it had one)."""
 
@@ -680,6 +741,7 @@ Message = Annotated[
         ActivateTab, ActivateTabResult, ReadClipboard, ClipboardResult, StartTask, StopTask, TaskUpdate, ConfirmRequest, ConfirmAnswer,
         PassiveMode, PageVisited, UserClicked, SitePolicyGet, SitePolicySet, SitePolicy,
         PauseTask, SiteInfoGet, SiteForget, SiteInfo, CompanionStatusGet, CompanionStatus,
+        DrawSections, DrawSectionsResult, SectionsRequest, SectionsShown,
     ],
     Field(discriminator="type"),
 ]

@@ -6,6 +6,7 @@ import { forwardTabEvents } from "./bg/tabs.js";
 import { getStatus } from "./bg/settings.js";
 import { handlePanelRequest, markInterrupted } from "./bg/tasks.js";
 import { handleSiteRequest } from "./bg/sitecard.js";
+import { handleSectionsRequest } from "./bg/outline.js";
 import { watchBrowsing, handlePassiveRequest } from "./bg/passive.js";
 
 const KEEPALIVE_ALARM = "webchallenger-keepalive";
@@ -34,7 +35,7 @@ chrome.runtime.onMessage.addListener((request, sender, reply) => {
   // The side panel's task and site requests (only the extension's own pages may make them, never a content
   // script a page talks to), then passive learning's (content script clicks, the learning switch).
   const fromPanel = Boolean(sender.url && sender.url.startsWith(chrome.runtime.getURL("")));
-  const panel = fromPanel ? handlePanelRequest(request) || handleSiteRequest(request) : null;
+  const panel = fromPanel ? handlePanelRequest(request) || handleSiteRequest(request) || handleSectionsRequest(request) : null;
   const pending = work ? work() : panel || handlePassiveRequest(request, sender);
   if (!pending) return false;
   pending.then(reply, (e) => reply({ error: e.message }));

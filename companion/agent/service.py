@@ -19,13 +19,16 @@ from pathlib import Path
 from companion.bridge.errors import BridgeError
 from companion.bridge.hub import BridgeHub
 from companion.agent.pause import PauseGate
-from companion.bridge.session import BrowserSession, new_id
+from companion.bridge.session import BrowserSession, new_id, outlining_actions
 from companion.protocol import (
     CompanionStatus, CompanionStatusGet, ConfirmAnswer, ConfirmRequest, PauseTask, StartTask, StopTask, TaskEventData,
     TaskUpdate, WireModel,
 )
 
 log = logging.getLogger(__name__)
+
+# The user watches a side-panel task: each action's target is outlined this long on the page before it is done.
+TARGET_OUTLINE_MS = 400
 
 
 @dataclass
@@ -118,10 +121,11 @@ class TaskService:
             return await future  # blocks the task until the user answers (or stops the task)
 
         try:
-            await run_task(start.task, session=running.session, tab=start.tab_id, start_url=start.start_url,
-                           max_steps=start.max_steps, confirm=confirm if start.confirm else None,
-                           on_event=lambda event: self._send_event(running, event), memory_dir=self.memory_dir,
-                           pause=running.gate, previous=start.previous)
+            with outlining_actions(TARGET_OUTLINE_MS):
+                await run_task(start.task, session=running.session, tab=start.tab_id, start_url=start.start_url,
+                               max_steps=start.max_steps, confirm=confirm if start.confirm else None,
+                               on_event=lambda event: self._send_event(running, event), memory_dir=self.memory_dir,
+                               pause=running.gate, previous=start.previous)
         except asyncio.CancelledError:
             pass  # run_task already sent the "finished: stopped" event
         except Exception:

@@ -47,7 +47,7 @@ _GC_PAUSE_MIN_CHARS = 64 * 1024
 # Messages only the companion sends; the extension sending one is a protocol error.
 _COMPANION_ONLY = {"hello_ack", "snapshot", "action", "list_tabs", "open_tab", "bench", "task_update", "confirm_request",
                    "activate_tab", "read_clipboard", "auth_response", "passive_mode", "site_policy", "site_info",
-                   "companion_status"}
+                   "companion_status", "draw_sections", "sections_shown"}
 # Pairing messages belong to the start of a connection; once paired, one is a protocol error.
 _PAIRING_ONLY = {"auth_challenge", "auth_proof"}
 

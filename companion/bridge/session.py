@@ -26,9 +26,11 @@ import mimetypes
 import time
 import uuid
 from collections import deque
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Awaitable, Callable, Literal
+from typing import Awaitable, Callable, Iterator, Literal
 
 from companion.bridge.errors import (
     BridgeActionInterrupted, BridgeDisconnected, BridgeError, BridgeTimeout, MessageRejected, RemoteError,
@@ -37,7 +39,7 @@ from companion.bridge.notify import ChangeNotifier
 from companion import typed_secrets
 from companion.urls import WEB_SCHEMES, parse_url
 from companion.protocol import (
-    Action, ActionCommand, ActionResult, ActivateTab, ActivateTabResult, ClipboardResult, ReadClipboard, Back, BenchRequest, BenchResult, Clear, Click, ElementRef, ErrorMessage, Focus, Forward,
+    Action, ActionCommand, ActionResult, ActivateTab, ActivateTabResult, ClipboardResult, ReadClipboard, Back, BenchRequest, BenchResult, Clear, Click, DrawSections, DrawSectionsResult, ElementRef, ErrorMessage, Focus, Forward,
     Heartbeat, Hello, Hover, ListTabs, Navigate, OpenTab, OpenTabResult, PressKey, Reload, ScrollBy,
     SelectOption, SetChecked, Snapshot, SnapshotRequest, SnapshotResult, TabEvent, TabInfo, TabsResult,
     TypeText, UploadFile, WireModel, dump_message,
@@ -51,7 +53,20 @@ TABS_TIMEOUT = 10.0
 REDACTED = "[redacted]"
 EVENT_HISTORY = 500
 # Requests without side effects: safe to send again when the connection dropped before their reply.
-REPLAYABLE = frozenset({"snapshot", "list_tabs", "bench", "activate_tab", "read_clipboard"})
+REPLAYABLE = frozenset({"snapshot", "list_tabs", "bench", "activate_tab", "read_clipboard", "draw_sections"})
+# How long each action's target is outlined on the page before the action (ActionCommand.outline_ms) in the
+# current context: set for a task the user watches (outlining_actions), 0 everywhere else.
+_OUTLINE_MS: ContextVar[int] = ContextVar("outline_actions_ms", default=0)
+
+
+@contextmanager
+def outlining_actions(ms: int) -> Iterator[None]:
+    """Within this block (and the asyncio tasks started in it), every action first outlines its target for `ms`."""
+    token = _OUTLINE_MS.set(ms)
+    try:
+        yield
+    finally:
+        _OUTLINE_MS.reset(token)
 
 RefLike = ElementRef | tuple[int, int]
 # send(raw_text, text_for_the_recording) — the second differs only when a secret is redacted.
@@ -369,7 +384,7 @@ class BrowserSession:
         return (await self.snapshot_result(tab, timeout)).snapshot
 
     async def act(self, action: Action, tab: int | None = None, timeout: float = ACTION_TIMEOUT, *, secret: bool = False) -> ActionResult:
-        command = ActionCommand(id=new_id(), tab_id=tab, action=action)
+        command = ActionCommand(id=new_id(), tab_id=tab, action=action, outline_ms=_OUTLINE_MS.get())
         record_as = None
         if isinstance(action, TypeText) and (secret or self._is_password_field(tab, action.target)):
             record_as = command.model_copy(update={"action": action.model_copy(update={"text": REDACTED})})
@@ -444,6 +459,10 @@ class BrowserSession:
         """The text the page in `tab` last copied (at or after `since`, ms since the epoch), as far as the
         extension can learn it; `text` is None when nothing could be read."""
         return await self.request(ReadClipboard(id=new_id(), tab_id=tab, since=since), ClipboardResult, timeout)
+
+    async def draw_sections(self, draw: DrawSections, timeout: float = TABS_TIMEOUT) -> DrawSectionsResult:
+        """Outline sections on the page (companion/bridge/sections.py builds the message); empty sections clear."""
+        return await self.request(draw, DrawSectionsResult, timeout)
 
     async def bench(self, tab: int | None = None, runs: int = 5, timeout: float = 120.0) -> BenchResult:
         """In-page serializer timings against the bare counting walk (the floor), for `webchallenger bench snapshot`."""

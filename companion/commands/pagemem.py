@@ -1,14 +1,27 @@
-"""`webchallenger pagemem URL|FILE [--json]`: open a page in headless Chromium, divide it, print the sections."""
+"""`webchallenger pagemem URL|FILE [--json] [--picture out.png]`: open a page in headless Chromium, divide it, print
+the sections; with --picture, also a screenshot of the page with the sections outlined on it.
+
+The picture is drawn by the extension itself (draw_sections, content/outline.js: the outlines the side panel's
+"Show sections" draws) from the same snapshot the sections were divided from, then captured by Chromium: the
+boxes in the PNG are the sections' boxes, and no image library is needed. A page taller than the window is
+captured whole (up to MAX_PICTURE_PX) in a window as tall as the page and as wide as its layout.
+"""
 
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import sys
 from contextlib import ExitStack
+from pathlib import Path
 
 from companion.pagemem.divide import DivideOptions, divide_page
 from companion.pagemem.model import PageMem
+from companion.protocol import Snapshot
+
+# Chromium cannot capture a texture much larger than this; a longer page is captured down to here.
+MAX_PICTURE_PX = 16384
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -17,18 +30,57 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the whole PageMem as JSON")
     p.add_argument("--details", action="store_true", help="also print each section's details string")
     p.add_argument("--max-tokens", type=int, default=DivideOptions().max_tokens, help="token bound of a normal section")
+    p.add_argument("--picture", type=Path, metavar="PNG",
+                   help="also write a screenshot of the whole page with each section outlined (id, kind, first line)")
     p.set_defaults(func=run)
 
 
 def take_snapshot(target: str):
     """Snapshot a URL or local file through headless Chromium with the extension."""
+    with ExitStack() as stack:
+        browser, url = open_browser(stack, target)
+        return browser.snapshot(url)
+
+
+def open_browser(stack: ExitStack, target: str):
+    """Headless Chromium with the extension (closed with `stack`), and the URL to open for `target` (a local file
+    is served on 127.0.0.1 meanwhile)."""
     from companion.bridge.launcher import LaunchOptions, launch_browser
     from companion.bridge.pageserver import serve_if_local_file
 
-    with ExitStack() as stack:
-        url = serve_if_local_file(stack, target, decompress=True)
-        browser = stack.enter_context(launch_browser(LaunchOptions(offline=url is not None)))
-        return browser.snapshot(url or target)
+    url = serve_if_local_file(stack, target, decompress=True)
+    browser = stack.enter_context(launch_browser(LaunchOptions(offline=url is not None)))
+    return browser, url or target
+
+
+def picture_png(browser, pagemem: PageMem, snapshot: Snapshot) -> bytes:
+    """The page in the browser's active tab with the sections of `pagemem` (divided from `snapshot`) outlined."""
+    from companion.bridge.sections import outlines_message
+
+    driver = browser.driver
+    browser.run(browser.session.draw_sections(outlines_message(pagemem, snapshot, None)))
+    if snapshot.scroll.height <= snapshot.viewport.height:
+        return driver.get_screenshot_as_png()
+    # A longer page: the window is made as tall as the document for the capture, so the outlines (fixed to the
+    # window) cover all of it. Its width stays the page's layout width (the window's, less the scrollbar that
+    # goes away), so the page is laid out as it was when divided.
+    width = int(driver.execute_script("return document.documentElement.clientWidth"))
+    height = int(min(snapshot.scroll.height, MAX_PICTURE_PX))
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    try:
+        shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png"})
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    return base64.b64decode(shot["data"])
+
+
+def write_picture(path: Path, png: bytes) -> None:
+    from companion.paths import private_file
+
+    # A screenshot of a page can show what the user is logged in to: private, as every file the product writes.
+    with private_file(path, "wb") as out:
+        out.write(png)
 
 
 def format_sections(pm: PageMem, details: bool = False) -> str:
@@ -45,12 +97,20 @@ def format_sections(pm: PageMem, details: bool = False) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        snapshot = take_snapshot(args.target)
-    except Exception as e:
-        print(f"could not snapshot {args.target}: {e}", file=sys.stderr)
-        return 2
-    pm = divide_page(snapshot, DivideOptions(max_tokens=args.max_tokens))
+    with ExitStack() as stack:
+        try:
+            browser, url = open_browser(stack, args.target)
+            snapshot = browser.snapshot(url)
+        except Exception as e:
+            print(f"could not snapshot {args.target}: {e}", file=sys.stderr)
+            return 2
+        pm = divide_page(snapshot, DivideOptions(max_tokens=args.max_tokens))
+        if args.picture is not None:
+            try:
+                write_picture(args.picture, picture_png(browser, pm, snapshot))
+            except Exception as e:
+                print(f"could not write the picture {args.picture}: {e}", file=sys.stderr)
+                return 2
     if args.json:
         print(json.dumps(pm.model_dump(mode="json", exclude_none=True), indent=1, ensure_ascii=False))
     else:

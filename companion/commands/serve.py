@@ -67,6 +67,9 @@ def install_tasks(hub: BridgeHub, llm_spec: str | None) -> None:
     from companion.bridge.site_info import install_site_info
 
     install_site_info(hub)  # the side panel's site card: counts from memory, "forget this site"
+    from companion.bridge.sections import install_section_outlines
+
+    install_section_outlines(hub)  # the side panel's "Show sections"
 
 
 def install_passive(hub: BridgeHub, *, enabled: bool, summaries: bool):

@@ -4,6 +4,7 @@ import { callInFrame, injectFrame } from "./inject.js";
 import { noteAddressedFrame } from "./clipboard.js";
 import { NavigationWatcher } from "./navigation.js";
 import { webUrl } from "./urlguard.js";
+import { outlineTarget } from "./outline.js";
 
 // Runs in the page. The page's own history.go() steps exactly one entry; chrome.tabs.goBack acts
 // like the browser's back button, which skips entries the page never interacted with (Chrome's
@@ -35,9 +36,11 @@ const TAB_ACTIONS = {
 // A browser-level navigation may take a while to show its first event (a slow server).
 const TAB_ACTION_START_MS = 5_000;
 
-async function elementAction(tabId, action) {
+async function elementAction(tabId, action, outlineMs) {
   const frame = action.target ? action.target.frame : 0;
   noteAddressedFrame(tabId, frame); // what a copy button copied is read from this frame only
+  // A task the user watches: the target is outlined for a moment first (bg/outline.js).
+  if (outlineMs > 0 && action.target) await outlineTarget(tabId, frame, action.target.id, outlineMs, action.kind);
   let res = await callInFrame(tabId, frame, "actions.act", [action]);
   if (res === null) {
     // Ids belong to a document; a document without our script has never handed this one out.
@@ -57,7 +60,8 @@ async function tabUrl(tabId) {
   }
 }
 
-export async function runAction(tabId, action) {
+// options.outlineMs: outline the target this long before acting (ActionCommand.outline_ms).
+export async function runAction(tabId, action, options = {}) {
   const urlBefore = await tabUrl(tabId);
   const watcher = new NavigationWatcher(tabId);
   let outcome;
@@ -76,7 +80,7 @@ export async function runAction(tabId, action) {
       }
     } else {
       try {
-        outcome = await elementAction(tabId, action);
+        outcome = await elementAction(tabId, action, options.outlineMs || 0);
       } catch (e) {
         // The frame can vanish under us when the action itself navigated it away.
         outcome = watcher.started ? { ok: true } : { ok: false, error: `${action.kind} failed: ${e.message}` };

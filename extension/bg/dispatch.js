@@ -11,6 +11,7 @@ import { readClipboard } from "./clipboard.js";
 import { UrlRefused } from "./urlguard.js";
 import { PASSIVE_HANDLERS, noteDriven, failPassiveRequest } from "./passive.js";
 import { REPLY_HANDLERS, failCompanionRequest } from "./requests.js";
+import { OUTLINE_HANDLERS, drawSections, failSectionsRequest } from "./outline.js";
 
 function errorReply(id, code, message) {
   send({ type: "error", id: typeof id === "string" ? id : "", code, message });
@@ -41,6 +42,7 @@ const HANDLERS = {
   async error(msg) {
     if (failPassiveRequest(msg)) return; // it answered one of passive learning's requests
     if (failCompanionRequest(msg)) return; // or one of the side panel's (bg/requests.js)
+    if (failSectionsRequest(msg)) return; // or its "Show sections" (bg/outline.js)
     console.warn("companion reported an error", msg.code, msg.message);
   },
   async snapshot(msg) {
@@ -50,7 +52,7 @@ const HANDLERS = {
   },
   async action(msg) {
     const tabId = await resolveTab(msg.tab_id);
-    const result = await runAction(tabId, msg.action);
+    const result = await runAction(tabId, msg.action, { outlineMs: msg.outline_ms || 0 });
     send({ type: "action_result", id: msg.id, tab_id: tabId, ...result });
   },
   // Benchmarks only: the top frame's in-page serializer timed against the bare counting walk.
@@ -58,6 +60,11 @@ const HANDLERS = {
     const tabId = await resolveTab(msg.tab_id);
     const result = await benchTab(tabId, msg.runs ?? 5);
     send({ type: "bench_result", id: msg.id, tab_id: tabId, ...result });
+  },
+  // The PageMem sections outlined on the page (bg/outline.js).
+  async draw_sections(msg) {
+    const tabId = await resolveTab(msg.tab_id);
+    send({ type: "draw_sections_result", id: msg.id, tab_id: tabId, drawn: await drawSections(tabId, msg) });
   },
   async list_tabs(msg) {
     send({ type: "tabs_result", id: msg.id, tabs: await listTabs() });
@@ -81,6 +88,8 @@ const HANDLERS = {
   ...PASSIVE_HANDLERS,
   // Replies to the side panel's site card and status line (bg/requests.js).
   ...REPLY_HANDLERS,
+  // The answer to the side panel's "Show sections" (bg/outline.js).
+  ...OUTLINE_HANDLERS,
 };
 
 export async function dispatch(raw) {

@@ -39,8 +39,11 @@
     return null;
   }
 
+  // Also the host of our own outlines (content/outline.js), by identity: a page element of the same name is read.
   function skipped(el) {
-    return SKIP_TAGS.has(el.localName);
+    const name = el.localName;
+    if (SKIP_TAGS.has(name)) return true;
+    return name.startsWith("webchallenger-outline-") && wc.outline !== undefined && wc.outline.isHost(el);
   }
 
   function isLeaf(el) {

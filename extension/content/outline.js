@@ -1,0 +1,178 @@
+// Outlines drawn over the page: the PageMem sections ("Show sections" in the side panel, `webchallenger pagemem
+// --picture`) and, for a moment, the element an action is about to act on (ActionCommand.outline_ms).
+//
+// Neither the page's layout nor its scripts are touched by them. Everything is drawn inside a CLOSED shadow root
+// made here, in the extension's isolated world, on one host element: the page can find the host (it is in the
+// DOM), never what is inside it (no shadowRoot, no text, no mutation records of its content). The host is
+// position:fixed, pointer-events:none and clipped to the viewport, so nothing moves, scrolls further or stops
+// receiving clicks; its inline !important styles win over the page's stylesheets. Its tag is a random custom
+// element name per document, so the page cannot define it beforehand nor style it by name; content/walk.js
+// skips this very element (by identity, not by name: a page element of the same name is still read), so the
+// outlines never appear in a snapshot or a PageMem. Shown as a manual popover, it sits in the top layer above
+// the page's own modal dialogs.
+(() => {
+  const wc = (globalThis.__webchallenger ??= {});
+  if (wc.outline) return;
+  const walk = wc.walk;
+
+  const TAG = `webchallenger-outline-${Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, "0")).join("")}`;
+  const HOST_STYLE = [
+    "all: initial", "position: fixed", "inset: 0", "width: auto", "height: auto", "margin: 0", "padding: 0",
+    "border: 0", "background: transparent", "overflow: hidden", "pointer-events: none", "z-index: 2147483647",
+    "display: block", "contain: strict", "visibility: visible", "opacity: 1", "transform: none",
+  ].map((d) => `${d} !important`).join("; ");
+  // One colour per section kind; the boxes' borders are opaque so a screenshot shows them exactly.
+  const CSS = `
+    :host { all: initial; }
+    .layer { position: absolute; left: 0; top: 0; width: 0; height: 0; }
+    .box { position: absolute; box-sizing: border-box; border: 2px solid var(--c); pointer-events: none; }
+    .label { position: absolute; left: -2px; top: -2px; height: 15px; max-width: max(100%, 160px); overflow: hidden;
+      white-space: nowrap; text-overflow: ellipsis; background: var(--c); color: #fff;
+      font: 600 11px/15px system-ui, sans-serif; padding: 0 4px; box-sizing: border-box; }
+    .label.above { top: -17px; }
+    .normal { --c: rgb(26, 115, 232); }
+    .list { --c: rgb(24, 128, 56); }
+    .list_item { --c: rgb(90, 170, 90); }
+    .form { --c: rgb(232, 113, 10); }
+    .modal { --c: rgb(217, 48, 37); }
+    .act { --c: rgb(200, 0, 200); }
+    .act.box { border-width: 3px; }
+  `;
+
+  let host = null;
+  let root = null;
+  let sectionsLayer = null; // the section outlines, at their snapshot's scroll, moved as the page scrolls
+  let actLayer = null; // the acted-on element's outline, in viewport coordinates
+  let drawnAt = { x: 0, y: 0 };
+  const flashes = []; // recent acted-on outlines: [{id, kind, box, shown_at, hidden_at}] (performance.now())
+
+  function div(cls, parent) {
+    const el = document.createElement("div");
+    el.className = cls;
+    parent.appendChild(el);
+    return el;
+  }
+
+  function ensureHost() {
+    if (!host) {
+      host = document.createElement(TAG);
+      root = host.attachShadow({ mode: "closed" });
+      const style = document.createElement("style");
+      style.textContent = CSS;
+      root.appendChild(style);
+      sectionsLayer = div("layer", root);
+      actLayer = div("layer", root);
+      if (typeof host.showPopover === "function") host.setAttribute("popover", "manual");
+    }
+    if (host.getAttribute("style") !== HOST_STYLE) host.setAttribute("style", HOST_STYLE); // the page may have changed it
+    const parent = document.documentElement;
+    if (host.parentNode !== parent) parent.appendChild(host);
+    raise();
+  }
+
+  // Into the top layer, above anything shown there before (a modal dialog). A page that cancels the popover's
+  // beforetoggle only keeps it out of the top layer: the inline styles still show it.
+  function raise() {
+    if (typeof host.showPopover !== "function") return;
+    try {
+      if (!host.hasAttribute("popover")) host.setAttribute("popover", "manual");
+      if (host.matches(":popover-open")) host.hidePopover();
+      host.showPopover();
+    } catch (_) {
+      // not connected, or the document is in a state where popovers cannot show: the z-index does it
+    }
+  }
+
+  function removeHostIfEmpty() {
+    if (host && !sectionsLayer.firstChild && !actLayer.firstChild && host.parentNode) host.remove();
+  }
+
+  function follow() {
+    if (!sectionsLayer || !sectionsLayer.firstChild) return;
+    const dx = window.scrollX - drawnAt.x;
+    const dy = window.scrollY - drawnAt.y;
+    sectionsLayer.style.transform = `translate(${-dx}px, ${-dy}px)`;
+  }
+  // The isolated world's own listener: the page never sees it.
+  window.addEventListener("scroll", follow, { passive: true, capture: true });
+
+  function drawBox(layer, cls, box, text) {
+    const el = div(`box ${cls}`, layer);
+    el.style.left = `${box.x}px`;
+    el.style.top = `${box.y}px`;
+    el.style.width = `${box.w}px`;
+    el.style.height = `${box.h}px`;
+    // The label sits on the box's top edge, outside it when there is room above (the content stays readable).
+    if (text) div(`label ${cls}${box.y >= 17 ? " above" : ""}`, el).textContent = text;
+    return el;
+  }
+
+  // sections: [{id, kind, box: {x, y, w, h}, label}] in top-level viewport coordinates at scroll `at`.
+  function show(sections, at = { x: 0, y: 0 }) {
+    clear();
+    if (!sections.length) return 0;
+    ensureHost();
+    drawnAt = { x: at.x || 0, y: at.y || 0 };
+    for (const s of sections) {
+      drawBox(sectionsLayer, s.kind, s.box, `${s.id} · ${s.kind}${s.label ? ` · ${s.label}` : ""}`);
+    }
+    follow();
+    return sections.length;
+  }
+
+  function clear() {
+    if (!sectionsLayer) return true;
+    sectionsLayer.textContent = "";
+    sectionsLayer.style.transform = "";
+    removeHostIfEmpty();
+    return true;
+  }
+
+  function inViewport(r) {
+    return r.bottom > 0 && r.right > 0 && r.top < window.innerHeight && r.left < window.innerWidth;
+  }
+
+  // Outlines element `id` of this frame for `ms`, then resolves (the action follows). An element that is off
+  // screen is first scrolled to the centre, where the action would put it. False when there is no such element
+  // (the action then reports it).
+  async function flash(id, ms, kind = "") {
+    const el = walk.findById(id);
+    if (!el || !el.isConnected) return false;
+    let r = el.getBoundingClientRect();
+    if (!inViewport(r)) {
+      el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+      r = el.getBoundingClientRect();
+    }
+    ensureHost();
+    const box = { x: r.left, y: r.top, w: r.width, h: r.height };
+    const drawn = drawBox(actLayer, "act", { x: box.x - 3, y: box.y - 3, w: box.w + 6, h: box.h + 6 }, kind);
+    const entry = { id, kind, box, shown_at: performance.now(), hidden_at: null };
+    flashes.push(entry);
+    if (flashes.length > 50) flashes.shift();
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    drawn.remove();
+    entry.hidden_at = performance.now();
+    removeHostIfEmpty();
+    return true;
+  }
+
+  // What is on the page now, read from the drawn boxes themselves (tests and the worker's count).
+  function drawn() {
+    if (!sectionsLayer || !host || !host.isConnected) return [];
+    return Array.from(sectionsLayer.children, (el) => {
+      const r = el.getBoundingClientRect();
+      return { label: el.textContent, kind: el.classList[1], box: { x: r.left, y: r.top, w: r.width, h: r.height } };
+    });
+  }
+
+  wc.outline = {
+    show,
+    clear,
+    flash,
+    drawn,
+    flashes: () => flashes.map((f) => ({ ...f })),
+    // content/walk.js: the one element a snapshot must not read.
+    isHost: (el) => el === host,
+    TAG,
+  };
+})();
