@@ -75,9 +75,10 @@ def with_hidden(candidates: list[Candidate], known: dict[tuple[int, int], Dropdo
     out: list[Candidate] = []
     for c in candidates:
         record = known.get((c.element.frame, c.element.id)) if c.element is not None and c.pick is None else None
-        if record is not None and len(record.elements) > MAX_HIDDEN_PER_TRIGGER:
+        entries = max(record.revealed, len(record.elements)) if record is not None else 0
+        if entries > MAX_HIDDEN_PER_TRIGGER:
             # The rest of a long remembered menu is not listed: say how many, and that opening it shows them all.
-            out.append(c.model_copy(update={"label": f"{c.label} (opens a menu of {len(record.elements)} entries, the "
+            out.append(c.model_copy(update={"label": f"{c.label} (opens a menu of {entries} entries, the "
                                                      f"first {MAX_HIDDEN_PER_TRIGGER} listed next: open it to choose from all)"}))
         else:
             out.append(c)

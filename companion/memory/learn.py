@@ -47,7 +47,7 @@ BOOKMARK_MIN_SCORE = 2
 MAX_LEARNED_BOOKMARKS = 10
 LINKED_FROM_CAP = 20  # distinct linking pages kept per page: enough to rank, bounded in size
 CONTENT_LIST_ITEMS = 12  # a list with more items is content (orders, products), not navigation
-MAX_REVEALED = 60  # a mega-menu is remembered by its first entries
+MAX_REVEALED = 60  # a mega-menu is remembered by its first entries (and how many it has: DropdownRecord.revealed)
 NAME_CHARS = 80
 # Log-in, log-out and sign-up pages: never bookmarks (matched on the URL path and on the link's name/title).
 AUTH_PAGE = re.compile(r"log[\s_-]?(in|out|off)|sign[\s_-]?(in|out|up|on)|register|password[\s_-]?reset", re.I)
@@ -189,10 +189,11 @@ def learn_click(store: WebsiteMemStore, page: PageMem, element: Element, *, reve
     store.mark_explored([key])
     if revealed:
         keys = element_keys(page)
-        shown = [e for e in revealed if e.key != element.key][:MAX_REVEALED]
+        others = [e for e in revealed if e.key != element.key]
+        shown = others[:MAX_REVEALED]
         record = DropdownRecord(
             trigger_key=key, url=normalize_url(page.url), template_id=page.template_id, role=element.role,
-            name=element.name[:NAME_CHARS], source=source,
+            name=element.name[:NAME_CHARS], source=source, revealed=len(others),
             elements=[RevealedElement(key=keys.get(e.key) or element_key(page, e), role=e.role, name=e.name[:NAME_CHARS])
                       for e in shown])
         store.save_dropdown(record)

@@ -37,6 +37,8 @@ class DropdownRecord(Record):
     role: str = ""
     name: str = Field("", description="the trigger's accessible name")
     elements: list[RevealedElement] = Field(default_factory=list)
+    revealed: int = Field(0, ge=0, description="how many elements the click revealed (`elements` keeps the first "
+                                               "learn.MAX_REVEALED); 0 in records written before it was counted")
     source: Source = "agent"
 
     def labels(self) -> list[str]:

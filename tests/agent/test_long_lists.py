@@ -82,3 +82,16 @@ def test_the_candidate_pool_is_not_cut_at_60_elements(browser, pages, agent_llm,
     assert 'link "Report 75"' in filtered  # the filter was asked about it
     offered = candidates_of(server.prompts("action_selection")[0])
     assert any(label.startswith('link "Report 75"') for label in offered)
+
+
+def test_a_remembered_long_menu_says_how_many_entries_it_has_and_how_to_see_them(browser, pages, agent_llm, memory_dir):
+    agent_llm(choose=pick(r'^button "Choose a group"'), overrides={"dropdown_option": pick_option("Support team 87")})
+    run(browser, pages, memory_dir, "long_menu.html", 'Assign the incident to "Support team 87"', max_steps=1)
+    # A later task on the page: the remembered entries are offered directly, the first ones only, and said so.
+    server = agent_llm(choose=pick(r"^end the task"))
+    run(browser, pages, memory_dir, "long_menu.html", "Which groups can the incident be assigned to?", max_steps=1)
+
+    offered = candidates_of(server.prompts("action_selection")[0])
+    (trigger,) = [label for label in offered if label.startswith('button "Choose a group"')]
+    assert "opens a menu of 100 entries" in trigger and "open it to choose from all" in trigger
+    assert any('option "Support team 1" (in the menu of' in label for label in offered)
