@@ -38,9 +38,11 @@ function entry(task, open) {
     p.className = "h-previous";
     p.textContent = `Follow-up to: ${task.previous.task}`;
   }
+  const preface = details.appendChild(document.createElement("div"));
+  preface.className = "preface";
   const steps = details.appendChild(document.createElement("ol"));
   steps.className = "steps";
-  renderSteps(steps, task.events);
+  renderSteps(steps, task.events, preface);
   if (!task.running) {
     const button = details.appendChild(document.createElement("button"));
     button.type = "button";

@@ -22,7 +22,7 @@ function render(url, info) {
   confirming(false);
   if (!shown) return;
   $("site-host").textContent = shown.host;
-  const empty = !info.pages && !info.templates && !info.dropdowns;
+  const empty = !info.pages && !info.templates && !info.dropdowns && !info.bookmarks;
   $("site-counts").textContent = info.error
     ? `Memory unreadable: ${info.error}`
     : empty
@@ -32,6 +32,7 @@ function render(url, info) {
   $("site-counts").dataset.pages = String(info.pages);
   $("site-counts").dataset.templates = String(info.templates);
   $("site-counts").dataset.dropdowns = String(info.dropdowns);
+  $("site-counts").dataset.bookmarks = String(info.bookmarks || 0);
   $("site-forget").disabled = empty && !info.error;
 }
 

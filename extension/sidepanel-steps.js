@@ -8,11 +8,13 @@ function item(cls, text) {
   return el;
 }
 
-// The steps of `events` into the <ol> `list` (emptied first): one <li> per step.
-export function renderSteps(list, events) {
+// The steps of `events` into the <ol> `list` (emptied first): one <li> per step. What comes before the first
+// step (a follow-up's note, the bookmarks chosen) goes into `preface` (emptied first), so the numbers are steps.
+export function renderSteps(list, events, preface = null) {
   list.textContent = "";
+  if (preface) preface.textContent = "";
   let li = null;
-  const entry = () => li || (li = list.appendChild(document.createElement("li")));
+  const entry = () => li || (preface && !list.children.length ? preface : (li = list.appendChild(document.createElement("li"))));
   for (const ev of events || []) {
     switch (ev.kind) {
       case "step":
@@ -81,6 +83,5 @@ export function costLine(task, now = Date.now()) {
 export function statusLine(task) {
   const fin = finishedEvent(task);
   if (!fin) return "";
-  const calls = fin.usage ? ` · ${fin.usage.calls} LLM calls, ${fin.usage.prompt_tokens + fin.usage.completion_tokens} tokens` : "";
-  return `Finished: ${fin.status}${fin.status !== "done" && fin.text ? ` (${fin.text})` : ""}${calls}`;
+  return `Finished: ${fin.status}${fin.status !== "done" && fin.text ? ` (${fin.text})` : ""}`; // its cost: costLine
 }

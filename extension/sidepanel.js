@@ -98,7 +98,7 @@ function renderTask(task) {
   clearInterval(ticker);
   ticker = null;
   if (!task) {
-    renderSteps($("steps"), []);
+    renderSteps($("steps"), [], $("preface"));
     return;
   }
   $("current-task").textContent = task.task || "";
@@ -110,7 +110,7 @@ function renderTask(task) {
   $("pause-state").textContent = task.paused
     ? `${pausedText(task)} Resume to go on.`
     : "Pausing: the step under way finishes first.";
-  renderSteps($("steps"), task.events);
+  renderSteps($("steps"), task.events, $("preface"));
   const answer = answerOf(task);
   if (answer && task.events.some((ev) => ev.kind === "answer")) {
     $("answer").textContent = answer;

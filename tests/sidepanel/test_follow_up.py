@@ -1,0 +1,54 @@
+"""A follow-up task: once a task finished, the next one continues in the same tab with the previous task and its
+result in view, and the LLM is told them (they come first in its history)."""
+
+from __future__ import annotations
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from tests.agent.agent_llm import index_of
+from tests.sidepanel.conftest import PRICE_TASK, WAIT_S, blue_price, shop_choice, type_task, wait_done
+
+FOLLOW_UP = "How much do two of them cost?"
+EARLIER = f"the previous task was: {PRICE_TASK}\nIts result: $24.50"
+
+
+def test_a_follow_up_task_is_told_the_previous_result(browser, pages, services, llm, panel):
+    def choose(text, labels):
+        if FOLLOW_UP in text:
+            return index_of(labels, r"^end the task")  # the answer is known from the history
+        return shop_choice(text, labels)
+
+    def answer(text):
+        return "Two cost $49.00." if EARLIER in text else blue_price(text)
+
+    server = llm(choose=choose, answer=answer)
+    with panel(pages.url("agent_shop.html")) as driver:
+        type_task(driver, PRICE_TASK)
+        wait_done(driver)
+        assert driver.find_element(By.ID, "followup").is_displayed()
+        assert driver.find_element(By.ID, "followup-task").text == PRICE_TASK
+        assert driver.find_element(By.ID, "followup-answer").text == "Result: $24.50"
+        type_task(driver, FOLLOW_UP)
+        WebDriverWait(driver, WAIT_S).until(lambda d: d.find_element(By.ID, "current-task").text == FOLLOW_UP)
+        # The previous task and its result stay in view above the follow-up's steps.
+        assert driver.find_element(By.ID, "current-previous").text == f"Follow-up to: {PRICE_TASK} — result: $24.50"
+        wait_done(driver)
+        assert driver.find_element(By.ID, "answer").text == "Two cost $49.00."
+    selections = [p for p in server.prompts("action_selection") if FOLLOW_UP in p]
+    assert selections and EARLIER in selections[0]  # the LLM saw it before the follow-up's first step
+    assert browser.driver.current_url == pages.url("agent_kettles.html")  # same tab, where the first task left it
+
+
+def test_new_task_runs_without_the_previous_result(browser, pages, services, llm, panel):
+    server = llm(choose=shop_choice, answer=blue_price)
+    with panel(pages.url("agent_shop.html")) as driver:
+        type_task(driver, PRICE_TASK)
+        wait_done(driver)
+        driver.find_element(By.ID, "followup-clear").click()
+        assert not driver.find_element(By.ID, "followup").is_displayed()
+        type_task(driver, "What is the price of the Red kettle?")
+        wait_done(driver)
+        assert not driver.find_element(By.ID, "current-previous").is_displayed()
+    second = [p for p in server.prompts("action_selection") if "Red kettle?" in p]
+    assert second and "the previous task was" not in second[0]
