@@ -4,8 +4,9 @@ For every page of DIR (gzip or plain HTML, as DIR/*.html[.gz] or DIR/<group>/*.h
 from the corpus snapshot cache of companion/pagemem/corpus.py and missing ones are recorded once through
 headless Chromium with the extension unless --no-record):
 - baseline: tokens of the whole page rendered as one accessibility-style outline;
-- observation: tokens of the page digest the actor reads after one observation step (selected sections
-  in full, the others by purpose);
+- observation: tokens of the observation the actor reads after one observation step (Observation.summary,
+  the "Current page:" of the action-selection prompt: the page task summary, or the sections' own text for a
+  page small enough to show whole);
 - sent: tokens of every prompt of that step, the largest single prompt, the number of calls — cold, and
   again for a second visit whose section summaries and purposes come from WebsiteMem ("warm").
 The step runs the real pipeline and the real prompt templates with a deterministic local policy in place
@@ -78,7 +79,7 @@ async def measure(snapshot: Snapshot, budget: Budget) -> dict:
     base = baseline_tokens(snapshot)
     return {
         "baseline_tokens": base,
-        "observation_tokens": obs.digest_tokens,
+        "observation_tokens": count_tokens(obs.summary),
         "sent_tokens": obs.usage.prompt_tokens,
         "sent_tokens_warm": warm.usage.prompt_tokens,
         "calls_warm": warm.usage.count,
@@ -87,7 +88,7 @@ async def measure(snapshot: Snapshot, budget: Budget) -> dict:
         "calls_by_prompt": obs.usage.by_prompt(),
         "sections": len(pagemem.sections),
         "modal": obs.modal,
-        "ratio": round(obs.digest_tokens / base, 4) if base else None,
+        "ratio": round(count_tokens(obs.summary) / base, 4) if base else None,
     }
 
 

@@ -5,7 +5,7 @@ Public API:
         await observer.observe(task, history, pagemem, update=None) -> Observation
         observer.view_all()            every section in full for the rest of this page
     Observation                        summary, selected/unselected ids, extractions, added_group, modal, usage
-                                       (Accounting: per-call prompt tokens + server usage), digest, list_items,
+                                       (Accounting: per-call prompt tokens + server usage), list_items,
                                        section_elements(pagemem, sid) (a list's selected items only), page_summary
     Budget                             token bound of every prompt (default 6,000) and chunk sizes
     LocalPolicy                        a deterministic stand-in for the LLM (token benchmark), same prompts

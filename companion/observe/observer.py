@@ -57,12 +57,6 @@ class Observation(BaseModel):
     list_scans: dict[str, ListScan] = Field(default_factory=dict, description="list section id -> item selection done this step")
     list_items: dict[str, list[str]] = Field(default_factory=dict, description="selected list section id -> ids of its "
                                              "selected items (absent: every item is shown, e.g. under view_all)")
-    digest: str = Field("", description="the page digest as an actor could read it: selected sections in full, "
-                                        "the others by purpose, then the added group")
-
-    @property
-    def digest_tokens(self) -> int:
-        return count_tokens(self.digest)
 
     def section_elements(self, pagemem: PageMem, section_id: str) -> list[Element]:
         """The elements of a section as this observation shows it: for a list narrowed by SelectListItems,
@@ -194,7 +188,6 @@ class PageObserver:
             view_all=digest.view_all, page_summary=pagemem.summary,
             purposes={s.id: s.purpose or "" for s in pagemem.sections}, list_scans=scans,
             list_items={sid: [it.id for _, it in pairs] for sid, pairs in picked.items()},
-            digest=render_digest(pagemem, selected, views, added_group, picked),
         )
 
     # ------------------------------------------------------------------ helpers
@@ -251,24 +244,3 @@ def _dialog_that_appeared(pagemem: PageMem, splits: dict[str, tuple[str, str]]) 
         if moved and _DIALOG_LINE.search(moved):
             return sec, moved
     return None, None
-
-
-def render_digest(pagemem: PageMem, selected: list[str], views: dict[str, str], added_group: str | None,
-                  picked: dict[str, list[tuple[int, PageSection]]]) -> str:
-    """Selected sections as their subtrees with their purposes, the others by purpose alone, then the
-    added group (Region4Web §4.1-4.2)."""
-    out = [f"Page: {pagemem.title} ({pagemem.url})"]
-    shown = set(selected)
-    by_id = {s.id: s for s in pagemem.sections}
-    for sid in selected:
-        s = by_id[sid]
-        out.append(f"## {s.purpose or s.kind} [{sid}]")
-        out.append(format_details(s, views.get(sid), picked.get(sid)))
-    others = [f"- {s.purpose or s.kind} [{s.id}]" for s in pagemem.sections if s.id not in shown]
-    if others:
-        out.append("Other sections (not shown in full):")
-        out.extend(others)
-    if added_group:
-        out.append("Added since the page was opened:")
-        out.append(added_group)
-    return "\n".join(out)

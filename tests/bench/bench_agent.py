@@ -32,15 +32,14 @@ TASKS = {
     "price-red": ("Find the price of the Red kettle on this site.", "agent_shop.html", "19.99"),
     "search": ("Search for the steel teapot and tell me its price.", "agent_tea.html", "42.00"),
     "search-glass": ("How much is the glass teapot? Use the shop's search.", "agent_tea.html", "35.50"),
+    # A total no page states (issue 13 item 5): the answer adds up two prices read on the page.
+    "total": ("What is the total price of the Blue kettle and the Red kettle together?", "derived_total.html", "55.50"),
     "subscribe": ("Subscribe ada@example.com to the monthly newsletter.", "agent_news.html",
                   r"url:agent_news_done\.html\?email=ada%40example\.com&freq=monthly"),
     # A form with a custom (ARIA) combobox and an autocomplete field (issue 13 item 3): each counts only when an
     # option or a suggestion is picked, typed text alone leaves it empty.
     "form-combo": ("Order a plant for Ada: a Medium pot, delivered to Lisbon, wrapped in Cloth.", "form_combo.html",
                    r"url:form_combo_done\.html\?name=Ada&pot=m&city=LIS&wrap=cloth"),
-    # A custom menu of 100 options (issue 13 item 2, WorkArena's long menus): the 87th is past what one prompt shows.
-    "long-menu": ("Assign the incident to Support team 87 and save it.", "long_menu.html",
-                  r"url:long_menu\.html\?assigned=Support%20team%2087"),
 }
 
 DONE = re.compile(r"^== (\w+) after (\d+) step\(s\), ([\d.]+) s, (\d+) LLM calls \((\d+) prompt \+ (\d+) completion")

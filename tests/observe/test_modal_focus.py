@@ -28,7 +28,7 @@ async def test_view_all_shows_the_whole_page_while_a_modal_is_open():
     obs = await observer.observe(TASK, "", pm)
     assert not obs.modal and obs.view_all
     assert obs.selected == [s.id for s in pm.sections] and obs.unselected == []
-    assert "$24.50" in obs.digest
+    assert "$24.50" in obs.summary  # what the actor reads
 
 
 async def test_a_modal_a_step_left_as_it_was_lets_the_page_back_in_and_one_that_changed_does_not():
@@ -45,4 +45,4 @@ async def test_a_modal_a_step_left_as_it_was_lets_the_page_back_in_and_one_that_
     obs = await observer.observe(TASK, "Step 2 clicked No thanks", pm, update)
     assert not obs.modal and pm.modal() is not None
     assert len(obs.selected) + len(obs.unselected) == len(pm.sections) and len(pm.sections) > 1
-    assert "$24.50" in obs.digest
+    assert "$24.50" in obs.summary  # what the actor reads
