@@ -40,6 +40,9 @@ TASKS = {
     # option or a suggestion is picked, typed text alone leaves it empty.
     "form-combo": ("Order a plant for Ada: a Medium pot, delivered to Lisbon, wrapped in Cloth.", "form_combo.html",
                    r"url:form_combo_done\.html\?name=Ada&pot=m&city=LIS&wrap=cloth"),
+    # A custom menu of 100 options (issue 13 item 2, WorkArena's long menus): the 87th is past what one prompt shows.
+    "long-menu": ("Assign the incident to Support team 87 and save it.", "long_menu.html",
+                  r"url:long_menu\.html\?assigned=Support%20team%2087"),
 }
 
 DONE = re.compile(r"^== (\w+) after (\d+) step\(s\), ([\d.]+) s, (\d+) LLM calls \((\d+) prompt \+ (\d+) completion")
