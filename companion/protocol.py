@@ -645,6 +645,65 @@ class CompanionStatus(WireModel):
     task_running: bool = False
 
 
+# --------------------------------------------------------------------------- LLM settings (the options page)
+# companion/bridge/llm_settings.py answers these. Only embedded[:model], the presets [#model] and openai:URL[#model]
+# may be chosen from the extension; the companion validates the spec (companion/llm/config.py parse_spec).
+
+
+class LLMSettingsGet(WireModel):
+    """Extension -> companion: the LLM choice in use and what may be chosen (answered by LLMSettingsState)."""
+
+    type: Literal["llm_settings_get"] = "llm_settings_get"
+    id: str
+
+
+class LLMSettingsSet(WireModel):
+    """Extension -> companion: use this LLM spec for side-panel tasks and keep it in llm.toml (answered by
+    LLMSettingsState; a refused spec changes nothing and the answer's error says why)."""
+
+    type: Literal["llm_settings_set"] = "llm_settings_set"
+    id: str
+    spec: str = Field(max_length=2000)
+
+
+class LLMSettingsState(WireModel):
+    """Companion -> extension: answers llm_settings_get and llm_settings_set (echoing the id)."""
+
+    type: Literal["llm_settings"] = "llm_settings"
+    id: str
+    spec: str = Field(description="the spec of the LLM the side panel's tasks use ('' when none is usable)")
+    model: str = Field("", description="its model, when known")
+    saved: bool = Field(False, description="llm_settings_set: the spec was written to llm.toml and is in use")
+    presets: dict[str, str] = Field(default_factory=dict, description="preset name -> its default URL")
+    embedded_models: list[str] = Field(default_factory=list, description="the embedded catalog, the default first")
+    error: str = Field("", description="why the spec was refused, or the configuration cannot be read")
+
+
+class LLMCheck(WireModel):
+    """Extension -> companion: run `llm check` on this spec (not saved) and answer with LLMCheckResult."""
+
+    type: Literal["llm_check"] = "llm_check"
+    id: str
+    spec: str = Field(max_length=2000)
+
+
+class LLMCheckResult(WireModel):
+    """Companion -> extension: the check's outcome (echoing the id). ok: one choice answered in `seconds`."""
+
+    type: Literal["llm_check_result"] = "llm_check_result"
+    id: str
+    ok: bool
+    spec: str
+    backend: str = ""
+    base_url: str = ""
+    model: str = ""
+    n_ctx: int | None = None
+    mode: str = Field("", description="the structured-output mode the backend took")
+    seconds: float = Field(0.0, description="the answer time of the one timed choice")
+    ready_s: float = Field(0.0, description="how long the backend took to be ready (a model load, a model list)")
+    error: str = ""
+
+
 # --------------------------------------------------------------------------- seeing what the agent sees (section outlines)
 
 OutlineKind = Literal["normal", "list", "list_item", "modal", "form"]  # companion/pagemem/model.py SectionKind
@@ -660,6 +719,8 @@ class SectionOutline(WireModel):
     purpose: str | None = Field(None, max_length=200, description="what the section is for, when the site's memory knows it")
     label: str = Field("", max_length=200, description="what the outline says after id and kind: the purpose, else the "
                                                        "section's first line of content")
+    root: ElementRef | None = Field(None, description="the section's first root element: an outline whose section is "
+                                                      "fixed to the window (a dialog, a fixed header) stays put as the page scrolls")
 
 
 class DrawSections(WireModel):
@@ -741,6 +802,7 @@ Message = Annotated[
         ActivateTab, ActivateTabResult, ReadClipboard, ClipboardResult, StartTask, StopTask, TaskUpdate, ConfirmRequest, ConfirmAnswer,
         PassiveMode, PageVisited, UserClicked, SitePolicyGet, SitePolicySet, SitePolicy,
         PauseTask, SiteInfoGet, SiteForget, SiteInfo, CompanionStatusGet, CompanionStatus,
+        LLMSettingsGet, LLMSettingsSet, LLMSettingsState, LLMCheck, LLMCheckResult,
         DrawSections, DrawSectionsResult, SectionsRequest, SectionsShown,
     ],
     Field(discriminator="type"),

@@ -45,7 +45,8 @@ def section_outline(section: PageSection) -> SectionOutline | None:
         return None
     purpose = (section.purpose or "").strip()[:LABEL_CHARS] or None
     label = purpose or first_line(section)[:LABEL_CHARS]
-    return SectionOutline(id=section.id, kind=section.kind, box=section.box, purpose=purpose, label=label)
+    root = section.roots[0] if section.roots else None
+    return SectionOutline(id=section.id, kind=section.kind, box=section.box, purpose=purpose, label=label, root=root)
 
 
 def outlines_message(pagemem: PageMem, snapshot: Snapshot, tab: int | None) -> DrawSections:

@@ -26,7 +26,10 @@ async function callOutline(tabId, frameId, fn, args) {
 
 // draw_sections: returns how many outlines are on the page now.
 export async function drawSections(tabId, msg) {
-  const sections = msg.sections.map((s) => ({ id: s.id, kind: s.kind, box: s.box, label: s.label || "" }));
+  // Roots in the top frame only: the drawing frame can look those up (a fixed root inside a frame is left to scroll).
+  const sections = msg.sections.map((s) => ({
+    id: s.id, kind: s.kind, box: s.box, label: s.label || "", root: s.root && s.root.frame === 0 ? s.root.id : null,
+  }));
   const drawn = await callOutline(tabId, 0, "show", [sections, { x: msg.scroll_x || 0, y: msg.scroll_y || 0 }]);
   return Number.isInteger(drawn) ? drawn : 0;
 }

@@ -42,6 +42,7 @@
   let host = null;
   let root = null;
   let sectionsLayer = null; // the section outlines, at their snapshot's scroll, moved as the page scrolls
+  let fixedLayer = null; // outlines of sections fixed to the window (a dialog, a fixed header): they stay put
   let actLayer = null; // the acted-on element's outline, in viewport coordinates
   let drawnAt = { x: 0, y: 0 };
   const flashes = []; // recent acted-on outlines: [{id, kind, box, shown_at, hidden_at}] (performance.now())
@@ -61,6 +62,7 @@
       style.textContent = CSS;
       root.appendChild(style);
       sectionsLayer = div("layer", root);
+      fixedLayer = div("layer", root);
       actLayer = div("layer", root);
       if (typeof host.showPopover === "function") host.setAttribute("popover", "manual");
     }
@@ -84,7 +86,7 @@
   }
 
   function removeHostIfEmpty() {
-    if (host && !sectionsLayer.firstChild && !actLayer.firstChild && host.parentNode) host.remove();
+    if (host && !sectionsLayer.firstChild && !fixedLayer.firstChild && !actLayer.firstChild && host.parentNode) host.remove();
   }
 
   function follow() {
@@ -107,15 +109,28 @@
     return el;
   }
 
-  // sections: [{id, kind, box: {x, y, w, h}, label}] in top-level viewport coordinates at scroll `at`.
+  // Is the element (or an ancestor) fixed to the window, so it does not scroll with the page?
+  function fixedToWindow(el) {
+    for (let n = el; n && n.nodeType === 1; n = n.parentElement || (n.getRootNode() instanceof ShadowRoot ? n.getRootNode().host : null)) {
+      if (getComputedStyle(n).position === "fixed") return true;
+    }
+    return false;
+  }
+
+  // sections: [{id, kind, box: {x, y, w, h}, label, root}] in top-level viewport coordinates at scroll `at`;
+  // root: the id of the section's first root element in this frame, when known.
   function show(sections, at = { x: 0, y: 0 }) {
     clear();
     if (!sections.length) return 0;
     ensureHost();
     drawnAt = { x: at.x || 0, y: at.y || 0 };
-    for (const s of sections) {
-      drawBox(sectionsLayer, s.kind, s.box, `${s.id} · ${s.kind}${s.label ? ` · ${s.label}` : ""}`);
-    }
+    sections.forEach((s, i) => {
+      const el = Number.isInteger(s.root) ? walk.findById(s.root) : null;
+      const fixed = el !== null && fixedToWindow(el);
+      // A fixed section was measured at the snapshot's scroll too, but it stays where the window shows it.
+      const box = drawBox(fixed ? fixedLayer : sectionsLayer, s.kind, s.box, `${s.id} · ${s.kind}${s.label ? ` · ${s.label}` : ""}`);
+      box.dataset.order = String(i);
+    });
     follow();
     return sections.length;
   }
@@ -123,6 +138,7 @@
   function clear() {
     if (!sectionsLayer) return true;
     sectionsLayer.textContent = "";
+    fixedLayer.textContent = "";
     sectionsLayer.style.transform = "";
     removeHostIfEmpty();
     return true;
@@ -159,7 +175,11 @@
   // What is on the page now, read from the drawn boxes themselves (tests and the worker's count).
   function drawn() {
     if (!sectionsLayer || !host || !host.isConnected) return [];
-    return Array.from(sectionsLayer.children, (el) => {
+    // In the order they were drawn (the sections' order): both layers, by their position among the labels.
+    const boxes = [...sectionsLayer.children, ...fixedLayer.children];
+    const order = (el) => parseInt(el.dataset.order, 10);
+    boxes.sort((a, b) => order(a) - order(b));
+    return boxes.map((el) => {
       const r = el.getBoundingClientRect();
       return { label: el.textContent, kind: el.classList[1], box: { x: r.left, y: r.top, w: r.width, h: r.height } };
     });

@@ -151,6 +151,30 @@ def test_outlines_move_with_the_page_as_it_scrolls(browser, pages, outlines):
     assert [round(a["box"]["y"] - b["box"]["y"]) for a, b in zip(after, before)] == [-300] * len(before)
 
 
+def test_the_outline_of_a_section_fixed_to_the_window_stays_put_as_the_page_scrolls(browser, pages, outlines):
+    url = pages.url(PAGE)
+    browser.open(url)
+    browser.driver.execute_script("""
+      const bar = document.createElement('aside');
+      bar.id = 'fixed-bar';
+      bar.style.cssText = 'position: fixed; right: 20px; top: 300px; width: 220px; padding: 8px; background: #eee';
+      bar.innerHTML = '<p>Chat with us</p><a href="#chat">Open the chat</a> <a href="#later">Later</a>';
+      document.body.appendChild(bar);
+    """)
+    shown = show_sections(browser, outlines, url)
+    before = drawn_boxes(browser, url)
+    browser.driver.execute_script("window.scrollTo(0, 300)")
+    WebDriverWait(browser.driver, 10).until(lambda d: d.execute_script("return window.scrollY") == 300)
+    after = drawn_boxes(browser, url)
+    bar = browser.driver.execute_script("const r = document.getElementById('fixed-bar').getBoundingClientRect(); return [r.x, r.y]")
+    moved = {a["label"].split(" · ")[0]: round(a["box"]["y"] - b["box"]["y"]) for a, b in zip(after, before)}
+    fixed = [a for a in after if abs(a["box"]["x"] - bar[0]) <= 1 and abs(a["box"]["y"] - bar[1]) <= 1]
+    assert len(fixed) == 1 and len(after) == shown.count  # the bar's outline is still on the bar
+    fixed_id = fixed[0]["label"].split(" · ")[0]
+    assert moved.pop(fixed_id) == 0
+    assert set(moved.values()) == {-300}
+
+
 # ----------------------------------------------------------------------------- out of the page's reach
 
 _WATCH = """
