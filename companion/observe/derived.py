@@ -61,7 +61,7 @@ class Derivation(BaseModel):
     number: str  # as the claim wrote it
     shown: str = ""  # the claim with its unit ("$55.50", "3 kettles"), so a re-read finds the same computation
     kind: Literal["reformat", "sum", "difference", "product", "count"]
-    expression: str  # "25.50 + 30.00", "count of 3 rows: Red kettle; Blue kettle; Green kettle"
+    expression: str  # "$25.50 + $30.00", "counted: red kettle; blue kettle; green kettle (3 rows)"
     operands: list[str] = []  # the seen numbers it used, as written (where they were seen is the caller's)
 
     def __str__(self) -> str:
@@ -122,10 +122,6 @@ def quantities(text: str) -> list[Quantity]:
     return out
 
 
-def _fmt(q: Quantity) -> str:
-    return q.shown
-
-
 def _unique(qs: Iterable[Quantity]) -> list[Quantity]:
     """One operand per (value, unit): the same price read twice is one seen value (sums still may repeat it
     only through a product with a count)."""
@@ -139,12 +135,11 @@ def _reformat(claim: Quantity, seen: Iterable[Quantity]) -> Derivation | None:
     for s in seen:
         # The unit may be written only once ("$1,200" for "1200 dollars"); a percentage is never a plain value.
         if s.value == claim.value and (s.unit == claim.unit or "" in (s.unit, claim.unit)) and "%" not in (s.unit, claim.unit):
-            return Derivation(number=claim.text, kind="reformat", expression=f"{_fmt(s)} (written as {_fmt(claim)})",
-                              operands=[s.text])
+            return Derivation(number=claim.text, kind="reformat", expression=s.shown, operands=[s.text])
         if claim.unit == "%" and s.unit == "" and not s.integer and s.value * 100 == claim.value:
             return Derivation(number=claim.text, kind="reformat", expression=f"{s.text} × 100 %", operands=[s.text])
         if s.unit == "%" and claim.unit == "" and not claim.integer and claim.value * 100 == s.value:
-            return Derivation(number=claim.text, kind="reformat", expression=f"{_fmt(s)} / 100", operands=[s.text])
+            return Derivation(number=claim.text, kind="reformat", expression=f"{s.shown} / 100", operands=[s.text])
     return None
 
 
@@ -154,11 +149,11 @@ def _arithmetic(claim: Quantity, pool: list[Quantity], max_operands: int, produc
     for n in range(2, max_operands + 1):
         for ops in itertools.combinations(same, n):
             if sum(q.value for q in ops) == claim.value:
-                return Derivation(number=claim.text, kind="sum", expression=" + ".join(map(_fmt, ops)),
+                return Derivation(number=claim.text, kind="sum", expression=" + ".join(q.shown for q in ops),
                                   operands=[q.text for q in ops])
     for a, b in itertools.permutations(same, 2):
         if a.value - b.value == claim.value:
-            return Derivation(number=claim.text, kind="difference", expression=f"{_fmt(a)} − {_fmt(b)}",
+            return Derivation(number=claim.text, kind="difference", expression=f"{a.shown} − {b.shown}",
                               operands=[a.text, b.text])
     # A product: an amount in the claim's unit times a bare factor (a quantity) or a percentage of it.
     factors = [q for q in pool if q.unit in ("", "%")] if products else []
@@ -168,7 +163,7 @@ def _arithmetic(claim: Quantity, pool: list[Quantity], max_operands: int, produc
                 continue
             scale = b.value / 100 if b.unit == "%" else b.value
             if a.value * scale == claim.value and scale not in (0, 1):
-                return Derivation(number=claim.text, kind="product", expression=f"{_fmt(a)} × {_fmt(b)}",
+                return Derivation(number=claim.text, kind="product", expression=f"{a.shown} × {b.shown}",
                                   operands=[a.text, b.text])
     return None
 

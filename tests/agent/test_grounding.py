@@ -60,3 +60,51 @@ def test_a_copied_element_line_states_no_number():
     seen = SeenText("What is the price of the Blue kettle?")
     seen.add_page(_page('- [4] link "Browse all kettles"'))
     assert seen.ungrounded_numbers('The page links to [4] link "Browse all kettles".') == []
+
+
+def _titled(title: str, details: str) -> PageMem:
+    return PageMem(url=f"http://127.0.0.1:8000/{title.lower()}.html", title=title,
+                   sections=[PageSection(id="s1", kind="normal", roots=[], tag="main", details=details)])
+
+
+def _two_pages_read() -> SeenText:
+    seen = SeenText("What do the Blue and the Red kettle cost together?")
+    seen.add_page(_titled("Blue", "- text: Blue kettle $25.50"))
+    seen.add_relevant("Blue kettle $25.50")  # the step's extraction
+    seen.add_page(_titled("Red", "- text: Red kettle $30.00"))
+    seen.add_relevant("Red kettle $30.00")
+    return seen
+
+
+def test_a_total_of_prices_read_on_two_pages_is_kept_with_its_computation():
+    out = _two_pages_read().grounded("The kettles cost $55.50 together.")
+    assert out.dropped == []
+    assert out.kept == 'The kettles cost $55.50 together. (Computed: $55.50 = $25.50 + $30.00 (seen on "Blue", "Red").)'
+
+
+def test_the_computation_is_the_end_task_evidence_of_a_computed_value():
+    assert _two_pages_read().where_seen("They cost $55.50; the Red one $30.00.") == [
+        '55.50: computed, $55.50 = $30.00 + $25.50 (seen on "Red", "Blue")', '30.00: on "Red"']
+
+
+def test_a_kept_computation_is_grounded_when_read_again():
+    seen = _two_pages_read()
+    observation = seen.grounded("The kettles cost $55.50 together.").kept
+    assert seen.ungrounded_numbers(observation) == []
+
+
+def test_a_total_needs_its_operands_in_task_relevant_text_not_anywhere_on_a_page():
+    seen = SeenText("What do the Blue and the Red kettle cost together?")
+    seen.add_page(_titled("Blue", "- text: Blue kettle $25.50\n- text: Red kettle $30.00"))
+    assert seen.ungrounded_numbers("The kettles cost $55.50 together.") == ["55.50"]
+
+
+def test_a_count_of_a_visited_lists_items_is_computed():
+    items = [PageSection(id=f"i{n}", kind="normal", roots=[], tag="li", details=f"- text: {name} kettle")
+             for n, name in enumerate(("Red", "Blue", "Green"))]
+    page = PageMem(url="http://127.0.0.1:8000/kettles.html", title="Kettles",
+                   sections=[PageSection(id="s1", kind="list", roots=[], tag="ul", details="list (3 items)", items=items)])
+    seen = SeenText("How many kettles are there?")
+    seen.add_page(page)
+    assert seen.ungrounded_numbers("The shop has 3 kettles.") == []
+    assert seen.ungrounded_numbers("The shop has 4 kettles.") == ["4"]
