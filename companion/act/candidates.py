@@ -1,7 +1,9 @@
 """GatherCandidates (WebChallenger §2.5 / A.4): the numbered action set the AGENT's action-selection call sees.
 
-Element actions: one candidate_filtering call per selected section, conditioned on its extraction, plus one
-call over the first five unselected sections in document order (so top-of-page UI stays reachable); none at all
+Element actions: one candidate_filtering call per selected section, conditioned on its extraction, one over the
+elements added since page entry in sections not selected (PageDigest's added group: a popover, toast or result
+list that appeared late in the document is offered by its own elements), plus one call over the first five
+unselected sections in document order (so top-of-page UI stays reachable); none at all
 when the step has FEW_CANDIDATES or fewer, and what the task names or the single form's controls are put back
 after the calls (filter_guard.py).
 Navigation actions (visited URLs, bookmarks, switch-tab) are filtered by one more call against the task;
@@ -44,6 +46,7 @@ NAV_LABEL_CHARS = 80
 VIEW_ALL_LABEL = "view all sections of this page in full"
 END_TASK_LABEL = "end the task (it is complete, or its answer is known)"
 TYPE_URL_LABEL = "type a URL into the address bar"
+ADDED_CONTEXT = "elements that appeared since the page was opened (an opened popover, menu, message or new results)"
 
 
 _ELEMENT_INDEX = re.compile(r"^\[\d+\]\s*")
@@ -211,6 +214,20 @@ def _form_of(ctx: AgentContext, pm, el: Element) -> object | None:
     return ("section", section.id) if section is not None and section.kind == "form" else None
 
 
+def _added_elements(pm, obs: Any) -> list[tuple[PageSection, list[Element]]]:
+    """(section, its elements added since page entry) from Observation.added, in document order, as they are now;
+    a selected section offers its own already. The sections may be newer than the observation's lists (the
+    continuation refreshes the page after an action), so they are looked up in the page, not in `unselected`."""
+    added = getattr(obs, "added", None) or {}
+    out = []
+    for section in pm.sections:
+        if section.id in added and section.id not in obs.selected:
+            elements = [el for el in (pm.element_by_ref(ref) for ref in added[section.id]) if el is not None]
+            if elements:
+                out.append((section, elements))
+    return out
+
+
 def _chunks(items: list, size: int) -> list[list]:
     return [items[i:i + size] for i in range(0, len(items), size)] or [[]]
 
@@ -247,10 +264,14 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
         extraction = (getattr(obs, "extractions", {}) or {}).get(section.id, "")
         for chunk in _chunks(usable(section, shown(section)), MAX_ELEMENTS_PER_CALL):
             groups.append((_section_context(section, extraction), chunk))
+    # With a modal open the page behind it is inert: only the modal's elements are offered.
+    modal = getattr(obs, "modal", False)
+    behind = [] if modal else obs.unselected
+    late = [c for section, elements in ([] if modal else _added_elements(pm, obs)) for c in usable(section, elements)]
+    if late:
+        groups.extend((ADDED_CONTEXT, chunk) for chunk in _chunks(late, MAX_ELEMENTS_PER_CALL))
     rest: list[Candidate] = []
     taken = 0
-    # With a modal open the page behind it is inert: only the modal's elements are offered.
-    behind = [] if getattr(obs, "modal", False) else obs.unselected
     for sid in behind:
         section = pm.section(sid)
         if section is None or section.id in obs.selected:

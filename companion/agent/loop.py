@@ -463,7 +463,9 @@ class _Agent:
                 observation = f"{observation} After \"{'; '.join(outcome.actions) or chosen.label}\": {change}"
                 ctx.observation = observation
                 await self.events.emit("note", step=self.step, text=f"Page change: {change}")
-                obs_now = obs.model_copy(update={"summary": observation})
+                # What the action added (a popover, new results) is offered, though this step observed the page before.
+                obs_now = obs.model_copy(update={"summary": observation,
+                                                 "added": self.observer.added_since_entry(ctx.pagemem)})
                 failed = set()
                 candidates = await gather_candidates(ctx, obs_now, exclude=failed)
         finally:

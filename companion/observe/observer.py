@@ -29,11 +29,13 @@ from companion.observe.dropdowns import show_known_dropdowns
 from companion.observe.digest import ListSelection, PageDigest, render_added_group
 from companion.observe.extraction import extract, format_details
 from companion.observe.listitems import ListScan, select_list_items
+from companion.observe.reselect import SelectionBasis, added_refs, reselect_reason
 from companion.observe.selection import select_sections
 from companion.observe.task_summary import summarize_for_task
 from companion.pagemem.model import Element, PageMem, PageSection
 from companion.pagemem.tokens import count_tokens
 from companion.pagemem.update import PageUpdate
+from companion.protocol import ElementRef
 
 ADDED_INLINE_TOKENS = 600  # a larger added group is extracted like a section before the task summary
 _DIALOG_LINE = re.compile(r"^\s*- (dialog|alertdialog)\b[^\n]*\[modal\]", re.M)  # render.node_line of a modal
@@ -47,6 +49,8 @@ class Observation(BaseModel):
     unselected: list[str] = Field(description="the other top-level section ids, document order")
     extractions: dict[str, str] = Field(default_factory=dict, description="section id -> task-relevant details")
     added_group: str | None = Field(None, description="elements added since page entry, rendered as a group")
+    added: dict[str, list[ElementRef]] = Field(default_factory=dict, description="section id -> its elements added "
+                                               "since page entry (the added group's elements, offered as candidates)")
     modal: bool = False
     usage: Accounting = Field(default_factory=Accounting, description="per-call accounting of this step")
     # Beyond the contract's minimum:
@@ -88,6 +92,7 @@ class PageObserver:
         self.digest: PageDigest | None = None
         self._pagemem: PageMem | None = None
         self._summarized: dict[str, str] = {}  # section id -> content hash its summary was written for (this page)
+        self._basis: SelectionBasis | None = None  # what this page's last section selection saw (reselect.py)
 
     def view_all(self) -> None:
         """Show every section in full for the rest of this page (the fallback when selection missed)."""
@@ -98,6 +103,12 @@ class PageObserver:
         """Treat the next observation as a page entry (e.g. after a reload the caller knows about)."""
         self.digest = None
         self._pagemem = None
+        self._basis = None
+
+    def added_since_entry(self, pagemem: PageMem) -> dict[str, list[ElementRef]]:
+        """Section id -> elements added since page entry, for a page refreshed after this step's observation
+        (the continuation offers what the last action added)."""
+        return added_refs(self.digest if pagemem is self._pagemem else None, pagemem)
 
     async def observe(self, task: str, history: str, pagemem: PageMem, update: PageUpdate | None = None) -> Observation:
         accounting = Accounting()
@@ -111,6 +122,7 @@ class PageObserver:
             self.digest = PageDigest.enter(pagemem)
             self._pagemem = pagemem  # held, so identity means "the same PageMem" (ids of freed objects are reused)
             self._summarized = {sec.id: sec.content_hash for sec in pagemem.sections if sec.summary is not None}
+            self._basis = None
         digest = self.digest
         top = {s.id: s for s in pagemem.sections}
         digest.selected = [sid for sid in digest.selected if sid in top]
@@ -140,6 +152,17 @@ class PageObserver:
             if self.page_summary:
                 steps.append(summarize_page(caller, pagemem, self.store, self.budget))
             digest.selected = (await asyncio.gather(*steps))[0]
+            self._basis = SelectionBasis.of(digest, pagemem, digest.selected)
+            selected = list(digest.selected)
+        elif reselect_reason(self._basis, digest, pagemem) is not None:
+            # The page changed enough within itself (a section appeared, a selected one's content changed): select
+            # again over the sections as they are; only those never abstracted cost a summary call.
+            fresh = [sec for sec in pagemem.sections if sec.summary is None]
+            await abstract_sections(caller, fresh, pagemem, self.store, self.budget)
+            self._summarized.update({sec.id: sec.content_hash for sec in fresh})
+            digest.selected = await select_sections(caller, self.budget, task, history, pagemem, pagemem.sections,
+                                                    self.max_selected)
+            self._basis = SelectionBasis.of(digest, pagemem, digest.selected)
             selected = list(digest.selected)
         else:
             selected = list(digest.selected)
@@ -184,7 +207,8 @@ class PageObserver:
         return Observation(
             url=pagemem.url, page_title=pagemem.title, summary=summary, selected=selected,
             unselected=[s.id for s in pagemem.sections if s.id not in shown], extractions=extractions,
-            added_group=added_group, modal=modal is not None, usage=accounting, new_page=new_page,
+            added_group=added_group, added={} if new_page else added_refs(digest, pagemem),
+            modal=modal is not None, usage=accounting, new_page=new_page,
             view_all=digest.view_all, page_summary=pagemem.summary,
             purposes={s.id: s.purpose or "" for s in pagemem.sections}, list_scans=scans,
             list_items={sid: [it.id for _, it in pairs] for sid, pairs in picked.items()},

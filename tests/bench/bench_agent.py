@@ -40,6 +40,10 @@ TASKS = {
     # option or a suggestion is picked, typed text alone leaves it empty.
     "form-combo": ("Order a plant for Ada: a Medium pot, delivered to Lisbon, wrapped in Cloth.", "form_combo.html",
                    r"url:form_combo_done\.html\?name=Ada&pot=m&city=LIS&wrap=cloth"),
+    # Regions added after page entry, at the end of the document (issue 13 item 1): a popover a button opens,
+    # and in-page search results whose links lead to the answer.
+    "late-popover": ("How much does Express delivery cost for the Blue kettle?", "late_popover.html", "9.90"),
+    "late-results": ("What is the price of the Moka Express pot? Use the shop's search.", "late_results.html", "34.90"),
     # A custom menu of 100 options (issue 13 item 2, WorkArena's long menus): the 87th is past what one prompt shows.
     "long-menu": ("Assign the incident to Support team 87 and save it.", "long_menu.html",
                   r"url:long_menu\.html\?assigned=Support%20team%2087"),
