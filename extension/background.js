@@ -7,6 +7,7 @@ import { getStatus } from "./bg/settings.js";
 import { handlePanelRequest, markInterrupted } from "./bg/tasks.js";
 import { handleSiteRequest } from "./bg/sitecard.js";
 import { handleSectionsRequest } from "./bg/outline.js";
+import { handleLlmRequest } from "./bg/llmsettings.js";
 import { watchBrowsing, handlePassiveRequest } from "./bg/passive.js";
 
 const KEEPALIVE_ALARM = "webchallenger-keepalive";
@@ -32,10 +33,12 @@ chrome.runtime.onMessage.addListener((request, sender, reply) => {
     status: () => getStatus().then((s) => ({ ...s, boot_id: BOOT_ID })),
     reconnect: () => reconnectNow().then(getStatus),
   }[request && request.type];
-  // The side panel's task and site requests (only the extension's own pages may make them, never a content
-  // script a page talks to), then passive learning's (content script clicks, the learning switch).
+  // The side panel's task and site requests and the options page's LLM choice (only the extension's own pages
+  // may make them, never a content script a page talks to), then passive learning's (content script clicks,
+  // the learning switch).
   const fromPanel = Boolean(sender.url && sender.url.startsWith(chrome.runtime.getURL("")));
-  const panel = fromPanel ? handlePanelRequest(request) || handleSiteRequest(request) || handleSectionsRequest(request) : null;
+  const panel = fromPanel ? handlePanelRequest(request) || handleSiteRequest(request) || handleSectionsRequest(request)
+    || handleLlmRequest(request) : null;
   const pending = work ? work() : panel || handlePassiveRequest(request, sender);
   if (!pending) return false;
   pending.then(reply, (e) => reply({ error: e.message }));

@@ -1,4 +1,5 @@
-// Options page: enter the companion's port and pairing token, see the connection status.
+// Options page, pairing: enter the companion's port and pairing token, see the connection status
+// (the LLM section is options-llm.js).
 // The worker owns the socket; this page stores settings, asks it to reconnect, and mirrors the
 // status it keeps in chrome.storage.session.
 const DEFAULT_PORT = 47611;

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-import time
 
 from companion.llm.config import LLMConfigError, add_llm_arguments, load_settings
 
@@ -63,30 +62,23 @@ def run_check(args: argparse.Namespace) -> int:
 
 async def _check(args: argparse.Namespace) -> int:
     from companion.llm import LLMError, use_llm_from_args
+    from companion.llm.check import check_backend
     from companion.llm.models import ModelError
 
     client = use_llm_from_args(args)
     try:
-        started = time.monotonic()
-        info = await client.probe()
-        ready_s = time.monotonic() - started
-        print(f"backend:      {info['backend']} ({info['spec']})")
-        print(f"base url:     {info['base_url'] or '-'}")
-        print(f"model:        {info['model'] or '-'}")
-        print(f"context size: {info['n_ctx'] or 'unknown'}")
-        print(f"ready in:     {ready_s:.2f} s")
-        variables = {
-            "question": "Which of these is a fruit?",
-            "options": ["a hammer", "an apple", "a bicycle", "a violin"],
-        }
-        reply = await client.choose("choice_probe", variables, n=4, reason=False)
-        u = reply.usage
-        print(f"structured:   {u.mode}")
-        print(f"one choice:   {u.latency_s:.2f} s ({u.prompt_tokens} prompt + {u.completion_tokens} generated tokens, "
-              f"answer [{reply.answer.index}], {u.attempts} attempt(s))")
-        return 0
+        result = await check_backend(client)
     except (LLMError, ModelError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     finally:
         await client.aclose()
+    print(f"backend:      {result.backend} ({result.spec})")
+    print(f"base url:     {result.base_url or '-'}")
+    print(f"model:        {result.model or '-'}")
+    print(f"context size: {result.n_ctx or 'unknown'}")
+    print(f"ready in:     {result.ready_s:.2f} s")
+    print(f"structured:   {result.mode}")
+    print(f"one choice:   {result.choice_s:.2f} s ({result.prompt_tokens} prompt + {result.completion_tokens} generated tokens, "
+          f"answer [{result.answer}], {result.attempts} attempt(s))")
+    return 0

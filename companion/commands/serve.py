@@ -70,6 +70,9 @@ def install_tasks(hub: BridgeHub, llm_spec: str | None) -> None:
     from companion.bridge.sections import install_section_outlines
 
     install_section_outlines(hub)  # the side panel's "Show sections"
+    from companion.bridge.llm_settings import install_llm_settings
+
+    install_llm_settings(hub)  # the options page's LLM choice and Check (it replaces the --llm client when saved)
 
 
 def install_passive(hub: BridgeHub, *, enabled: bool, summaries: bool):

@@ -1,17 +1,18 @@
 // Requests the side panel makes of the companion that are answered by one reply echoing their id
-// (site_info_get / site_forget -> site_info, companion_status_get -> companion_status). The worker keeps the
+// (site_info_get / site_forget -> site_info, companion_status_get -> companion_status; the options page's
+// llm_settings_get / llm_settings_set -> llm_settings, llm_check -> llm_check_result). The worker keeps the
 // pending ones here; dispatch.js hands the replies (and any error answering one) back.
 import { send } from "./connection.js";
 
 const TIMEOUT_MS = 15_000;
 const pending = new Map(); // request id -> { resolve, reject, timer }
 
-export function askCompanion(message) {
+export function askCompanion(message, timeoutMs = TIMEOUT_MS) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       pending.delete(message.id);
       reject(new Error("the companion did not answer"));
-    }, TIMEOUT_MS);
+    }, timeoutMs);
     pending.set(message.id, { resolve, reject, timer });
     if (!send(message)) {
       clearTimeout(timer);
@@ -36,6 +37,12 @@ export const REPLY_HANDLERS = {
     settle(msg, (w) => w.resolve(msg));
   },
   async companion_status(msg) {
+    settle(msg, (w) => w.resolve(msg));
+  },
+  async llm_settings(msg) {
+    settle(msg, (w) => w.resolve(msg));
+  },
+  async llm_check_result(msg) {
     settle(msg, (w) => w.resolve(msg));
   },
 };
