@@ -5,10 +5,11 @@ On page entry (WebChallenger §2.4 + Region4Web §4.1):
     (cached) -> page summary (cached) -> section selection
     (skipped when a modal is open: the modal is the only relevant section) -> SelectListItems on selected
     lists -> extraction per selected section (concurrent, cached) -> page task summary (always).
-On later steps of the same page (Region4Web §4.2): no selection call, and no abstraction call but for a section
-whose structure changed a lot (UpdateSection's needs_summary: re-summarised, App. A.2); the page-entry
-selection is kept, removed/modified elements are already in their sections, elements added since
-entry form a separate group, and only sections whose content changed are extracted again.
+On later steps of the same page (Region4Web §4.2): no selection call unless the page changed enough for its
+answer to change (a section appeared, a selected section's content changed: reselect.py), and no abstraction call
+but for a section whose structure changed a lot (UpdateSection's needs_summary: re-summarised, App. A.2) or one
+that appeared; removed/modified elements are already in their sections, elements added since entry form a
+separate group (offered as candidates: Observation.added), and only sections whose content changed are extracted again.
 `view_all()` shows every section in full for the rest of the page, an open modal's page behind it too. A modal
 that a step's action left exactly as it was (a dismiss that did nothing) stops hiding the page: selection runs
 over every section, the dialog among them (PageDigest.keeps_modal).
