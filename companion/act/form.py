@@ -19,7 +19,9 @@ from companion.act import action_strings as say
 from companion.act.basic import CHOICE_TOKENS, browser, settle
 from companion.act.confirmation import confirm_action
 from companion.act.context import AgentContext
-from companion.act.elements import field_description, is_empty, is_form_field, is_submit_like, is_text_field, label
+from companion.act.elements import (
+    field_description, is_empty, is_form_field, is_native_select, is_submit_like, is_text_field, label,
+)
 from companion.act.errors import ActionFailed
 from companion.act.models import Outcome
 from companion.pagemem.model import Element, PageSection
@@ -33,12 +35,25 @@ LEAVE = "Leave the form without submitting"
 
 
 def is_custom_select(el: Element) -> bool:
-    """A button that opens a listbox to choose from (a styled select): a field of its form, not a plain button."""
-    return not is_form_field(el) and el.attrs.get("aria-haspopup", "").lower() == "listbox"
+    """A chooser that is not a native <select>: an ARIA combobox one does not type into, or a button that opens a
+    listbox (a styled select). A field of its form, not a plain button."""
+    if is_text_field(el) or is_native_select(el):
+        return False
+    return el.role == "combobox" or el.attrs.get("aria-haspopup", "").lower() == "listbox"
 
 
 def form_fields(section: PageSection) -> list[Element]:
     return [e for e in section.all_elements() if (is_form_field(e) or is_custom_select(e)) and not e.disabled]
+
+
+def describe(ctx: AgentContext, el: Element) -> str:
+    """A field's line for the form prompts. A custom select has no value: what it shows ("Choose a pot", then the
+    option picked) is its state, so the review can tell a chosen option from an unset one."""
+    line = field_description(el, ctx.typed_secrets)
+    shown = " ".join((el.text or "").split())
+    if is_custom_select(el) and not el.value and shown and shown != el.name:
+        line += f' shows "{shown[:80]}"'
+    return line
 
 
 def submit_button(section: PageSection) -> Element | None:
@@ -99,7 +114,7 @@ async def submit_form(ctx: AgentContext, section: PageSection, *, detached: bool
     variables = {"task": ctx.task, "history": ctx.history_text(), "form_purpose": purpose}
 
     # Phase 1: which fields, then fill each.
-    reply = await llm.choose_many("form_field_selection", {**variables, "fields": [field_description(e, ctx.typed_secrets) for e in fields]},
+    reply = await llm.choose_many("form_field_selection", {**variables, "fields": [describe(ctx, e) for e in fields]},
                                   n=len(fields), max_tokens=min(FIELD_PICK_TOKENS_MAX, 16 + 4 * len(fields)))
     for i in reply.answer.indices:
         # The fields as the page now has them: filling one (opening a combobox) refreshes the PageMem.
@@ -120,8 +135,8 @@ async def submit_form(ctx: AgentContext, section: PageSection, *, detached: bool
         await settle(ctx)
         section = _current(ctx, section, detached)
         fields = form_fields(section)
-        options = [f"Edit field: {field_description(e, ctx.typed_secrets)}" for e in fields] + [SUBMIT, LEAVE]
-        state = "\n".join(field_description(e, ctx.typed_secrets) for e in fields)
+        options = [f"Edit field: {describe(ctx, e)}" for e in fields] + [SUBMIT, LEAVE]
+        state = "\n".join(describe(ctx, e) for e in fields)
         reply = await llm.choose("form_review", {**variables, "form_state": state, "options": options}, n=len(options),
                                  max_tokens=CHOICE_TOKENS)
         choice = reply.answer.index
@@ -148,7 +163,7 @@ async def _submit(ctx: AgentContext, section: PageSection, purpose: str, fields:
     last = next((e for e in reversed(fields) if is_text_field(e)), None)
     if button is None and last is None:
         raise ActionFailed(f"{purpose}: no submit button and no text field to press Enter in", actions)
-    shown = ", ".join(field_description(e, ctx.typed_secrets) for e in fields)
+    shown = ", ".join(describe(ctx, e) for e in fields)
     # One question for the whole submission (the click or Enter below is not asked again).
     await confirm_action(ctx, "submit", button or last, section=section, done=actions,
                          what=f"Submit the form '{purpose}'" + (f" with {label(button)}" if button else "") + f" ({shown})")

@@ -82,6 +82,15 @@ def test_a_custom_combobox_in_a_form_is_opened_and_its_option_picked(browser, pa
     assert not any(a.startswith("Typed") and "Pot size" in a for a in result.actions), result.actions
 
 
+def test_the_form_prompts_show_what_a_custom_combobox_shows(browser, pages, agent_llm, memory_dir):
+    server = agent_llm(choose=fill_the_form, overrides=OVERRIDES)
+    order(browser, pages, memory_dir)
+
+    # It has no value: its text is its state, unset before and the picked option after.
+    assert 'combobox "Pot size" [collapsed] shows "Choose a pot"' in server.prompts("form_field_selection")[0]
+    assert 'combobox "Pot size" [collapsed] shows "Medium pot"' in server.prompts("form_review")[0]
+
+
 def test_an_autocomplete_field_in_a_form_gets_its_value_typed_and_a_suggestion_picked(browser, pages, agent_llm, memory_dir):
     server = agent_llm(choose=fill_the_form, overrides=OVERRIDES)
     result, placed = order(browser, pages, memory_dir)
