@@ -15,20 +15,21 @@ set of known pages grow as it goes). Here the order is kept exactly, and the bro
 
 So one worker and N workers write the same records in the same order: the same memory. Every commit writes
 the page's records and then the frontier; no await sits between those writes, so Ctrl-C (which cancels at
-an await) lands between two pages, never inside one, and a resumed run starts from the last commit.
+an await) lands between two pages, never inside one, and a resumed run starts from the last commit. The
+commits of a few seconds are written to the file together (batch.CommitWindow); every way out of the run
+writes them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import time
 from dataclasses import dataclass, field
 from typing import Awaitable, Callable
 from urllib.parse import urlsplit
 
-from companion.explore.batch import one_write
+from companion.explore.batch import CommitWindow
 from companion.explore.explore_page import PageJob, explore_page
 from companion.explore.frontier import load_state, new_state, push_children, save_state
 from companion.explore.iterate import IterationLog, NotRecorded, RecordedClicker, eligible, iterate_page
@@ -110,8 +111,7 @@ class SiteExplorer:
         self.report = SiteReport(self.site, self.start_url, self.state)
         self._done = set(self.state.done)
         self._jobs: dict[str, asyncio.Task[PageResult]] = {}
-        self._explored_cache: set[str] = set()
-        self._explored_stamp: tuple | None = None
+        self.window = CommitWindow(store)
 
     # ------------------------------------------------------------------ the depth-first loop
 
@@ -127,9 +127,13 @@ class SiteExplorer:
                 task.cancel()
             await asyncio.gather(*self._jobs.values(), return_exceptions=True)
             self._jobs.clear()
-            if self.report.stopped_by == FINISHED and not self.state.finished:
-                self.state.finished = True
-                save_state(self.store, self.state)
+            try:
+                if self.report.stopped_by == FINISHED and not self.state.finished:
+                    self.state.finished = True
+                    with self.window.commit():
+                        save_state(self.store, self.state)
+            finally:
+                self.window.close()  # whatever ended the run: what was committed is written
             self.on_change(self)
         return self.report
 
@@ -165,16 +169,9 @@ class SiteExplorer:
                        max_elements=self.limits.max_elements)
 
     def _explored(self) -> set[str]:
-        """E_w as the site's file holds it; read again only when the file changed (a commit, another writer):
-        each read parses the whole file, megabytes once many pages are in it."""
-        try:
-            st = os.stat(self.store.path)
-            stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
-        except OSError:
-            stamp = None
-        if stamp is None or stamp != self._explored_stamp:
-            self._explored_cache, self._explored_stamp = self.store.explored(), stamp
-        return set(self._explored_cache)
+        """E_w as the memory holds it now, committed pages included (the file is parsed again only when another
+        process changed it: storage.py)."""
+        return self.store.explored()
 
     def _shapes(self, url: str) -> set[str]:
         """Structures (PageMem.template_id) of the pages explored at this URL's path pattern (_path_of).
@@ -237,8 +234,8 @@ class SiteExplorer:
                     raise RuntimeError(f"{stub.url}: a live exploration with the current memory could not be replayed")
         if self.summarize is not None:
             await self.summarize(page, self.store)
-        # No await below this line: the page's records and the frontier are one write (batch.py).
-        with one_write(self.store):
+        # No await below this line: the page's records and the frontier go to the file together (batch.py).
+        with self.window.commit():
             self._record(stub, final, page, result, matched, iteration)
 
     def _record(self, stub: Stub, final: str, page: PageMem, result: PageResult, matched: bool,

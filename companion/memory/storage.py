@@ -13,6 +13,16 @@ released by the kernel when a holder dies, so no stale locks) and drops that sta
 the file as it is now. The lock is reentrant: a store method made of several table operations holds it
 around all of them (WebsiteMemStore.locked()).
 
+Reads: parsing a site file of several MB on every table operation made that parse the larger part of an
+exploration's time. The storage keeps what it last read or wrote, with the file's identity (inode, size,
+mtime): a read while the file is unchanged returns that, a read after another process replaced it parses
+the file again. Every write goes through os.replace, so a changed file always has a new identity. What is
+kept is dropped whenever a write fails (or a batch is abandoned: discard()), so it never holds changes the
+file does not. Callers treat what they read as read-only (TinyDB hands out shallow copies of documents).
+
+Batches: `batched()` holds the lock and lets many table operations (one committed exploration page, or
+several) go to the file as one atomic write at the end; a batch that fails writes nothing.
+
 Damage: a file that is not a WebChallenger memory database (integrity.py lists the shapes) is never
 overwritten: it is copied to `<name>.corrupt-<timestamp>` where it can be, and MemoryFileError says where
 the file and its copy are.
@@ -119,14 +129,31 @@ def backup_copy(path: Path, raw: bytes | None = None) -> Path | None:
     return backup
 
 
-def write_atomic(path: Path, payload: bytes) -> None:
-    """Replace `path` by `payload` so that a crash leaves the old file or the new one (created 0600)."""
+Stamp = tuple[int, int, int]
+
+
+def stamp_of(st: os.stat_result) -> Stamp:
+    """A file's identity for the read cache: replaced files get a new inode, rewritten ones a new mtime/size."""
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def file_stamp(path: Path) -> Stamp | None:
+    try:
+        return stamp_of(os.stat(path))
+    except OSError:
+        return None
+
+
+def write_atomic(path: Path, payload: bytes) -> Stamp:
+    """Replace `path` by `payload` so that a crash leaves the old file or the new one (created 0600).
+    Returns the new file's stamp (taken before the rename, which keeps inode and mtime)."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(payload)
             f.flush()
             os.fsync(f.fileno())
+            stamp = stamp_of(os.fstat(f.fileno()))
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -135,6 +162,7 @@ def write_atomic(path: Path, payload: bytes) -> None:
             pass
         raise
     _fsync_dir(path.parent)
+    return stamp
 
 
 def read_json_object(path: Path, damaged) -> Any | None:
@@ -171,14 +199,27 @@ class AtomicJSONStorage(Storage):
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.lock = file_lock(self.path)
         self._models_checked = False
+        self._kept: tuple[Stamp, dict[str, dict[str, Any]]] | None = None  # what the file holds (module docstring)
+        self._batch: dict[str, Any] | None = None  # an open batch: {"data", "dirty", "spoiled"}
+        self._holding = None  # the open batch's hold on the lock
+        self.reads = self.writes = 0  # files parsed and written (for tests and benchmarks)
 
     def _damaged(self, reason: str, raw: bytes | None) -> MemoryFileError:
         return MemoryFileError(self.path, reason, backup_copy(self.path, raw))
 
     def read(self) -> dict[str, dict[str, Any]] | None:
+        if self._batch is not None:
+            return self._batch["data"]
+        stamp = file_stamp(self.path)
+        if stamp is not None and self._kept is not None and self._kept[0] == stamp:
+            return self._kept[1]
+        # Stamp first, content second: a file replaced in between is newer than its stamp says, and is
+        # parsed again on the next read (never the other way round).
         data = read_json_object(self.path, self._damaged)
+        self._kept = None
         if data is None:
             return None
+        self.reads += 1
         problem = shape_problem(data)
         if problem is None and not self._models_checked:
             # Once per open: what this process writes goes through the models anyway.
@@ -186,19 +227,92 @@ class AtomicJSONStorage(Storage):
             self._models_checked = problem is None
         if problem is not None:
             raise self._damaged(problem, None)
+        if stamp is not None:
+            self._kept = (stamp, data)
         return data
 
     def write(self, data: dict[str, dict[str, Any]]) -> None:
-        write_atomic(self.path, json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+        if self._batch is not None:
+            self._batch["data"], self._batch["dirty"] = data, True
+            return
+        self._write(data)
+
+    def _write(self, data: dict[str, dict[str, Any]]) -> None:
+        self._kept = None
+        stamp = write_atomic(self.path, json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+        self.writes += 1
+        self._kept = (stamp, data)
+
+    def discard(self) -> None:
+        """Forget what was read: a table operation that failed halfway may have changed it in place."""
+        self._kept = None
 
     @contextmanager
     def locked(self) -> Iterator[None]:
         with holding(self.lock, self.path):
             yield
 
-    def close(self) -> None:
-        pass
+    @contextmanager
+    def batched(self) -> Iterator[None]:
+        """Every table operation inside goes to one copy of the file, written once at the end (if anything
+        changed) under the lock held throughout; when the block raises, nothing is written. Inside an open
+        batch (begin_batch) it is part of that one, and a failure spoils the whole of it."""
+        if self._batch is not None:
+            try:
+                yield
+            except BaseException:
+                self._batch["spoiled"] = True  # half a block's changes are in the copy: none of it may be written
+                raise
+            return
+        self.begin_batch()
+        try:
+            yield
+        except BaseException:
+            self.end_batch(write=False)
+            raise
+        self.end_batch()
 
+    def begin_batch(self) -> None:
+        """Hold the lock and collect table operations in one copy of the file until end_batch(), possibly
+        across awaits (the exploration's commits of a few seconds go to the file at once)."""
+        if self._batch is not None:
+            raise RuntimeError(f"a batch of {self.path} is open already")
+        self._holding = holding(self.lock, self.path)
+        self._holding.__enter__()
+        try:
+            self._batch = {"data": self.read(), "dirty": False, "spoiled": False}
+        except BaseException:
+            self._release_batch_lock()
+            raise
+
+    @property
+    def in_batch(self) -> bool:
+        return self._batch is not None
+
+    def end_batch(self, write: bool = True) -> bool:
+        """Close the open batch: write it (when asked, changed and not spoiled), release the lock. True when
+        something was written."""
+        batch, self._batch = self._batch, None
+        if batch is None:
+            return False
+        try:
+            if write and batch["dirty"] and not batch["spoiled"]:
+                try:
+                    self._write(batch["data"])
+                except BaseException:
+                    self.discard()
+                    raise
+                return True
+            if batch["dirty"]:
+                self.discard()  # the kept copy was changed in place and is not what the file holds
+            return False
+        finally:
+            self._release_batch_lock()
+
+    def _release_batch_lock(self) -> None:
+        held, self._holding = self._holding, None
+        if held is not None:
+            held.__exit__(None, None, None)
 
 class LockedTable(Table):
     """A Table whose modifying operations hold the file's cross-process lock and start from the file as it
@@ -213,7 +327,13 @@ class LockedTable(Table):
         with self.storage.locked():
             self._next_id = None
             self.clear_cache()
-            yield
+            try:
+                yield
+            except BaseException:
+                discard = getattr(self.storage, "discard", None)
+                if discard is not None:
+                    discard()  # the operation may have changed the kept copy in place before it failed
+                raise
 
     def insert(self, *a, **kw):
         with self._fresh():
