@@ -3,10 +3,12 @@
 The paper asks a VLM to compare screenshots; we compare the page's text form instead: the sections'
 rendered details before and after (which also catches plain text such as "Saved" or an error message,
 not only interactive elements) plus the element state changes of the PageMem diff. A text model turns
-that into a sentence. No change at all needs no call.
+that into a sentence. No change at all needs no call, nor does a page shown whole (the lines are listed).
 """
 
 from __future__ import annotations
+
+import re
 
 from companion import llm
 from companion.llm.answers import ChangeDescription
@@ -53,11 +55,38 @@ def diff_lines(before: dict[str, list[str]], after: dict[str, list[str]], update
     return added[:MAX_LINES], removed[:MAX_LINES], changed[:MAX_LINES]
 
 
+_NUMBERED = re.compile(r"^\[(\d+)\] ")
+
+
+def _number(line: str) -> str | None:
+    match = _NUMBERED.match(line)
+    return match.group(1) if match else None
+
+
+def listed_change(added: list[str], removed: list[str], changed: list[str]) -> str:
+    """The change as the lines themselves, for a page the actor sees whole again (observe/whole.py): the
+    sentence a call would write adds nothing to the page it is shown next to. An element whose line changed
+    in place (a field filled, a box ticked) is said once, as it is now: "gone: the empty field" misleads."""
+    was = {_number(line) for line in removed} - {None}
+    now = [line for line in added if _number(line) in was]
+    moved = {_number(line) for line in now}
+    added = [line for line in added if line not in now]
+    removed = [line for line in removed if _number(line) not in moved]
+    parts = [f"{what}: {'; '.join(lines)}." for what, lines in (("Now", now), ("Appeared", added), ("Gone", removed))
+             if lines]
+    if not now:  # states the lines do not show (the diff's element changes)
+        parts += [f"Changed: {'; '.join(changed)}."] if changed else []
+    return " ".join(parts) or NO_CHANGE
+
+
 async def describe_change(action: str, before: dict[str, list[str]], after: dict[str, list[str]],
-                          update: PageUpdate | None = None) -> str:
+                          update: PageUpdate | None = None, *, by_rule: bool = False) -> str:
+    """by_rule: list the changed lines instead of asking for a sentence (no call)."""
     added, removed, changed = diff_lines(before, after, update)
     if not (added or removed or changed):
         return NO_CHANGE
+    if by_rule:
+        return listed_change(added, removed, changed)
     reply = await llm.ask("change_description", {"action": action, "added": added, "removed": removed, "changed": changed},
                           ChangeDescription, max_tokens=CHANGE_MAX_TOKENS)
     return reply.answer.description.strip() or NO_CHANGE

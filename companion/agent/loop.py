@@ -366,7 +366,9 @@ class _Agent:
         self.seen.add_relevant(*obs.extractions.values())  # their numbers may be the operands of a total
         obs.summary = await self._grounded(obs.summary)
         await self.events.emit("observation", step=self.step, url=obs.url, page=obs.page_title, text=obs.summary)
-        step_summary = obs.summary  # the history keeps the step's observation, not the continuation notes
+        # The history keeps the step's observation (a page shown whole: its start), not the continuation notes.
+        step_summary = obs.history_summary if obs.whole and obs.history_summary else obs.summary
+        whole, afters = obs.whole, []  # a page shown whole is shown again after each in-page action
         observation = obs.summary
         ctx.observation = observation
         actions: list[str] = []
@@ -424,7 +426,7 @@ class _Agent:
                     ctx.view_all_active = True
                     await self.events.emit("note", step=self.step, reason=decision.reason, text="Viewing every section of the page in full.")
                     obs = await self.observer.observe(self.task, self.history.render(), ctx.pagemem, None)
-                    observation = obs.summary
+                    observation, whole = obs.summary, obs.whole
                     ctx.observation = observation
                     candidates = await gather_candidates(ctx, obs, exclude=failed)
                     continue
@@ -459,13 +461,23 @@ class _Agent:
                 self.seen.add_page(ctx.pagemem)
                 if ctx.page_changed or ctx.pagemem.modal() is not None:
                     return
-                change = await describe_change("; ".join(outcome.actions) or chosen.label, before, page_lines(ctx.pagemem), update)
-                observation = f"{observation} After \"{'; '.join(outcome.actions) or chosen.label}\": {change}"
-                ctx.observation = observation
+                done = "; ".join(outcome.actions) or chosen.label
+                change = await describe_change(done, before, page_lines(ctx.pagemem), update, by_rule=whole)
                 await self.events.emit("note", step=self.step, text=f"Page change: {change}")
-                # What the action added (a popover, new results) is offered, though this step observed the page before.
-                obs_now = obs.model_copy(update={"summary": observation,
-                                                 "added": self.observer.added_since_entry(ctx.pagemem)})
+                if whole:
+                    # Observed again, for no call while it stays small: the actor reads the page as it is now (a
+                    # summary written before the action kept saying "the text field is empty" once it was filled).
+                    afters.append(f"After \"{done}\": {change}")
+                    now = await self.observer.observe(self.task, self.history.render(), ctx.pagemem, update)
+                    whole = now.whole
+                    observation = f"{await self._grounded(now.summary)}\n{' '.join(afters)}"
+                    obs_now = now.model_copy(update={"summary": observation})
+                else:
+                    observation = f"{observation} After \"{done}\": {change}"
+                    # What the action added (a popover, new results) is offered, though this step observed the page before.
+                    obs_now = obs.model_copy(update={"summary": observation,
+                                                     "added": self.observer.added_since_entry(ctx.pagemem)})
+                ctx.observation = observation
                 failed = set()
                 candidates = await gather_candidates(ctx, obs_now, exclude=failed)
         finally:

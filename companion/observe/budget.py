@@ -8,6 +8,7 @@ the full content still reaches the extraction calls in chunks.
 
 from __future__ import annotations
 
+import os
 from typing import Callable, Sequence
 
 from pydantic import BaseModel, Field
@@ -19,6 +20,9 @@ DEFAULT_BUDGET = 6000
 # Headroom for what the client may add after rendering (the schema hint of plain-text mode, chat
 # template tokens of the server) — our count is an estimate of the rendered text only.
 MARGIN = 250
+# A page this small fits the actor's prompt as it is: the pipeline's calls would only shorten it (whole.py).
+WHOLE_PAGE_TOKENS = 600
+WHOLE_PAGE_ENV = "WEBCHALLENGER_WHOLE_PAGE_TOKENS"  # 0: the paper's pipeline on every page (to compare the two)
 
 
 class BudgetError(RuntimeError):
@@ -31,10 +35,27 @@ class Budget(BaseModel):
     list_chunk: int = Field(25, ge=1, description="list items per selection call (fewer when they do not fit)")
     summary_preview_tokens: int = Field(1500, ge=200, description="content shown to the section-summary call")
     item_preview_tokens: int = Field(300, ge=40, description="one list item as shown to the item-selection call")
+    whole_page_tokens: int = Field(default_factory=lambda: whole_page_tokens(), ge=0, description="a page (or a step's selected sections) "
+                                   "this small is the observation itself: no section summary, selection, extraction or "
+                                   "task summary call (whole.py); 0: the paper's pipeline on every page")
 
     @property
     def usable(self) -> int:
         return self.max_prompt_tokens - MARGIN
+
+
+def whole_page_tokens() -> int:
+    """The bound of a page shown whole: WEBCHALLENGER_WHOLE_PAGE_TOKENS when set, else WHOLE_PAGE_TOKENS."""
+    raw = os.environ.get(WHOLE_PAGE_ENV, "").strip()
+    if not raw:
+        return WHOLE_PAGE_TOKENS
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(f"{WHOLE_PAGE_ENV}={raw!r}: a number of tokens is expected (0 turns showing pages whole off)") from None
+    if value < 0:
+        raise ValueError(f"{WHOLE_PAGE_ENV}={raw!r}: a number of tokens is expected (0 turns showing pages whole off)")
+    return value
 
 
 def prompt_tokens(prompt: str, variables: dict) -> int:

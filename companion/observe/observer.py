@@ -10,6 +10,9 @@ answer to change (a section appeared, a selected section's content changed: rese
 but for a section whose structure changed a lot (UpdateSection's needs_summary: re-summarised, App. A.2) or one
 that appeared; removed/modified elements are already in their sections, elements added since entry form a
 separate group (offered as candidates: Observation.added), and only sections whose content changed are extracted again.
+A page (or a step's selected sections) small enough to show whole (whole.py, Budget.whole_page_tokens) skips
+the stages that only shorten it: no abstraction, selection or page summary at entry, no list-item selection,
+extraction or task summary; the observation is the sections' own text.
 `view_all()` shows every section in full for the rest of the page, an open modal's page behind it too. A modal
 that a step's action left exactly as it was (a dismiss that did nothing) stops hiding the page: selection runs
 over every section, the dialog among them (PageDigest.keeps_modal).
@@ -33,6 +36,7 @@ from companion.observe.listitems import ListScan, select_list_items
 from companion.observe.reselect import SelectionBasis, added_refs, reselect_reason
 from companion.observe.selection import select_sections
 from companion.observe.task_summary import summarize_for_task
+from companion.observe.whole import as_observation, fits_whole, for_history, whole_text
 from companion.pagemem.model import Element, PageMem, PageSection
 from companion.pagemem.tokens import count_tokens
 from companion.pagemem.update import PageUpdate
@@ -62,6 +66,9 @@ class Observation(BaseModel):
     list_scans: dict[str, ListScan] = Field(default_factory=dict, description="list section id -> item selection done this step")
     list_items: dict[str, list[str]] = Field(default_factory=dict, description="selected list section id -> ids of its "
                                              "selected items (absent: every item is shown, e.g. under view_all)")
+    whole: bool = Field(False, description="the summary is the shown sections' own text (small enough to show "
+                                           "whole, whole.py): no extraction or task summary call was made")
+    history_summary: str | None = Field(None, description="what the history keeps of this observation (None: the summary)")
 
     def section_elements(self, pagemem: PageMem, section_id: str) -> list[Element]:
         """The elements of a section as this observation shows it: for a list narrowed by SelectListItems,
@@ -94,6 +101,7 @@ class PageObserver:
         self._pagemem: PageMem | None = None
         self._summarized: dict[str, str] = {}  # section id -> content hash its summary was written for (this page)
         self._basis: SelectionBasis | None = None  # what this page's last section selection saw (reselect.py)
+        self._entered_whole = False  # this page's selection is every section: it was small enough to show whole
 
     def view_all(self) -> None:
         """Show every section in full for the rest of this page (the fallback when selection missed)."""
@@ -124,6 +132,7 @@ class PageObserver:
             self._pagemem = pagemem  # held, so identity means "the same PageMem" (ids of freed objects are reused)
             self._summarized = {sec.id: sec.content_hash for sec in pagemem.sections if sec.summary is not None}
             self._basis = None
+            self._entered_whole = False
         digest = self.digest
         top = {s.id: s for s in pagemem.sections}
         digest.selected = [sid for sid in digest.selected if sid in top]
@@ -139,14 +148,23 @@ class PageObserver:
             # view_all shows the whole page, and a dialog a step's action left as it was no longer hides it.
             modal = modal_view = None
 
+        views, added_group = self._views(pagemem, new_page, modal, modal_view, splits)
+        every = [sec.id for sec in pagemem.sections]
+        limit = self.budget.whole_page_tokens
+        choose = new_page or not digest.selected or self._entered_whole
         if modal is not None:
             # CheckModal: the dialog is the only relevant section; the inert page behind it is not read.
-            if modal_view is None:
+            if modal_view is None and not fits_whole(whole_text(pagemem, [modal.id], views, added_group), limit):
                 await abstract_section(caller, modal, pagemem, self.store, self.budget)
             selected = [modal.id]
         elif digest.view_all:
-            selected = [sec.id for sec in pagemem.sections]
-        elif new_page or not digest.selected:
+            selected = every
+        elif choose and fits_whole(whole_text(pagemem, every, views, added_group), limit):
+            # Small enough to show whole: every section is the selection, with no summary or selection call.
+            digest.selected, self._entered_whole = list(every), True
+            selected = list(every)
+        elif choose:
+            self._entered_whole = False  # a page shown whole at entry that grew past the bound is selected from now
             await abstract_sections(caller, pagemem.sections, pagemem, self.store, self.budget)
             self._summarized = {sec.id: sec.content_hash for sec in pagemem.sections}
             steps = [select_sections(caller, self.budget, task, history, pagemem, pagemem.sections, self.max_selected)]
@@ -173,35 +191,37 @@ class PageObserver:
             if sec.purpose is None:
                 sec.purpose = describe_tiny(sec)[0]
 
+        shown_text = whole_text(pagemem, selected, views, added_group)
+        if fits_whole(shown_text, limit):
+            # The step's observation is small enough to show whole (lists with every item): no list-item
+            # selection, extraction or task summary; after an in-page action it is rendered again for free.
+            shown = set(selected)
+            return Observation(
+                url=pagemem.url, page_title=pagemem.title, summary=as_observation(pagemem, shown_text), selected=selected,
+                unselected=[s.id for s in pagemem.sections if s.id not in shown], added_group=added_group,
+                added={} if new_page else added_refs(digest, pagemem), modal=modal is not None, usage=accounting,
+                new_page=new_page, view_all=digest.view_all, page_summary=pagemem.summary,
+                purposes={s.id: s.purpose or "" for s in pagemem.sections},
+                whole=True,
+                history_summary=for_history(shown_text),
+            )
+
         picked, scans = await self._select_items(caller, task, history, [top[sid] for sid in selected], digest)
 
-        views: dict[str, str] = {}
-        added_blocks: list[tuple[str, str]] = []
-        for sec in pagemem.sections:
-            if modal is not None and sec.id == modal.id:
-                views[sec.id] = modal_view or sec.details  # the dialog is the focus, shown whole, not as "added"
-                continue
-            if new_page:
-                views[sec.id] = sec.details
-                continue
-            view, moved = splits[sec.id]
-            views[sec.id] = view
-            if moved:
-                where = "new region" if digest.is_new_section(sec) else (sec.purpose or sec.kind)
-                added_blocks.append((where, moved))
-        added_group = render_added_group(added_blocks)
-
         extract_ids = [sid for sid in selected if views.get(sid, top[sid].details).strip() or top[sid].kind == "list"]
-        results = await asyncio.gather(*(
+        extracting = asyncio.gather(*(
             extract(caller, self.budget, task, history, pagemem, top[sid],
                     format_details(top[sid], views.get(sid), picked.get(sid)),
                     purpose="Dialog that opened on the page" if modal_view is not None and sid == modal.id else None)
             for sid in extract_ids))
+        # The added group's entry (an extraction when it is large) does not wait for the sections' extractions.
+        results, added_entry = await asyncio.gather(
+            extracting, self._added_entry(caller, task, history, pagemem, added_group) if added_group else _nothing())
         extractions = {sid: text for sid, (text, _) in zip(extract_ids, results)}
 
         entries = [f"{top[sid].purpose or top[sid].kind}: {extractions[sid]}" for sid in extract_ids if extractions[sid]]
-        if added_group:
-            entries.append(await self._added_entry(caller, task, history, pagemem, added_group))
+        if added_entry:
+            entries.append(added_entry)
         summary = await summarize_for_task(caller, self.budget, task, history, pagemem, entries)
 
         shown = set(selected)
@@ -216,6 +236,26 @@ class PageObserver:
         )
 
     # ------------------------------------------------------------------ helpers
+
+    def _views(self, pagemem: PageMem, new_page: bool, modal: PageSection | None, modal_view: str | None,
+               splits: dict[str, tuple[str, str]]) -> tuple[dict[str, str], str | None]:
+        """Each section's view this step (within a page: without the elements added since entry) and the
+        added group those elements form."""
+        views: dict[str, str] = {}
+        added_blocks: list[tuple[str, str]] = []
+        for sec in pagemem.sections:
+            if modal is not None and sec.id == modal.id:
+                views[sec.id] = modal_view or sec.details  # the dialog is the focus, shown whole, not as "added"
+                continue
+            if new_page:
+                views[sec.id] = sec.details
+                continue
+            view, moved = splits[sec.id]
+            views[sec.id] = view
+            if moved:
+                where = "new region" if self.digest.is_new_section(sec) else (sec.purpose or sec.kind)
+                added_blocks.append((where, moved))
+        return views, render_added_group(added_blocks)
 
     async def _resummarize_changed(self, caller: Caller, pagemem: PageMem) -> None:
         """UpdateSection marks a section for re-summary when its structure changed a lot (>= 3 elements added
@@ -236,20 +276,17 @@ class PageObserver:
                             digest: PageDigest) -> tuple[dict[str, list[tuple[int, PageSection]]], dict[str, ListScan]]:
         """SelectListItems on the selected list sections; within a page an unchanged list keeps its picks.
         Returns the picked (position, item) pairs per list (absent: every item, under view_all) and the scans."""
-        picked: dict[str, list[tuple[int, PageSection]]] = {}
+        lists = [] if digest.view_all else [s for s in sections if s.kind == "list"]
+        fresh = [s for s in lists if s.id not in digest.lists or digest.lists[s.id].content_hash != s.content_hash]
+        # One list's scan does not depend on another's: they run together, through the server's slots.
+        done = await asyncio.gather(*(select_list_items(caller, self.budget, task, history, s) for s in fresh))
         scans: dict[str, ListScan] = {}
-        for s in sections:
-            if s.kind != "list" or digest.view_all:
-                continue
-            known = digest.lists.get(s.id)
-            if known is None or known.content_hash != s.content_hash:
-                scan = await select_list_items(caller, self.budget, task, history, s)
-                known = digest.lists[s.id] = ListSelection(
-                    content_hash=s.content_hash,
-                    item_roots=[(s.items[i].roots[0].frame, s.items[i].roots[0].id) for i in scan.selected if s.items[i].roots])
-                scans[s.id] = scan
-            picked[s.id] = known.pick(s)
-        return picked, scans
+        for s, scan in zip(fresh, done):
+            digest.lists[s.id] = ListSelection(
+                content_hash=s.content_hash,
+                item_roots=[(s.items[i].roots[0].frame, s.items[i].roots[0].id) for i in scan.selected if s.items[i].roots])
+            scans[s.id] = scan
+        return {s.id: digest.lists[s.id].pick(s) for s in lists}, scans
 
     async def _added_entry(self, caller: Caller, task: str, history: str, pagemem: PageMem, group: str) -> str:
         """The added group as a summary entry: as it is when small, else through an extraction call."""
@@ -259,6 +296,10 @@ class PageObserver:
         holder = PageSection(id="added", kind="normal", roots=[], tag="", details=group, purpose=label)
         text, _ = await extract(caller, self.budget, task, history, pagemem, holder, group)
         return f"{label}: {text}"
+
+
+async def _nothing() -> None:
+    return None
 
 
 def _dialog_that_appeared(pagemem: PageMem, splits: dict[str, tuple[str, str]]) -> tuple[PageSection | None, str | None]:

@@ -1,11 +1,13 @@
 """Section selection (WebChallenger §2.4 step 1, Region4Web §4.1): the LLM sees the task, the history and
 one line per section (purpose, summary, state) and picks the relevant subset by number.
 
-A page with more sections than fit one prompt is shown in consecutive groups, one call each; the picks
-are merged in document order.
+A page with more sections than fit one prompt is shown in consecutive groups, one call each, asked
+concurrently; the picks are merged in document order.
 """
 
 from __future__ import annotations
+
+import asyncio
 
 from companion.observe.abstraction import section_line
 from companion.observe.budget import Budget, pack, prompt_tokens, shrink_to_fit
@@ -28,13 +30,17 @@ async def select_sections(caller: Caller, budget: Budget, task: str, history: st
     groups: list[list[int]] = []
     for g in pack(lines, fixed, budget.usable):
         groups.extend(shrink_to_fit(variables, g, "section_selection", budget))
-    chosen: list[str] = []
-    for idx in groups:
+
+    async def pick(idx: list[int]) -> list[int]:
         if len(idx) == 1 and prompt_tokens("section_selection", variables(idx)) > budget.usable:
             # A single section line cannot be over the bound (summaries are capped); defensive only.
-            chosen.append(sections[idx[0]].id)
-            continue
-        picks = await caller.choose_many("section_selection", variables(idx), len(idx))
+            return [0]
+        return await caller.choose_many("section_selection", variables(idx), len(idx))
+
+    # The groups do not depend on each other: asked together (the server's slots), merged in page order.
+    answers = await asyncio.gather(*(pick(idx) for idx in groups))
+    chosen: list[str] = []
+    for idx, picks in zip(groups, answers):
         for p in picks:
             sid = sections[idx[p]].id
             if sid not in chosen:

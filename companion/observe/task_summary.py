@@ -8,6 +8,7 @@ summaries are summarised again, until one call holds them all.
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 from companion.llm.answers import TaskSummary
@@ -82,8 +83,9 @@ async def summarize_for_task(caller: Caller, budget: Budget, task: str, history:
         groups: list[list[int]] = []
         for g in pack(pieces, fixed, budget.usable):
             groups.extend(shrink_to_fit(lambda idx: variables([pieces[i] for i in idx]), g, "page_task_summary", budget))
-        answers = [await caller.ask("page_task_summary", variables([pieces[i] for i in idx]), TaskSummary,
-                                    max_tokens=TASK_SUMMARY_MAX_TOKENS) for idx in groups]
+        # The groups of one round do not depend on each other: asked together, through the server's slots.
+        answers = await asyncio.gather(*(caller.ask("page_task_summary", variables([pieces[i] for i in idx]), TaskSummary,
+                                                    max_tokens=TASK_SUMMARY_MAX_TOKENS) for idx in groups))
         if len(answers) == 1:
             return answers[0].summary.strip()
         # Partial summaries, in page order, become the entries of the next round.

@@ -6,12 +6,22 @@ import pytest
 
 from companion import llm
 from companion.llm.client import LLMClient
+from companion.observe.budget import WHOLE_PAGE_ENV
 from tests.agent.agent_llm import SELECTION_MODES, AgentLLM
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "selection(mode): the test makes sense with this agent_llm selection mode only "
                                        "('all' or 'overlap'); the other mode is skipped")
+    config.addinivalue_line("markers", "paper_pipeline: the test is about a stage of the observation pipeline (summaries, "
+                                       "selection, extraction, task summary), which a fixture page small enough to show "
+                                       "whole skips (observe/whole.py): showing pages whole is turned off for it")
+
+
+@pytest.fixture(autouse=True)
+def _paper_pipeline(request, monkeypatch):
+    if request.node.get_closest_marker("paper_pipeline") is not None:
+        monkeypatch.setenv(WHOLE_PAGE_ENV, "0")
 
 
 @pytest.fixture(params=SELECTION_MODES)

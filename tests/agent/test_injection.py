@@ -90,7 +90,8 @@ def test_page_text_reaches_every_prompt_only_inside_this_tasks_nonce_markers(inj
     assert len(nonces) == 1  # one nonce for the whole task, named in the system message
     (nonce,) = nonces
     carrying = [r for r in server.requests if INJECTED in r.last_user]
-    assert {r.prompt for r in carrying} >= {"section_summary", "detail_extraction"}
+    # The page is small enough to show whole (observe/whole.py): its text reaches the actor's prompts as it is.
+    assert {r.prompt for r in carrying} >= {"action_selection"}
     for request in carrying:
         inside = "".join(body for n, body in BLOCK.findall(request.last_user) if n == nonce)
         outside = BLOCK.sub("", request.last_user)

@@ -108,9 +108,10 @@ def test_irreversible_action_asks_in_the_panel_and_blocks_until_allowed(browser,
         assert not driver.find_element(By.ID, "confirm").is_displayed()
         assert "Account deleted" in _page_text(browser)
         steps = driver.find_elements(By.CSS_SELECTOR, "#steps > li")
-        # One step: the click kept the URL, so the continuation phase described the change and chose again.
+        # One step: the click kept the URL, so the continuation phase described the change and chose again
+        # (the page is shown whole, observe/whole.py: the change is listed by rule, with no call).
         assert len(steps) == 1
-        assert "Approved" in steps[0].text and "Page change: Now shown: text: Account deleted" in steps[0].text
+        assert "Approved" in steps[0].text and "Page change: Appeared: text: Account deleted" in steps[0].text
 
 
 def test_stop_while_waiting_for_confirmation_ends_the_task_without_acting(browser, pages, agent_llm, task_service):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from companion.agent.loop import run_task
 from tests.agent.agent_llm import candidates_of, index_of
 
@@ -127,6 +129,7 @@ def test_an_invented_extraction_value_never_reaches_the_observation(browser, pag
     assert '24.50: on "Kettles - Kettle Shop"' in verification
 
 
+@pytest.mark.paper_pipeline
 def test_an_invented_summary_value_is_left_out_of_the_observation_and_the_history(browser, pages, agent_llm, memory_dir):
     def summary(text: str) -> dict:
         page = re.search(r"Current page: (.*)", text).group(1)

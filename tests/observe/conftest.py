@@ -5,8 +5,22 @@ from __future__ import annotations
 import pytest
 
 from companion.llm.testing import llm_client_for, scripted_llm  # noqa: F401
+from companion.observe.budget import WHOLE_PAGE_ENV
 from companion.pagemem.divide import divide_page
 from companion.pagemem.tokens import count_tokens
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "whole_pages: the test observes with the default bound of a page shown whole "
+                                       "(observe/whole.py); the other tests run the paper's pipeline on every page")
+
+
+@pytest.fixture(autouse=True)
+def paper_pipeline(request, monkeypatch):
+    """The fixture pages here are small stand-ins for the large pages the pipeline is for: its stages are tested
+    with showing pages whole turned off (WEBCHALLENGER_WHOLE_PAGE_TOKENS=0), but for tests marked whole_pages."""
+    if request.node.get_closest_marker("whole_pages") is None:
+        monkeypatch.setenv(WHOLE_PAGE_ENV, "0")
 
 
 @pytest.fixture

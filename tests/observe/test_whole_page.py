@@ -1,0 +1,88 @@
+"""A page (or a step's selection) small enough to show whole skips the pipeline's calls (observe/whole.py), and
+independent calls of the pipeline go to the server together. Real Chromium + extension, scripted LLM server."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.observe import Budget, PageObserver
+from companion.observe.whole import whole_text
+from companion.pagemem.tokens import count_tokens
+from companion.pagemem.update import update_page_mem
+from tests.observe.conftest import requests_for
+from tests.observe.scripts import observation_rules
+
+pytestmark = pytest.mark.browser
+
+PIPELINE = {"section_summary", "section_selection", "page_summary", "list_item_selection", "list_early_stop",
+            "detail_extraction", "page_task_summary"}
+
+
+@pytest.mark.whole_pages
+async def test_a_small_page_is_observed_whole_with_no_call(page_mem, scripted_llm, llm_client_for):
+    _, pm = await page_mem("whole_guestbook.html")
+    server = scripted_llm(rules=observation_rules())
+    obs = await PageObserver(client=llm_client_for(server)).observe('Enter "Tora" and press Save', "", pm)
+
+    assert server.requests == [] and obs.usage.count == 0
+    assert obs.whole and obs.selected == [s.id for s in pm.sections] and obs.extractions == {}
+    assert 'textbox "Name"' in obs.summary and 'button "Save"' in obs.summary  # the page's own lines
+    assert "Write your name in the field, then press Save." in obs.summary
+
+
+@pytest.mark.whole_pages
+async def test_a_small_page_is_shown_as_it_is_now_after_a_field_is_filled(browser, page_mem, scripted_llm, llm_client_for):
+    _, pm = await page_mem("whole_guestbook.html")
+    server = scripted_llm(rules=observation_rules())
+    observer = PageObserver(client=llm_client_for(server))
+    first = await observer.observe('Enter "Tora" and press Save', "", pm)
+    browser.driver.execute_script("document.getElementById('name').value = 'Tora';")
+
+    again = await observer.observe('Enter "Tora" and press Save', "", pm, update_page_mem(pm, await browser.session.snapshot()))
+
+    assert 'value="Tora"' not in first.summary
+    assert 'textbox "Name" value="Tora"' in again.summary and not again.new_page and again.whole
+    assert server.requests == []
+
+
+@pytest.mark.whole_pages
+async def test_a_large_page_whose_selection_is_small_shows_the_selection_whole(page_mem, scripted_llm, llm_client_for):
+    _, pm = await page_mem("obs_shop.html")
+    heading = next(i for i, s in enumerate(pm.sections) if "Trail running shoes" in s.details)
+    every = whole_text(pm, [s.id for s in pm.sections], {s.id: s.details for s in pm.sections}, None)
+    chosen = whole_text(pm, [pm.sections[heading].id], {s.id: s.details for s in pm.sections}, None)
+    bound = count_tokens(chosen) + 1
+    assert bound < count_tokens(every)  # the page as a whole is over this bound, the chosen section under it
+    server = scripted_llm(rules=observation_rules(selection=[heading]))
+
+    obs = await PageObserver(client=llm_client_for(server), budget=Budget(whole_page_tokens=bound)).observe(
+        "Read the shop's heading", "", pm)
+
+    prompts = [r.prompt for r in server.requests]
+    assert "section_selection" in prompts and "section_summary" in prompts  # the paper's selection ran
+    assert "detail_extraction" not in prompts and "page_task_summary" not in prompts  # and nothing after it
+    assert obs.whole and obs.summary.endswith(chosen) and pm.url in obs.summary.split("\n", 1)[0]
+
+
+async def test_with_whole_pages_off_a_small_page_takes_the_paper_pipeline(page_mem, scripted_llm, llm_client_for):
+    _, pm = await page_mem("whole_guestbook.html")
+    server = scripted_llm(rules=observation_rules())
+    obs = await PageObserver(client=llm_client_for(server)).observe('Enter "Tora" and press Save', "", pm)
+
+    assert not obs.whole and {r.prompt for r in server.requests} >= {"section_selection", "page_task_summary"}
+
+
+async def test_two_selected_lists_are_scanned_at_the_same_time(page_mem, scripted_llm, llm_client_for):
+    _, pm = await page_mem("whole_two_lists.html")
+    lists = [i for i, s in enumerate(pm.sections) if s.kind == "list"]
+    assert len(lists) == 2
+    rules = observation_rules(selection=lists, items=[0], stop=[True])
+    slow = next(r for r in rules if r["prompt"] == "list_item_selection")
+    slow["responses"] = [{"content": slow["responses"][0], "delay_s": 0.6}]
+    server = scripted_llm(rules=rules)
+
+    obs = await PageObserver(client=llm_client_for(server)).observe("Find the cheapest jacket", "", pm)
+
+    first, second = requests_for(server, "list_item_selection")
+    assert first.started < second.finished and second.started < first.finished  # in flight together
+    assert set(obs.list_scans) == {pm.sections[i].id for i in lists}
