@@ -37,13 +37,19 @@ def _total(text: str) -> str:
     return match.group(1) if match else "not found"
 
 
+def _end_or_look_on(labels: list[str]) -> int:
+    """End the task; when that was refused (the total was left out), look on through a link."""
+    end = index_of(labels, r"^end the task")
+    return end if end is not None else index_of(labels, r'link "')
+
+
 def _run(browser, pages, memory_dir):
     return browser.run(run_task(TASK, session=browser.session, start_url=pages.url("derived_total.html"),
-                                memory_dir=memory_dir), timeout=180)
+                                memory_dir=memory_dir, max_steps=6), timeout=180)
 
 
 def test_a_total_of_two_seen_prices_is_accepted_with_its_computation_as_evidence(browser, pages, agent_llm, memory_dir):
-    server = agent_llm(choose=lambda text, labels: index_of(labels, r"^end the task"),
+    server = agent_llm(choose=lambda text, labels: _end_or_look_on(labels),
                        verify=lambda text: "Together they cost $55.50" in text, answer=_total,
                        overrides={"detail_extraction": _extract_with_a_total})
     result = _run(browser, pages, memory_dir)
@@ -59,14 +65,14 @@ def test_a_total_of_two_seen_prices_is_accepted_with_its_computation_as_evidence
 def test_the_history_keeps_a_computed_total_with_its_computation(browser, pages, agent_llm, memory_dir):
     def choose(text: str, labels: list[str]) -> int:
         on_about = "agent_about.html" in text.split("Current page:", 1)[1].split("\n", 1)[0]
-        return index_of(labels, r"^end the task" if on_about else r'link "About us"')
+        return _end_or_look_on(labels) if on_about else index_of(labels, r'link "About us"')
 
     agent_llm(choose=choose, verify=lambda text: "Together they cost $55.50" in text, answer=_total,
               overrides={"detail_extraction": _extract_with_a_total})
     result = _run(browser, pages, memory_dir)
 
     assert result.status == "done", result.explanation
-    assert result.actions == ['Clicked link "About us"']
     assert re.search(r"Step 1\nObservation: Two kettles \(\S+derived_total\.html\) - Summary: .*"
-                     + re.escape(f"Together they cost $55.50. {COMPUTED}"), result.history)
+                     + re.escape(f"Together they cost $55.50. {COMPUTED}"), result.history), result.history
+    assert result.actions == ['Clicked link "About us"']
     assert result.answer == "$55.50"  # read from the history on another page
