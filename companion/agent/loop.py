@@ -462,18 +462,18 @@ class _Agent:
                 if ctx.page_changed or ctx.pagemem.modal() is not None:
                     return
                 done = "; ".join(outcome.actions) or chosen.label
-                change = await describe_change(done, before, page_lines(ctx.pagemem), update, by_rule=whole)
+                again = whole and self.observer.shows_whole(ctx.pagemem)
+                change = await describe_change(done, before, page_lines(ctx.pagemem), update, by_rule=again)
                 await self.events.emit("note", step=self.step, text=f"Page change: {change}")
-                if whole:
+                afters.append(f"After \"{done}\": {change}")
+                if again:
                     # Observed again, for no call while it stays small: the actor reads the page as it is now (a
                     # summary written before the action kept saying "the text field is empty" once it was filled).
-                    afters.append(f"After \"{done}\": {change}")
                     now = await self.observer.observe(self.task, self.history.render(), ctx.pagemem, update)
-                    whole = now.whole
                     observation = f"{await self._grounded(now.summary)}\n{' '.join(afters)}"
                     obs_now = now.model_copy(update={"summary": observation})
-                else:
-                    observation = f"{observation} After \"{done}\": {change}"
+                else:  # a large page, or one that grew past the bound: the change is said next to the observation
+                    observation = f"{observation} {afters[-1]}"
                     # What the action added (a popover, new results) is offered, though this step observed the page before.
                     obs_now = obs.model_copy(update={"summary": observation,
                                                      "added": self.observer.added_since_entry(ctx.pagemem)})

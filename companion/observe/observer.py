@@ -42,6 +42,7 @@ from companion.pagemem.tokens import count_tokens
 from companion.pagemem.update import PageUpdate
 from companion.protocol import ElementRef
 
+WHOLE_HEADROOM = 40  # tokens the added group's labels may add to a page shown whole within the page
 ADDED_INLINE_TOKENS = 600  # a larger added group is extracted like a section before the task summary
 _DIALOG_LINE = re.compile(r"^\s*- (dialog|alertdialog)\b[^\n]*\[modal\]", re.M)  # render.node_line of a modal
 
@@ -107,6 +108,14 @@ class PageObserver:
         """Show every section in full for the rest of this page (the fallback when selection missed)."""
         if self.digest is not None:
             self.digest.view_all = True
+
+    def shows_whole(self, pagemem: PageMem) -> bool:
+        """Is this page, as it is now, small enough to show whole (whole.py)? Asked by the continuation before it
+        observes again, so a page that grew past the bound (a big menu opened) costs no pipeline calls mid-step."""
+        every = [s.id for s in pagemem.sections]
+        text = whole_text(pagemem, every, {s.id: s.details for s in pagemem.sections}, None)
+        # Headroom for what observing within the page adds (the added group's labels).
+        return fits_whole(text, self.budget.whole_page_tokens - WHOLE_HEADROOM)
 
     def forget_page(self) -> None:
         """Treat the next observation as a page entry (e.g. after a reload the caller knows about)."""
