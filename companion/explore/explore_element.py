@@ -209,9 +209,9 @@ class LiveClicker:
             self.path = self.path + (key,)
 
     async def _wait_for_navigation(self, since: float) -> None:
-        deadline = time.monotonic() + LINK_NAVIGATION_WAIT_S
-        while time.monotonic() < deadline and not self.tab.navigated_since(since):
-            await asyncio.sleep(0.05)
+        # A link whose script opens a popup instead (Django's related-object links) ends the wait too: waiting
+        # out the timeout for a navigation that never comes cost seconds per such link.
+        await self.tab.wait_for_navigation_or_popup(since, LINK_NAVIGATION_WAIT_S)
 
     async def click(self, path: tuple[str, ...], cand: Candidate) -> ClickOutcome:
         """ExploreElement; a click that failed (a timeout on a busy machine, a page that did not load) is tried

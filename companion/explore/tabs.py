@@ -137,6 +137,18 @@ class ExploreTab:
             return False
         return True
 
+    async def wait_for_navigation_or_popup(self, since: float, timeout: float) -> bool:
+        """Until a document commits in this tab or a click opens another tab or window (window.open), since
+        `since`; False when neither came within `timeout` seconds."""
+        def ends_the_wait(e: TabEvent) -> bool:
+            return (e.tab_id == self.tab_id and e.event == "navigated") or (e.tab_id != self.tab_id and e.event == "created")
+
+        try:
+            await self.session.wait_for_event(ends_the_wait, timeout=timeout, since=since)
+        except BridgeError:  # the timeout (BridgeTimeout), or a session gone: the caller reads the page as it is
+            return False
+        return True
+
     def navigated_since(self, since: float) -> list[TabEvent]:
         """Documents committed in this tab since `since` (time.monotonic())."""
         return [e for e in self.session.events(since) if e.tab_id == self.tab_id and e.event == "navigated"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator, Mapping, MutableMapping
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Callable, Iterable
@@ -212,16 +213,21 @@ class WebsiteMemStore:
 
     # ------------------------------------------------------------------ explored elements and bookmarks
 
+    def _rows(self, table: str) -> Iterable[Mapping]:
+        """The table's documents as stored, read-only: no Document object per row (an exploration asks for E_w,
+        thousands of rows, on every click)."""
+        return ((self.db.storage.read() or {}).get(table) or {}).values()
+
     @_atomic
     def mark_explored(self, keys: Iterable[str]) -> None:
         table = self.db.table("explored")
-        known = {d["key"] for d in table.all()}
+        known = {d["key"] for d in self._rows("explored")}
         new = [{"key": k} for k in dict.fromkeys(keys) if k not in known]
         if new:
             table.insert_multiple(new)
 
     def explored(self) -> set[str]:
-        return {d["key"] for d in self.db.table("explored").all()}
+        return {d["key"] for d in self._rows("explored")}
 
     def add_bookmark(self, bookmark: Bookmark) -> None:
         self.db.table("bookmarks").upsert(bookmark.model_dump(mode="json"), Query().url == bookmark.url)
@@ -280,20 +286,23 @@ class WebsiteMemStore:
         """Read every page's stats, let `change` update them (it returns the ones it changed), write those with
         one write for the new rows and one for the changed ones. Returns the stats as updated."""
         table = self.db.table("page_stats")
-        existing = {d["url"]: d for d in table.all()}
-        stats = {url: PageStats.model_validate(d) for url, d in existing.items()}
-        new, changed = [], []
+        raw = (self.db.storage.read() or {}).get("page_stats") or {}
+        ids = {d["url"]: int(doc_id) for doc_id, d in raw.items()}
+        existing = {d["url"]: d for d in raw.values()}
+        stats = _LazyStats(existing)  # a click's update reads one page's stats, not thousands
+        new, changed = [], {}
         for st in change(stats):
             row = st.model_dump(mode="json")
             doc = existing.get(st.url)
             if doc is None:
                 new.append(row)
             elif dict(doc) != row:
-                changed.append((row, doc.doc_id))
+                changed[st.url] = row
         if new:
             table.insert_multiple(new)
         if changed:
-            table.update_multiple([(row, Query().url == row["url"]) for row, _ in changed])
+            # By document id: a condition per changed row tested against every row cost O(rows x changes).
+            table.update(lambda doc: doc.update(changed[doc["url"]]), doc_ids=[ids[url] for url in changed])
         return stats
 
     # ------------------------------------------------------------------ summary and purpose caches
@@ -432,6 +441,37 @@ class WebsiteMemStore:
     def stats(self) -> dict[str, int]:
         return {name: len(self.db.table(name)) for name in ("pages", "templates", "explored", "bookmarks", "summaries", "purposes",
                                                             "dropdowns", "links", "page_stats")}
+
+
+class _LazyStats(MutableMapping):
+    """Page stats by URL, each validated into a PageStats the first time it is read (update_page_stats)."""
+
+    def __init__(self, docs: dict[str, Mapping]) -> None:
+        self._docs = docs
+        self._stats: dict[str, PageStats] = {}
+
+    def __getitem__(self, url: str) -> PageStats:
+        st = self._stats.get(url)
+        if st is None:
+            st = self._stats[url] = PageStats.model_validate(self._docs[url])  # KeyError when unknown
+        return st
+
+    def __setitem__(self, url: str, st: PageStats) -> None:
+        self._stats[url] = st
+
+    def __delitem__(self, url: str) -> None:
+        self._stats.pop(url, None)
+        self._docs = {k: v for k, v in self._docs.items() if k != url}
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._docs
+        yield from (url for url in self._stats if url not in self._docs)
+
+    def __len__(self) -> int:
+        return len(self._docs) + sum(1 for url in self._stats if url not in self._docs)
+
+    def __contains__(self, url: object) -> bool:
+        return url in self._stats or url in self._docs
 
 
 def list_sites(directory: Path | None = None) -> list[tuple[str, Path]]:

@@ -1,8 +1,10 @@
 """Exploring a real web application: the shop's Django admin (tests/djangosite), logged in, summaries off.
 
-One uninterrupted exploration in a launched Chromium with the real extension is shared by the tests that
-read what it learned; the interrupted-and-resumed run and the two-worker run through Selenium Grid must end
-with the same memory (memory_digest: every table, every row).
+One exploration of the whole admin (three clicks deep) in a launched Chromium with the real extension is
+shared by the tests that read what it learned. It runs in two legs: the first stops at SAMPLE_PAGES pages
+(--max-pages), and the memory it leaves is the sample that the other runs must reproduce exactly
+(memory_digest: every table, every row): one stopped halfway through those pages and resumed, and one with
+two workers through Selenium Grid. The second leg resumes the first to the end.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.app_explore]
 # Three clicks from the admin index reach every model's list (1), its change pages (2) and pages linked from
 # those (3); the date drill-downs below that add time, not coverage. Every run here uses the same limits.
 LIMITS = dict(max_depth=3)
+# The first pages of the depth-first order: the log-in app's lists, change and add pages, popups, list
+# filters and sorts (template pages), and the first shop model's.
+SAMPLE_PAGES = 24
 
 
 def logged_in_tabs(django_site, browsers):
@@ -32,17 +37,24 @@ def logged_in_tabs(django_site, browsers):
 
 
 @pytest.fixture(scope="module")
-def admin(django_site, tmp_path_factory):
-    memory_dir = tmp_path_factory.mktemp("admin")
+def admin_tab(django_site):
     browser = ExploreBrowser(LaunchOptions(offline=True))
     try:
-        tabs = logged_in_tabs(django_site, [browser])
-        before, seen = django_site.db_digest(), len(django_site.requests())
-        report = explore(tabs, django_site.admin_url, memory_dir, **LIMITS)
-        return SimpleNamespace(report=report, memory=Memory(memory_dir, django_site.admin_url), db_before=before,
-                               db_after=django_site.db_digest(), requests=django_site.requests()[seen:])
+        (tab,) = logged_in_tabs(django_site, [browser])
+        yield tab
     finally:
         browser.close()
+
+
+@pytest.fixture(scope="module")
+def admin(django_site, admin_tab, tmp_path_factory):
+    memory_dir = tmp_path_factory.mktemp("admin")
+    before, seen = django_site.db_digest(), len(django_site.requests())
+    first = explore([admin_tab], django_site.admin_url, memory_dir, max_pages=SAMPLE_PAGES, **LIMITS)
+    sample = memory_digest(Memory(memory_dir, django_site.admin_url).path)
+    report = explore([admin_tab], django_site.admin_url, memory_dir, **LIMITS)
+    return SimpleNamespace(first=first, sample=sample, report=report, memory=Memory(memory_dir, django_site.admin_url),
+                           db_before=before, db_after=django_site.db_digest(), requests=django_site.requests()[seen:])
 
 
 def change_pages(memory: Memory, model: str) -> list[str]:
@@ -100,27 +112,70 @@ def test_no_delete_or_save_control_is_clicked_and_the_database_is_unchanged(admi
     assert not [r for r in admin.requests if "/delete/" in r.path or "/logout/" in r.path]
 
 
+# --------------------------------------------------------------------------- limits
+
+
+def test_max_pages_is_respected(admin):
+    assert admin.first.stopped_by == "max-pages"
+    assert len(admin.sample["pages"]) == SAMPLE_PAGES
+    (state,) = admin.sample["exploration"]
+    assert state["counts"]["pages"] == SAMPLE_PAGES and not state["finished"]
+
+
+def test_max_depth_is_respected(admin):
+    memory = admin.memory
+    # How many recorded clicks away from the start page each registered page is.
+    start = memory.state["start_url"]
+    depth, queue = {start: 0}, [start]
+    for url in queue:
+        for link in memory.rows("links"):
+            if link["from_url"] == url and link["to_url"] not in depth:
+                depth[link["to_url"]] = depth[url] + 1
+                queue.append(link["to_url"])
+    registered = {r["url"] for r in memory.rows("pages")}
+    assert registered <= set(depth)
+    assert max(depth[u] for u in registered) <= LIMITS["max_depth"]
+    assert memory.state["counts"]["beyond_depth"] > 0
+
+
+def test_max_elements_is_respected(django_site, admin_tab, tmp_path):
+    explore([admin_tab], django_site.admin_url, tmp_path, max_pages=1, max_elements=3, **LIMITS)
+    counts = Memory(tmp_path, django_site.admin_url).state["counts"]
+    assert counts["pages"] == 1
+    assert 0 < counts["clicks"] <= 3
+    assert counts["skipped_by_limit"] > 0
+
+
+def test_max_time_is_respected(admin, django_site, admin_tab, tmp_path):
+    report = explore([admin_tab], django_site.admin_url, tmp_path, max_time=5, **LIMITS)
+    assert report.stopped_by == "max-time"
+    assert report.run_pages < admin.memory.state["counts"]["pages"]
+
+
+# --------------------------------------------------------------------------- the same memory, however it is run
+
+
 def test_an_exploration_stopped_halfway_resumes_to_the_same_memory(admin, django_site, tmp_path):
     browser = ExploreBrowser(LaunchOptions(offline=True))
     try:
         tabs = logged_in_tabs(django_site, [browser])
-        halfway = explore(tabs, django_site.admin_url, tmp_path, max_pages=admin.memory.state["counts"]["pages"] // 2, **LIMITS)
+        halfway = explore(tabs, django_site.admin_url, tmp_path, max_pages=SAMPLE_PAGES // 2, **LIMITS)
         assert halfway.stopped_by == "max-pages"
-        resumed = explore(tabs, django_site.admin_url, tmp_path, **LIMITS)
+        resumed = explore(tabs, django_site.admin_url, tmp_path, max_pages=SAMPLE_PAGES, **LIMITS)
     finally:
         browser.close()
-    assert resumed.stopped_by == "finished"
-    assert differences(memory_digest(Memory(tmp_path, django_site.admin_url).path), memory_digest(admin.memory.path)) == []
+    assert resumed.stopped_by == "max-pages" and resumed.run_pages == SAMPLE_PAGES - SAMPLE_PAGES // 2
+    assert differences(memory_digest(Memory(tmp_path, django_site.admin_url).path), admin.sample) == []
 
 
 def test_two_workers_through_selenium_grid_write_the_same_memory(admin, django_site, selenium_grid, tmp_path):
     browsers = [RemoteExploreBrowser(selenium_grid.url, LaunchOptions(offline=True)) for _ in range(2)]
     try:
         tabs = logged_in_tabs(django_site, browsers)
-        report = explore(tabs, django_site.admin_url, tmp_path, **LIMITS)
+        report = explore(tabs, django_site.admin_url, tmp_path, max_pages=SAMPLE_PAGES, **LIMITS)
     finally:
         for b in browsers:
             b.close()
-    assert report.stopped_by == "finished"
+    assert report.stopped_by == "max-pages"
     assert all(t.clicks > 0 for t in tabs)  # both workers explored
-    assert differences(memory_digest(Memory(tmp_path, django_site.admin_url).path), memory_digest(admin.memory.path)) == []
+    assert differences(memory_digest(Memory(tmp_path, django_site.admin_url).path), admin.sample) == []
