@@ -1,39 +1,38 @@
 """Exploring a real web application: the shop's Django admin (tests/djangosite), logged in, summaries off.
 
-One exploration of the whole admin (three clicks deep) in a launched Chromium with the real extension is
-shared by the tests that read what it learned. It runs in two legs: the first stops at SAMPLE_PAGES pages
-(--max-pages), and the memory it leaves is the sample that the other runs must reproduce exactly
-(memory_digest: every table, every row): one stopped halfway through those pages and resumed, and one with
-two workers through Selenium Grid. The second leg resumes the first to the end.
+One exploration in a launched Chromium with the real extension is shared by the tests that read what it
+learned. It starts at the categories' list and goes two clicks deep: one click reaches every model's list
+(the admin's sidebar) and a category's change page, two reach every model's change pages and the change
+page of a category's parent (a second page of the template). It runs in two legs: the first stops at
+SAMPLE_PAGES pages (--max-pages), and the memory it leaves is the sample that the other runs must reproduce
+exactly (memory_digest: every table, every row): one stopped halfway through those pages and resumed, and
+one with two workers through Selenium Grid. The second leg resumes the first to the end.
+test_explore_django_whole.py does the same for the whole admin (app_explore marker: minutes per run).
 """
 
 from __future__ import annotations
 
-import re
 from types import SimpleNamespace
 
 import pytest
 
 from companion.bridge.launcher import LaunchOptions
 from companion.explore.digest import differences, memory_digest
-from companion.explore.tabs import ExploreBrowser, RemoteExploreBrowser, start_browser
+from companion.explore.tabs import ExploreBrowser, RemoteExploreBrowser
 from tests.djangosite.server import MODELS
 from tests.explore.conftest import Memory, explore
+from tests.explore.django_admin import change_pages, click_depths, iterated, logged_in_tabs
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.app_explore]
-# Three clicks from the admin index reach every model's list (1), its change pages (2) and pages linked from
-# those (3); the date drill-downs below that add time, not coverage. Every run here uses the same limits.
-LIMITS = dict(max_depth=3)
-# The first pages of the depth-first order: the log-in app's lists, change and add pages, popups, list
-# filters and sorts (template pages), and the first shop model's.
-SAMPLE_PAGES = 24
+LIMITS = dict(max_depth=2)
+# The first pages of the depth-first order: the list's change, add and popup pages, list filters and sorts
+# (template pages).
+SAMPLE_PAGES = 12
 
 
-def logged_in_tabs(django_site, browsers):
-    tabs = [start_browser(b) for b in browsers]
-    for b in browsers:
-        django_site.login(b.driver)
-    return tabs
+@pytest.fixture(scope="module")
+def start_url(django_site):
+    return django_site.changelist_url("category")
 
 
 @pytest.fixture(scope="module")
@@ -47,19 +46,14 @@ def admin_tab(django_site):
 
 
 @pytest.fixture(scope="module")
-def admin(django_site, admin_tab, tmp_path_factory):
+def admin(django_site, admin_tab, start_url, tmp_path_factory):
     memory_dir = tmp_path_factory.mktemp("admin")
     before, seen = django_site.db_digest(), len(django_site.requests())
-    first = explore([admin_tab], django_site.admin_url, memory_dir, max_pages=SAMPLE_PAGES, **LIMITS)
+    first = explore([admin_tab], start_url, memory_dir, max_pages=SAMPLE_PAGES, **LIMITS)
     sample = memory_digest(Memory(memory_dir, django_site.admin_url).path)
-    report = explore([admin_tab], django_site.admin_url, memory_dir, **LIMITS)
+    report = explore([admin_tab], start_url, memory_dir, **LIMITS)
     return SimpleNamespace(first=first, sample=sample, report=report, memory=Memory(memory_dir, django_site.admin_url),
                            db_before=before, db_after=django_site.db_digest(), requests=django_site.requests()[seen:])
-
-
-def change_pages(memory: Memory, model: str) -> list[str]:
-    """The model's change pages (popup windows, which show another layout, left out)."""
-    return sorted(p for p in memory.pages if re.fullmatch(rf"admin/shop/{model}/\d+/change(\?.*)?", p) and "_popup" not in p)
 
 
 def test_the_exploration_finishes(admin):
@@ -78,13 +72,14 @@ def test_a_models_change_pages_are_one_template_and_only_one_is_iterated(admin, 
     pages = change_pages(memory, model)
     templates = {memory.template_of(p) for p in pages}
     assert len(templates) == 1 and templates <= {t["id"] for t in memory.rows("templates")}
-    assert len([p for p in pages if p in {memory.rel(u) for u in memory.state["iterated"]}]) == 1
+    assert len(iterated(memory, pages)) == 1
 
 
 def test_a_change_page_reached_from_another_page_is_registered_but_not_iterated(admin):
     # A category's parent is shown as a link to the parent's change page: a second page of the template.
     pages = change_pages(admin.memory, "category")
     assert len(pages) >= 2
+    assert len(iterated(admin.memory, pages)) == 1
 
 
 @pytest.mark.parametrize("model, actions", [
@@ -124,30 +119,23 @@ def test_max_pages_is_respected(admin):
 
 def test_max_depth_is_respected(admin):
     memory = admin.memory
-    # How many recorded clicks away from the start page each registered page is.
-    start = memory.state["start_url"]
-    depth, queue = {start: 0}, [start]
-    for url in queue:
-        for link in memory.rows("links"):
-            if link["from_url"] == url and link["to_url"] not in depth:
-                depth[link["to_url"]] = depth[url] + 1
-                queue.append(link["to_url"])
+    depth = click_depths(memory)
     registered = {r["url"] for r in memory.rows("pages")}
     assert registered <= set(depth)
     assert max(depth[u] for u in registered) <= LIMITS["max_depth"]
     assert memory.state["counts"]["beyond_depth"] > 0
 
 
-def test_max_elements_is_respected(django_site, admin_tab, tmp_path):
-    explore([admin_tab], django_site.admin_url, tmp_path, max_pages=1, max_elements=3, **LIMITS)
+def test_max_elements_is_respected(django_site, admin_tab, start_url, tmp_path):
+    explore([admin_tab], start_url, tmp_path, max_pages=1, max_elements=3, **LIMITS)
     counts = Memory(tmp_path, django_site.admin_url).state["counts"]
     assert counts["pages"] == 1
     assert 0 < counts["clicks"] <= 3
     assert counts["skipped_by_limit"] > 0
 
 
-def test_max_time_is_respected(admin, django_site, admin_tab, tmp_path):
-    report = explore([admin_tab], django_site.admin_url, tmp_path, max_time=5, **LIMITS)
+def test_max_time_is_respected(admin, admin_tab, start_url, tmp_path):
+    report = explore([admin_tab], start_url, tmp_path, max_time=5, **LIMITS)
     assert report.stopped_by == "max-time"
     assert report.run_pages < admin.memory.state["counts"]["pages"]
 
@@ -155,24 +143,24 @@ def test_max_time_is_respected(admin, django_site, admin_tab, tmp_path):
 # --------------------------------------------------------------------------- the same memory, however it is run
 
 
-def test_an_exploration_stopped_halfway_resumes_to_the_same_memory(admin, django_site, tmp_path):
+def test_an_exploration_stopped_halfway_resumes_to_the_same_memory(admin, django_site, start_url, tmp_path):
     browser = ExploreBrowser(LaunchOptions(offline=True))
     try:
         tabs = logged_in_tabs(django_site, [browser])
-        halfway = explore(tabs, django_site.admin_url, tmp_path, max_pages=SAMPLE_PAGES // 2, **LIMITS)
+        halfway = explore(tabs, start_url, tmp_path, max_pages=SAMPLE_PAGES // 2, **LIMITS)
         assert halfway.stopped_by == "max-pages"
-        resumed = explore(tabs, django_site.admin_url, tmp_path, max_pages=SAMPLE_PAGES, **LIMITS)
+        resumed = explore(tabs, start_url, tmp_path, max_pages=SAMPLE_PAGES, **LIMITS)
     finally:
         browser.close()
     assert resumed.stopped_by == "max-pages" and resumed.run_pages == SAMPLE_PAGES - SAMPLE_PAGES // 2
     assert differences(memory_digest(Memory(tmp_path, django_site.admin_url).path), admin.sample) == []
 
 
-def test_two_workers_through_selenium_grid_write_the_same_memory(admin, django_site, selenium_grid, tmp_path):
+def test_two_workers_through_selenium_grid_write_the_same_memory(admin, django_site, start_url, selenium_grid, tmp_path):
     browsers = [RemoteExploreBrowser(selenium_grid.url, LaunchOptions(offline=True)) for _ in range(2)]
     try:
         tabs = logged_in_tabs(django_site, browsers)
-        report = explore(tabs, django_site.admin_url, tmp_path, max_pages=SAMPLE_PAGES, **LIMITS)
+        report = explore(tabs, start_url, tmp_path, max_pages=SAMPLE_PAGES, **LIMITS)
     finally:
         for b in browsers:
             b.close()
