@@ -7,7 +7,8 @@ page of a category's parent (a second page of the template). It runs in two legs
 SAMPLE_PAGES pages (--max-pages), and the memory it leaves is the sample that the other runs must reproduce
 exactly (memory_digest: every table, every row): one stopped halfway through those pages and resumed, and
 one with two workers through Selenium Grid. The second leg resumes the first to the end.
-test_explore_django_whole.py does the same for the whole admin (app_explore marker: minutes per run).
+Left out of the default run (app_explore marker: about 7 minutes on 2 cores), as is
+test_explore_django_whole.py, the same for the whole admin; test_explore_django_quick.py is the default's.
 """
 
 from __future__ import annotations
