@@ -70,13 +70,16 @@ def test_the_switch_reads_well_at_360_px(browser, pages, passive, user_tab, poli
     try:
         with panel_for(user_tab, pages.url("passive/about.html")) as wait:
             assert user_tab.execute_script("return innerWidth") <= 360
-            # The panel also shows the last task; its steps carry long unbroken URLs and actions.
+            # The panel also shows the last task: long enough to scroll (a scrollbar narrows the panel), and its
+            # steps carry long unbroken URLs and actions.
             long_url = pages.url("passive/" + "a" * 120 + ".html?q=" + "b" * 80)
             user_tab.execute_script(
                 "return chrome.storage.session.set({task: {task_id: 't', running: false, events: ["
                 "{kind: 'step', page: 'Page', url: arguments[0]},"
-                "{kind: 'action', reason: 'r', actions: ['click(' + arguments[0] + ')']}]}})", long_url)
-            wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#steps li")) == 1)
+                "{kind: 'action', reason: 'r', actions: ['click(' + arguments[0] + ')']}]"
+                ".concat(Array.from({length: 30}, (_, i) => ({kind: 'note', text: 'note ' + i})))}})", long_url)
+            wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#steps li")) >= 1)
+            assert user_tab.execute_script("return document.documentElement.scrollHeight > innerHeight")
             # Ask: one line, the question and its two answers.
             question = user_tab.find_element(By.ID, "learn-question")
             answer = user_tab.find_element(By.ID, "learn-allow").rect
