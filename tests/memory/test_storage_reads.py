@@ -76,7 +76,7 @@ def test_a_table_operation_that_fails_halfway_leaves_no_change_behind(tmp_path):
 
 def test_a_commit_window_holds_the_lock_and_writes_its_commits_once_when_closed(tmp_path):
     with WebsiteMemStore(SITE, tmp_path) as store:
-        window = CommitWindow(store, flush_s=3600)
+        window = CommitWindow(store, flush_s=3600, flush_commits=100)
         written = store.db.storage.writes
         for key in ("a", "b", "c"):
             with window.commit():
@@ -92,6 +92,20 @@ def test_a_commit_window_holds_the_lock_and_writes_its_commits_once_when_closed(
         assert store.db.storage.writes == written + 1
         with WebsiteMemStore(SITE, tmp_path) as reread:
             assert reread.explored() == {"a", "b", "c"}
+
+
+def test_a_commit_window_is_written_after_its_last_allowed_commit(tmp_path):
+    """A fast site's pages reach the file a few at a time, not all at the end."""
+    with WebsiteMemStore(SITE, tmp_path) as store:
+        window = CommitWindow(store, flush_s=3600, flush_commits=2)
+        written = store.db.storage.writes
+        for key in ("a", "b", "c"):
+            with window.commit():
+                store.mark_explored([key])
+        assert store.db.storage.writes == written + 1
+        assert on_disk(store) == {"a", "b"}
+        window.close()
+        assert on_disk(store) == {"a", "b", "c"}
 
 
 def test_a_commit_that_fails_spoils_its_window_and_the_file_keeps_the_last_written_one(tmp_path):
