@@ -47,11 +47,13 @@ def is_form_field(el: Element) -> bool:
     return is_text_field(el) or is_native_select(el) or is_file_input(el) or is_checkable(el) or el.role == "combobox"
 
 
-def is_submit_like(el: Element) -> bool:
-    """A button with type submit, or a button whose text matches submit-like keywords (the paper's IsForm rule)."""
+def is_submit_like(el: Element, *, outside_form: bool = False) -> bool:
+    """A button with type submit, or a button whose text matches submit-like keywords (the paper's IsForm rule).
+    outside_form: the button is in no <form> element, where a <button> without a type submits nothing (a
+    "previous" button of a form-like block is a plain button; its "Submit" still counts by its text)."""
     if el.tag == "input" and el.input_type in ("submit", "image"):
         return True
-    if el.tag == "button" and el.attrs.get("type", "submit").lower() == "submit":
+    if el.tag == "button" and el.attrs.get("type", "" if outside_form else "submit").lower() == "submit":
         return True
     return el.role == "button" and bool(SUBMIT_WORDS.search(el.name or el.text))
 

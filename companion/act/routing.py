@@ -148,7 +148,7 @@ async def element_action(ctx: AgentContext, el: Element, section: PageSection | 
 def form_section_for(ctx: AgentContext, el: Element, section: PageSection | None) -> tuple[PageSection, bool] | None:
     """The form the element is a field or submit button of, as (section, detached): every element of its
     <form> (from the snapshot, whatever the sectioning), else its section when that is a form section."""
-    if not (is_form_field(el) or is_submit_like(el)):
+    if not (is_form_field(el) or is_submit_like(el, outside_form=ctx.forms.get(el.key) is None)):
         return None  # a link or plain button inside a form is an ordinary element
     pm = ctx.pagemem
     form = ctx.forms.get(el.key)
