@@ -14,8 +14,6 @@ steps on small pages cannot crowd the earlier steps out of the prompts.
 
 from __future__ import annotations
 
-import re
-
 from companion.observe.budget import preview
 from companion.observe.extraction import format_details
 from companion.pagemem.model import PageMem, PageSection
@@ -23,10 +21,6 @@ from companion.pagemem.tokens import count_tokens
 
 HISTORY_TOKENS = 250  # what a step's history entry keeps of a page shown whole (a task summary is <= 200)
 ADDED_LABEL = "Newly appeared since the page was opened (an opened menu, list or dialog):"
-# The outline's element numbers ("- [3] button ...") are the section's own, not the action list's: shown to the
-# actor beside "Possible actions: [0] ...", a small model answered them (index 2 for the page's [2], which was
-# action [1]). The actor reads the elements by name; the action list numbers them.
-ELEMENT_NUMBER = re.compile(r"(?m)^(\s*(?:- )?)\[\d+\] ")
 
 
 def whole_text(pagemem: PageMem, section_ids: list[str], views: dict[str, str], added_group: str | None,
@@ -38,7 +32,7 @@ def whole_text(pagemem: PageMem, section_ids: list[str], views: dict[str, str], 
     parts = [p for p in parts if p.strip()]
     if added_group:
         parts.append(f"{ADDED_LABEL}\n{added_group}")
-    return ELEMENT_NUMBER.sub(r"\1", "\n".join(parts))
+    return "\n".join(parts)
 
 
 def as_observation(pagemem: PageMem, text: str) -> str:

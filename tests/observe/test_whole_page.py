@@ -31,18 +31,6 @@ async def test_a_small_page_is_observed_whole_with_no_call(page_mem, scripted_ll
 
 
 @pytest.mark.whole_pages
-async def test_a_page_shown_whole_carries_no_element_numbers(page_mem, scripted_llm, llm_client_for):
-    """The action list numbers the elements; the outline's own [n] beside it was answered instead."""
-    _, pm = await page_mem("whole_guestbook.html")
-    assert any("[1] " in s.details for s in pm.sections)  # the outline numbers them
-    obs = await PageObserver(client=llm_client_for(scripted_llm(rules=observation_rules()))).observe(
-        'Enter "Tora" and press Save', "", pm)
-
-    assert obs.whole and "[1]" not in obs.summary and "[2]" not in obs.summary
-    assert 'textbox "Name"' in obs.summary
-
-
-@pytest.mark.whole_pages
 async def test_a_small_page_is_shown_as_it_is_now_after_a_field_is_filled(browser, page_mem, scripted_llm, llm_client_for):
     _, pm = await page_mem("whole_guestbook.html")
     server = scripted_llm(rules=observation_rules())
