@@ -53,6 +53,10 @@ DIST_EXTENSION = ROOT / "dist" / "extension"
 _ISOLATED = Path(tempfile.mkdtemp(prefix="webchallenger-tests-"))
 for _name in ("CONFIG", "DATA", "CACHE"):
     os.environ[f"WEBCHALLENGER_{_name}_DIR"] = str(_ISOLATED / _name.lower())
+# The suite's fixture pages are small: most agent tests were written for showing such pages whole (off in the
+# product by default, see companion/observe/budget.py); tests of the paper's pipeline set it to 0
+# (tests/observe/conftest.py, the paper_pipeline marker), and the embedded smoke test runs the product default.
+os.environ.setdefault("WEBCHALLENGER_WHOLE_PAGE_TOKENS", "600")
 
 # The shop admin test site and Selenium Grid fixtures (django_site, fresh_django_site, admin_browser, selenium_grid).
 pytest_plugins = ["tests.djangosite.plugin"]

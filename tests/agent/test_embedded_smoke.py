@@ -28,7 +28,8 @@ MODEL = os.environ.get("WEBCHALLENGER_SMOKE_MODEL", DEFAULT_MODEL)
 
 def test_embedded_model_finds_an_item_and_reports_its_price(pages, tmp_path):
     ensure_model(MODEL, install=True, log=lambda message: None)  # into the tests' cache dir, once per session
-    env = {**os.environ, "WEBCHALLENGER_DATA_DIR": str(tmp_path / "data"),
+    env = {k: v for k, v in os.environ.items() if k != "WEBCHALLENGER_WHOLE_PAGE_TOKENS"}  # the product's default
+    env = {**env, "WEBCHALLENGER_DATA_DIR": str(tmp_path / "data"),
            # A loaded 2-core machine can take minutes for the first call of a cold model.
            "WEBCHALLENGER_LLM_TIMEOUT": os.environ.get("WEBCHALLENGER_LLM_TIMEOUT", "600"),
            # Nothing else runs during this test (pytest is serial and the browser idles while the model thinks),

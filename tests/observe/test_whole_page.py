@@ -86,3 +86,14 @@ async def test_two_selected_lists_are_scanned_at_the_same_time(page_mem, scripte
     first, second = requests_for(server, "list_item_selection")
     assert first.started < second.finished and second.started < first.finished  # in flight together
     assert set(obs.list_scans) == {pm.sections[i].id for i in lists}
+
+
+def test_pages_are_not_shown_whole_unless_asked(monkeypatch):
+    """The product default is the paper's pipeline (the default model's lookups failed without the page task
+    summary); WEBCHALLENGER_WHOLE_PAGE_TOKENS turns showing small pages whole on."""
+    from companion.observe.budget import WHOLE_PAGE_ENV
+
+    monkeypatch.delenv(WHOLE_PAGE_ENV, raising=False)
+    assert Budget().whole_page_tokens == 0
+    monkeypatch.setenv(WHOLE_PAGE_ENV, "600")
+    assert Budget().whole_page_tokens == 600
