@@ -19,11 +19,12 @@ import sys
 import time
 from typing import BinaryIO
 
+from filelock import FileLock, Timeout
 from pydantic import ValidationError
 
 from companion.bridge.auth import EXTENSION_ORIGIN, TokenError, load_or_create_token
 from companion.native.running import RunningCompanion, find_running
-from companion.paths import data_dir, private_file
+from companion.paths import config_dir, data_dir, private_dir, private_file
 from companion.protocol import NativePair, NativePairAnswer
 
 HOST_NAME = "com.webchallenger.companion"
@@ -32,6 +33,7 @@ DEFAULT_PORT = 47611
 MAX_MESSAGE_BYTES = 64 * 1024
 START_TIMEOUT_S = 45.0
 LOG_FILE_NAME = "companion.log"
+START_LOCK_NAME = "companion-start.lock"
 
 
 def read_message(stream: BinaryIO) -> bytes | None:
@@ -90,6 +92,17 @@ def wait_running(process: subprocess.Popen, timeout: float = START_TIMEOUT_S) ->
 
 
 def answer(request: NativePair) -> NativePairAnswer:
+    # Chrome may start several hosts at once (the worker's start-up and its alarm): one at a time decides
+    # whether to start a companion, so the others find it announced instead of starting their own.
+    lock = FileLock(str(private_dir(config_dir()) / START_LOCK_NAME), mode=0o600, timeout=START_TIMEOUT_S + 15)
+    try:
+        with lock:
+            return _answer(request)
+    except Timeout:
+        return NativePairAnswer(error="another start of the companion is still under way; try again in a moment")
+
+
+def _answer(request: NativePair) -> NativePairAnswer:
     running = find_running()
     started = False
     if running is None:

@@ -7,13 +7,22 @@ const HOST = "com.webchallenger.companion";
 const ASK_AGAIN_MS = 30_000;
 
 let lastAsk = 0;
+let inFlight = null; // one question at a time: concurrent callers share its answer
 
 // {port, token, started} on success, {error} otherwise (never throws).
-export async function askNativeHost({ start = true, port = 0, force = false } = {}) {
-  if (!chrome.runtime.sendNativeMessage) return { error: "native messaging is not available" };
+export function askNativeHost({ start = true, port = 0, force = false } = {}) {
+  if (inFlight) return inFlight;
   const now = Date.now();
-  if (!force && now - lastAsk < ASK_AGAIN_MS) return { error: "asked the native host a moment ago" };
+  if (!force && now - lastAsk < ASK_AGAIN_MS) return Promise.resolve({ error: "asked the native host a moment ago" });
   lastAsk = now;
+  inFlight = ask(start, port).finally(() => {
+    inFlight = null;
+  });
+  return inFlight;
+}
+
+async function ask(start, port) {
+  if (!chrome.runtime.sendNativeMessage) return { error: "native messaging is not available" };
   let answer;
   try {
     answer = await chrome.runtime.sendNativeMessage(HOST, { type: "native_pair", start, port });

@@ -66,13 +66,33 @@ def companion_state(home: dict[str, str]) -> dict | None:
     return json.loads(path.read_text()) if path.exists() else None
 
 
-def stop_companion(home: dict[str, str]) -> None:
-    state = companion_state(home)
-    if state:
+def companions_of(home: dict[str, str], *marks: bytes) -> list[int]:
+    """The pids of `webchallenger serve` processes (or of processes whose arguments hold `marks`) running with
+    this test's config directory."""
+    marks = marks or (b"serve", b"companion")
+    found = []
+    for proc in Path("/proc").iterdir():
         try:
-            os.kill(state["pid"], signal.SIGTERM)
-        except ProcessLookupError:
-            pass
+            args = (proc / "cmdline").read_bytes().split(b"\0")
+            env = (proc / "environ").read_bytes().split(b"\0")
+        except (OSError, ValueError):
+            continue
+        if all(m in args for m in marks) and \
+                f"WEBCHALLENGER_CONFIG_DIR={home['WEBCHALLENGER_CONFIG_DIR']}".encode() in env:
+            found.append(int(proc.name))
+    return found
+
+
+def stop_companion(home: dict[str, str]) -> None:
+    """Every companion this test's host started, not only the announced one (a second would be a bug, and
+    must not outlive the test)."""
+    for marks in ((b"companion.native.host",), ()):  # hosts first: one still starting a companion would outlive us
+        for pid in companions_of(home, *marks):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        time.sleep(0.5)
 
 
 def launch(profile: Path, *extensions: Path) -> webdriver.Chrome:
@@ -138,7 +158,7 @@ def test_the_host_starts_a_companion_when_none_runs(profile: Path, home: dict[st
         wait_connected(driver, timeout=120)
         state = companion_state(home)
         assert state is not None and stored_pairing(driver)["port"] == state["port"]
-        os.kill(state["pid"], 0)  # a live process, started by the host, not by this test
+        assert companions_of(home) == [state["pid"]]  # one companion, started by the host, not by this test
     finally:
         driver.quit()
         stop_companion(home)
@@ -173,6 +193,26 @@ def ask_host(launcher: Path, origin: str, message: bytes, env: dict[str, str]) -
 
 def launcher_of(profile: Path) -> Path:
     return Path(json.loads((profile / "NativeMessagingHosts" / f"{HOST_NAME}.json").read_text())["path"])
+
+
+def test_hosts_asked_at_once_start_one_companion(profile: Path, home: dict[str, str]):
+    request = json.dumps({"type": "native_pair", "start": True}).encode()
+    launcher = launcher_of(profile)
+    frame = struct.pack("=I", len(request)) + request
+    hosts = [subprocess.Popen([str(launcher), EXTENSION_ORIGIN + "/"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              env=home) for _ in range(3)]
+    try:
+        for host in hosts:  # every host has its question before any answers
+            host.stdin.write(frame)
+            host.stdin.close()
+        answers = [json.loads(host.stdout.read()[4:]) for host in hosts]
+        assert all(a["token"] and not a["error"] for a in answers), answers
+        assert len({a["port"] for a in answers}) == 1 and [a["started"] for a in answers].count(True) == 1
+        assert companions_of(home) == [companion_state(home)["pid"]]
+    finally:
+        for host in hosts:
+            host.wait(timeout=120)  # a host still starting a companion would start it after the clean-up
+        stop_companion(home)
 
 
 def test_the_host_refuses_a_foreign_origin_started_by_hand(profile: Path, home: dict[str, str]):
