@@ -20,7 +20,7 @@ def _status(driver) -> str:
     return driver.find_element(By.ID, "status").text.strip()
 
 
-def _wait_status(driver, predicate, timeout=20) -> str:
+def _wait_status(driver, predicate, timeout=60) -> str:  # generous: a loaded machine
     WebDriverWait(driver, timeout).until(lambda d: predicate(_status(d)))
     return _status(driver)
 
