@@ -11,7 +11,7 @@ import { readClipboard } from "./clipboard.js";
 import { UrlRefused } from "./urlguard.js";
 import { PASSIVE_HANDLERS, noteDriven, failPassiveRequest } from "./passive.js";
 import { REPLY_HANDLERS, failCompanionRequest } from "./requests.js";
-import { OUTLINE_HANDLERS, drawSections, failSectionsRequest } from "./outline.js";
+import { drawSections } from "./outline.js";
 
 function errorReply(id, code, message) {
   send({ type: "error", id: typeof id === "string" ? id : "", code, message });
@@ -42,7 +42,6 @@ const HANDLERS = {
   async error(msg) {
     if (failPassiveRequest(msg)) return; // it answered one of passive learning's requests
     if (failCompanionRequest(msg)) return; // or one of the side panel's (bg/requests.js)
-    if (failSectionsRequest(msg)) return; // or its "Show sections" (bg/outline.js)
     console.warn("companion reported an error", msg.code, msg.message);
   },
   async snapshot(msg) {
@@ -89,7 +88,6 @@ const HANDLERS = {
   // Replies to the side panel's site card and status line (bg/requests.js).
   ...REPLY_HANDLERS,
   // The answer to the side panel's "Show sections" (bg/outline.js).
-  ...OUTLINE_HANDLERS,
 };
 
 export async function dispatch(raw) {

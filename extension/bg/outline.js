@@ -2,17 +2,17 @@
 // - draw_sections from the companion: the PageMem sections' outlines in a tab's top frame (their boxes are in
 //   top-level viewport coordinates, iframe offsets applied, so the top frame draws them all);
 // - the side panel's "Show sections" (sections_show / sections_hide): asks the companion to divide the tab and
-//   draw its sections (sections_request, answered by sections_shown once drawn). While they are shown,
-//   chrome.storage.session "sections" says on which tab, so a reopened panel shows its switch on;
+//   draw its sections (sections_request through bg/requests.js, answered by sections_shown once drawn). While
+//   they are shown, chrome.storage.session "sections" says on which tab, so a reopened panel shows its switch on;
 // - an action's target outlined for outline_ms before the action (bg/actions.js).
-import { send, isOpen } from "./connection.js";
+import { isOpen } from "./connection.js";
 import { newId } from "./ids.js";
 import { callInFrame, injectFrame } from "./inject.js";
+import { askCompanion } from "./requests.js";
 
 const KEY = "sections";
 // The companion snapshots and divides the page first: a big page on a busy machine takes a while.
 const SHOW_TIMEOUT_MS = 90_000;
-const pending = new Map(); // sections_request id -> { resolve, reject, timer }
 
 // Calls content/outline.js in one frame, injecting the content scripts when the document has none yet.
 async function callOutline(tabId, frameId, fn, args) {
@@ -45,40 +45,7 @@ export async function outlineTarget(tabId, frameId, elementId, ms, kind) {
 }
 
 function requestSections(tabId) {
-  return new Promise((resolve, reject) => {
-    const id = newId("sections");
-    const timer = setTimeout(() => {
-      pending.delete(id);
-      reject(new Error("the companion did not show the sections in time"));
-    }, SHOW_TIMEOUT_MS);
-    pending.set(id, { resolve, reject, timer });
-    if (!send({ type: "sections_request", id, tab_id: tabId })) {
-      clearTimeout(timer);
-      pending.delete(id);
-      reject(new Error("not connected to the companion"));
-    }
-  });
-}
-
-function settle(msg, outcome) {
-  const waiting = msg && pending.get(msg.id);
-  if (!waiting) return false;
-  pending.delete(msg.id);
-  clearTimeout(waiting.timer);
-  outcome(waiting);
-  return true;
-}
-
-// The companion's answer, for dispatch.js's HANDLERS.
-export const OUTLINE_HANDLERS = {
-  async sections_shown(msg) {
-    settle(msg, (w) => w.resolve(msg));
-  },
-};
-
-// An error the companion answered a sections_request with (dispatch.js): true when it was ours.
-export function failSectionsRequest(msg) {
-  return settle(msg, (w) => w.reject(new Error(msg.message || msg.code)));
+  return askCompanion({ type: "sections_request", id: newId("sections"), tab_id: tabId }, SHOW_TIMEOUT_MS);
 }
 
 async function showSections(tabId) {

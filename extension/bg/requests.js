@@ -1,6 +1,6 @@
 // Requests the side panel makes of the companion that are answered by one reply echoing their id
 // (site_info_get / site_forget -> site_info, companion_status_get -> companion_status; the options page's
-// llm_settings_get / llm_settings_set -> llm_settings, llm_check -> llm_check_result). The worker keeps the
+// llm_settings_get / llm_settings_set -> llm_settings, llm_check -> llm_check_result; Show sections' sections_request -> sections_shown). The worker keeps the
 // pending ones here; dispatch.js hands the replies (and any error answering one) back.
 import { send } from "./connection.js";
 
@@ -43,6 +43,9 @@ export const REPLY_HANDLERS = {
     settle(msg, (w) => w.resolve(msg));
   },
   async llm_check_result(msg) {
+    settle(msg, (w) => w.resolve(msg));
+  },
+  async sections_shown(msg) {
     settle(msg, (w) => w.resolve(msg));
   },
 };
