@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import struct
 import subprocess
 import sys
@@ -23,7 +22,7 @@ from filelock import FileLock, Timeout
 from pydantic import ValidationError
 
 from companion.bridge.auth import EXTENSION_ORIGIN, TokenError, load_or_create_token
-from companion.native.running import RunningCompanion, find_running
+from companion.native.running import RunningCompanion, find_running, listening
 from companion.paths import config_dir, data_dir, private_dir, private_file
 from companion.protocol import NativePair, NativePairAnswer
 
@@ -57,14 +56,6 @@ def write_message(stream: BinaryIO, answer: NativePairAnswer) -> None:
 
 def _normal(origin: str) -> str:
     return origin.rstrip("/")
-
-
-def _taken(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-            return True
-    except OSError:
-        return False
 
 
 def start_companion(port: int) -> subprocess.Popen:
@@ -109,7 +100,7 @@ def _answer(request: NativePair) -> NativePairAnswer:
         if not request.start:
             return NativePairAnswer(error="the companion is not running (start it with `webchallenger serve`)")
         port = request.port or DEFAULT_PORT
-        if _taken(port):
+        if listening(port, timeout=0.5):
             port = 0  # something else holds it: any free port (the answer says which)
         process = start_companion(port)
         running = wait_running(process)

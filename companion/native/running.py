@@ -57,7 +57,8 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _listening(port: int, timeout: float = 1.0) -> bool:
+def listening(port: int, timeout: float = 1.0) -> bool:
+    """Something accepts connections on 127.0.0.1:port."""
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=timeout):
             return True
@@ -69,6 +70,6 @@ def find_running(directory: Path | None = None) -> RunningCompanion | None:
     """The announced companion if its process is alive and its port accepts connections; a stale
     announcement (a killed companion) counts as none."""
     state = _read(state_path(directory))
-    if state is None or not _alive(state.pid) or not _listening(state.port):
+    if state is None or not _alive(state.pid) or not listening(state.port):
         return None
     return state
