@@ -67,6 +67,8 @@ class AgentContext:
     # confirmation.py decides; and the frame origins the user allowed typing into on this document.
     page_facts: PageFacts = field(default_factory=PageFacts)
     approved_origins: set[str] = field(default_factory=set)
+    # Submit clicks refused once for fields the task names that are unset (act/named_fields.py): (button, what).
+    submit_warnings: set[tuple[str, tuple[str, ...]]] = field(default_factory=set)
     # This task's secret marker around page text in prompts (llm.prompts.untrusted): a page cannot close it.
     nonce: str = field(default_factory=new_nonce)
     # While execute() runs: the net change of all its refreshes (see changes.py); None when not tracking.

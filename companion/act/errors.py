@@ -25,3 +25,9 @@ class NoOp(ActionFailed):
     def __init__(self, message: str, would_be: str = "", done: list[str] | None = None):
         super().__init__(message, done)
         self.would_be = would_be
+
+
+class NotYet(ActionFailed):
+    """The action is premature: the task names something on the page it has not done yet (a submit click
+    before the checkboxes or option the task names are set: act/named_fields.py). The loop tells the next
+    choice why, so the model does that first."""

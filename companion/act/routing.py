@@ -32,9 +32,10 @@ from companion.act.elements import (
     field_description, label, is_checkable, is_copy_button, is_file_input, is_form_field, is_native_select,
     is_search_field, is_search_form, is_submit_like, is_text_field, probably_opens_something,
 )
-from companion.act.errors import ActionFailed
+from companion.act.errors import ActionFailed, NotYet
 from companion.act.form import submit_form
 from companion.act.models import Candidate, Outcome
+from companion.act.named_fields import unset_named
 from companion.act.sites import check_navigation, element_target, parse_url
 from companion.act.search import search
 from companion.bridge.errors import BridgeDisconnected, BridgeError
@@ -301,4 +302,24 @@ async def _execute(ctx: AgentContext, candidate: Candidate, reason: str) -> Outc
             field = next(e for e in form_section.all_elements() if is_text_field(e))
             return await search(ctx, field)
         return await submit_form(ctx, form_section, detached=detached)
+    check_named_fields_set(ctx, el, section)
     return await element_action(ctx, el, section)
+
+
+SMALL_PAGE_ELEMENTS = 40  # on a page this small every field belongs with its one submit button; else its section's
+
+
+def check_named_fields_set(ctx: AgentContext, el: Element, section: PageSection | None) -> None:
+    """A submit-like button outside any form, clicked while boxes or options the task names are unset, is
+    refused once (act/named_fields.py): the model is told what is left, and may still insist."""
+    if not is_submit_like(el, outside_form=True) or ctx.pagemem is None:
+        return
+    everything = list(ctx.pagemem.all_elements())
+    fields = everything if len(everything) <= SMALL_PAGE_ELEMENTS else list(section.all_elements()) if section else []
+    left = tuple(unset_named(ctx.task, fields))
+    warning = (el.key, left)
+    if not left or warning in ctx.submit_warnings:
+        return
+    ctx.submit_warnings.add(warning)
+    raise NotYet(f"not clicked yet: the task names what is unset here ({'; '.join(left)}); set that first, "
+                 f"or choose {label(el)} again to click it anyway")

@@ -3,7 +3,8 @@
 Each step: refresh the PageMem, observe (PageObserver), gather candidates (companion.act), let the LLM pick
 one numbered candidate with a reason, execute it. Around that:
   - retry rule: a candidate that fails at runtime (ActionFailed) is removed and the LLM re-prompted,
-    at most MAX_ATTEMPTS failures per step; failed attempts never reach the history;
+    at most MAX_ATTEMPTS failures per step; failed attempts never reach the history; a submit refused
+    because fields the task names are unset (act/named_fields.py) stays offered, with what is left said;
   - continuation: after an action that stays on the same URL (no modal), refresh, describe the change in
     words, append it to the observation and choose again from fresh candidates, until the URL changes,
     a modal opens, end task is chosen or MAX_STEP_ACTIONS actions ran in the step;
@@ -37,7 +38,7 @@ from pydantic import BaseModel, Field
 
 from companion import llm
 from companion.act import ActionFailed, AgentContext, Candidate, execute, gather_candidates
-from companion.act.errors import NoOp
+from companion.act.errors import NoOp, NotYet
 from companion.act.sites import WEB_SCHEMES, SitePolicy, parse_url
 from companion.agent.bookmarks import choose_bookmarks
 from companion.agent.change import describe_change, page_lines
@@ -435,10 +436,13 @@ class _Agent:
                     outcome = await execute(ctx, chosen, decision.reason)
                 except ActionFailed as exc:
                     actions += exc.done  # parts of a compound action that did happen
-                    failed.add(chosen.key)
+                    if not isinstance(exc, NotYet):  # a refused submit stays offered: choosing it again insists
+                        failed.add(chosen.key)
                     if isinstance(exc, NoOp):  # the state it asks for is there already: say so to the next choice
                         self.already_so.append(exc.would_be)
                         observation += f" (Already so: {exc}.)"
+                    elif isinstance(exc, NotYet):  # a submit before the fields the task names: say what is left
+                        observation += f" ({chosen.label} {exc}.)"
                     attempts += 1
                     await self.events.emit("note", step=self.step, text=f"Attempt failed ({chosen.label}): {exc}")
                     if attempts >= MAX_ATTEMPTS:
