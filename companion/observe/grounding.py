@@ -19,9 +19,12 @@ from companion.observe.derived import NUMBER, Derivation, Group, derive, groups_
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 # The "[3]" before an element in a details string is our numbering, not page content: a model that writes
 # "the price is [3] dollars" must not find its number there. In a claim, "[3]" followed by a role and a
-# quoted name ('[4] link "Browse all kettles"') copies an element line and states no number.
+# quoted name ('[4] link "Browse all kettles"'), or by a role word ('[1] combobox value="Norway"', as a page
+# shown whole lists its elements), copies an element line and states no number.
 _ELEMENT_INDEX = re.compile(r"\[\d+\]")
-_ELEMENT_REFERENCE = re.compile(r"\[\d+\](?=\s+[a-z]+\s+[\"'“])")
+_ROLES = ("textbox|searchbox|combobox|listbox|checkbox|radio|button|link|option|menuitem|menu|tab|switch|slider|"
+          "spinbutton|img|image|heading|row|cell|treeitem|gridcell|columnheader")
+_ELEMENT_REFERENCE = re.compile(r"\[\d+\](?=\s+(?:[a-z]+\s+[\"'“]|(?:" + _ROLES + r")\b))")
 
 
 def page_content(details: str) -> str:
@@ -70,16 +73,16 @@ class _Evidence:
 def _check(text: str, reference: str, context: str, groups: list[Group] | None) -> list[tuple[str, NumberCheck]]:
     """Each sentence of `text` with the check of its numbers."""
     reference = page_content(reference)
-    text = _ELEMENT_REFERENCE.sub(" ", text)
-    evidence = _Evidence(reference, text, context, groups)
+    evidence = _Evidence(reference, _ELEMENT_REFERENCE.sub(" ", text), context, groups)
     out = []
     for sentence in _SENTENCE_END.split(text.strip()):
         if not sentence:
             continue
         check = NumberCheck()
-        unseen = [n for n in dict.fromkeys(NUMBER.findall(sentence)) if not holds(reference, n)]
+        claimed = _ELEMENT_REFERENCE.sub(" ", sentence)  # checked without element numbers, kept with them
+        unseen = [n for n in dict.fromkeys(NUMBER.findall(claimed)) if not holds(reference, n)]
         if unseen:
-            stated = quantities(sentence)
+            stated = quantities(claimed)
             own = [q for q in stated if holds(reference, q.text)]
             for number in unseen:
                 claim = next((q for q in stated if q.text == number), None)

@@ -62,6 +62,17 @@ def test_a_copied_element_line_states_no_number():
     assert seen.ungrounded_numbers('The page links to [4] link "Browse all kettles".') == []
 
 
+def test_a_page_outline_keeps_its_element_lines_and_their_numbers():
+    # A page shown whole lists its elements as '[1] combobox value="Norway"': no number is stated there, and a
+    # sentence dropped beside it takes nothing of the outline with it.
+    seen = SeenText("Select Iceland and click Submit.")
+    seen.add_page(_page('- [1] combobox value="Norway" options: Norway | Iceland\n- [2] button "Submit"'))
+    outline = '- [1] combobox value="Norway" options: Norway | Iceland\n- [2] button "Submit"'
+    assert seen.ungrounded_numbers(outline) == []
+    kept, dropped = seen.without_ungrounded_sentences(f"{outline}. It costs 44.")
+    assert kept == f"{outline}." and dropped == ["It costs 44."]
+
+
 def _titled(title: str, details: str) -> PageMem:
     return PageMem(url=f"http://127.0.0.1:8000/{title.lower()}.html", title=title,
                    sections=[PageSection(id="s1", kind="normal", roots=[], tag="main", details=details)])
