@@ -133,8 +133,7 @@ async def run_task(task: str, *, session: BrowserSession, tab: int | None = None
         try:
             await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
         except asyncio.CancelledError:
-            inner.cancel()
-            await asyncio.gather(inner, return_exceptions=True)
+            await _cancel(inner)
             if stopper:
                 stopper.cancel()
             await agent.finish(_Ended("stopped", "stopped by the user"))
@@ -142,10 +141,19 @@ async def run_task(task: str, *, session: BrowserSession, tab: int | None = None
         if stopper:
             stopper.cancel()
         if not inner.done():
-            inner.cancel()
-            await asyncio.gather(inner, return_exceptions=True)
+            await _cancel(inner)
             return await agent.finish(_Ended("stopped", "stopped by the user"))
         return await agent.finish(inner.result())
+
+
+async def _cancel(task: asyncio.Task) -> None:
+    """Cancel `task` until it has ended. Before Python 3.12, asyncio.wait_for (the LLM call's and the bridge's)
+    swallows a cancellation that arrives as its awaited call completes: Stop pressed as an LLM reply lands was
+    lost, and the task went on acting."""
+    while not task.done():
+        task.cancel()
+        await asyncio.wait({task}, timeout=0.2)
+    await asyncio.gather(task, return_exceptions=True)
 
 
 class _Agent:
