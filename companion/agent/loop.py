@@ -3,7 +3,7 @@
 Each step: refresh the PageMem, observe (PageObserver), gather candidates (companion.act), let the LLM pick
 one numbered candidate with a reason, execute it. Around that:
   - retry rule: a candidate that fails at runtime (ActionFailed) is removed and the LLM re-prompted,
-    at most MAX_ATTEMPTS failures per step; failed attempts never reach the history; a submit refused
+    at most MAX_ATTEMPTS failures per step (it keeps its number, shown as tried, so no other number moves); failed attempts never reach the history; a submit refused
     because fields the task names are unset (act/named_fields.py) stays offered, with what is left said;
   - continuation: after an action that stays on the same URL (no modal), refresh, describe the change in
     words, append it to the observation and choose again from fresh candidates, until the URL changes,
@@ -388,14 +388,15 @@ class _Agent:
         candidates = await gather_candidates(ctx, obs, exclude=failed)
         try:
             while True:
-                shown = [c for c in candidates if c.key not in failed and not (end_task_removed and c.kind == "end_task")]
-                if not shown:
+                tried = frozenset(i for i, c in enumerate(candidates)
+                                  if c.key in failed or (end_task_removed and c.kind == "end_task"))
+                if len(tried) == len(candidates):
                     await self.events.emit("note", step=self.step, text="No action is left to try on this page.")
                     return
                 state = page_state(ctx.pagemem)
-                decision = await select_action(self.task, self.history.render_for_actor(), observation, [c.label for c in shown],
-                                               self.guard.nudge(state))
-                chosen = shown[decision.index]
+                decision = await select_action(self.task, self.history.render_for_actor(), observation,
+                                               [c.label for c in candidates], self.guard.nudge(state), unavailable=tried)
+                chosen = candidates[decision.index]
                 if chosen.kind == "end_task":
                     # The rule check runs on every end-task choice (it is not the one LLM verification of the
                     # paper): an observation stating a number no page showed is an invention, not an answer.

@@ -158,13 +158,14 @@ class LLMClient:
         return usage
 
     async def choose(self, prompt: str, variables: dict, n: int, *, reason: bool = True, allow_none: bool = False,
-                     max_tokens: int | None = None) -> Reply:
+                     max_tokens: int | None = None, exclude: frozenset[int] = frozenset()) -> Reply:
         """A numbered choice among n options shown as [0]..[n-1]: answer.index (and answer.reason).
 
-        With allow_none, -1 means "none of these". The schema's enum makes an out-of-range index impossible
-        on constrained servers, and our validation rejects it everywhere else.
+        With allow_none, -1 means "none of these". `exclude`: numbers shown but not choosable (a step's
+        tried actions keep their places so the others keep their numbers). The schema's enum makes an
+        out-of-range index impossible on constrained servers, and our validation rejects it everywhere else.
         """
-        model = choice_model(n, reason=reason, allow_none=allow_none)
+        model = choice_model(n, reason=reason, allow_none=allow_none, exclude=frozenset(exclude))
         return await self.ask(prompt, variables, model, max_tokens=max_tokens or (16 + REASON_TOKENS if reason else 16))
 
     async def choose_many(self, prompt: str, variables: dict, n: int, *, max_items: int | None = None,

@@ -205,30 +205,32 @@ class LexicalPolicy:
 
     def _choose(self, prompt: str, text: str, spec: dict, scorer: Scorer) -> int:
         allowed = _allowed(spec)
-        n = len([v for v in allowed if v >= 0])
+        valid = [v for v in allowed if v >= 0]
+        n = max(valid) + 1 if valid else 0  # shown options may include ones the schema leaves out (tried ones)
         options = numbered_options(text, n)
         if len(options) != n:
             return allowed[0]
         if prompt == "form_review":  # the prompt's own options: submit once the fields were filled
             return _first(options, lambda o: o.startswith("Submit the form"), default=n - 1)
         if prompt == "action_selection":
-            return self._action(options, scorer)
+            return self._action(options, scorer, set(valid))
         index, top = scorer.best(options)
         if top <= 0 and -1 in allowed:
             return -1
         return index
 
-    def _action(self, options: list[str], scorer: Scorer) -> int:
+    def _action(self, options: list[str], scorer: Scorer, valid: set[int]) -> int:
         from companion.act.candidates import END_TASK_LABEL, TYPE_URL_LABEL, VIEW_ALL_LABEL
 
         fixed = {END_TASK_LABEL, TYPE_URL_LABEL, VIEW_ALL_LABEL}
-        pages = [i for i, o in enumerate(options) if o not in fixed and not o.startswith(("go back to ", "go to bookmark ",
-                                                                                          "switch to tab "))]
+        pages = [i for i, o in enumerate(options) if i in valid and o not in fixed
+                 and not o.startswith(("go back to ", "go to bookmark ", "switch to tab "))]
         end = _first(options, lambda o: o == END_TASK_LABEL, default=None)
+        end = end if end in valid else None
         scores = {i: scorer.score(options[i]) for i in pages}
         best = max(scores, key=lambda i: (scores[i], -i)) if scores else None
         if best is None:
-            return end if end is not None else 0
+            return end if end is not None else min(valid)
         # Nothing left that shares a word with the task: end once something was done, else try the first element.
         if end is not None and scores[best] <= 0 and (scorer.done or scores[best] < 0):
             return end

@@ -25,24 +25,26 @@ class StrictAnswer(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-def _index_type(n: int, allow_none: bool):
-    values = tuple(range(n)) + ((-1,) if allow_none else ())
+def _index_type(n: int, allow_none: bool, exclude: frozenset[int] = frozenset()):
+    values = tuple(i for i in range(n) if i not in exclude) + ((-1,) if allow_none else ())
     if not values:
         raise ValueError("a choice needs at least one option")
     return Literal[values]  # type: ignore[valid-type]
 
 
 @lru_cache(maxsize=256)  # one class per shape: equal answers compare equal, Reply[...] is built once
-def choice_model(n: int, *, reason: bool = True, allow_none: bool = False, reason_max: int = REASON_MAX) -> type[StrictAnswer]:
-    """Answer model {"reason"?: str, "index": int in 0..n-1 (or -1 when allow_none)}.
+def choice_model(n: int, *, reason: bool = True, allow_none: bool = False, reason_max: int = REASON_MAX,
+                 exclude: frozenset[int] = frozenset()) -> type[StrictAnswer]:
+    """Answer model {"reason"?: str, "index": int in 0..n-1 but not in `exclude` (or -1 when allow_none)}.
 
     `reason` comes first so the model thinks before it picks (generation order follows the schema order).
     """
     fields: dict = {}
     if reason:
         fields["reason"] = (str, Field(max_length=reason_max))
-    fields["index"] = (_index_type(n, allow_none), ...)
-    return create_model(f"Choice{n}{'N' if allow_none else ''}", __base__=StrictAnswer, **fields)
+    fields["index"] = (_index_type(n, allow_none, exclude), ...)
+    gaps = "X" + "_".join(map(str, sorted(exclude))) if exclude else ""
+    return create_model(f"Choice{n}{'N' if allow_none else ''}{gaps}", __base__=StrictAnswer, **fields)
 
 
 @lru_cache(maxsize=256)

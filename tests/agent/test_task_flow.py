@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from companion.agent.decide import TRIED
 from companion.agent.loop import run_task
 from tests.agent.agent_llm import candidates_of, index_of
 
@@ -73,7 +74,8 @@ def test_stale_element_on_first_try_is_recovered_by_the_retry_rule(browser, page
     selections = llm_server.prompts("action_selection")
     first, retry = candidates_of(selections[0]), candidates_of(selections[1])
     stale_label = next(label for label in first if 'link "Kettles"' in label)
-    assert retry == [label for label in first if label != stale_label]  # removed, then the LLM re-prompted
+    # Removed (shown as tried, its number kept), then the LLM re-prompted.
+    assert retry == [TRIED if label == stale_label else label for label in first]
     assert result.actions == ['Clicked link "Browse all kettles"']  # the failed attempt is not logged
     assert any(e.kind == "note" and "Attempt failed" in e.text for e in result.events)
 

@@ -1,0 +1,30 @@
+"""A candidate that fails in a step keeps its number, shown as tried and not choosable, so no other number
+moves: the default 1.5B model answered "3" three times in a row on MiniWoB's click-checkboxes, and once its
+box at [3] had been refused as a no-op, "3" had become the Submit button. Real headless Chromium, the real
+extension, the scripted LLM."""
+
+from __future__ import annotations
+
+from selenium.webdriver.common.by import By
+
+from companion.agent.decide import TRIED
+from companion.agent.loop import run_task
+from tests.agent.agent_llm import candidates_of, index_of
+
+PAGE = "named_fields.html"  # [0] combobox, [1] red, [2] green, [3] blue, [4] Submit
+
+
+def always_three(text: str, labels: list[str]) -> int:
+    """A small model's habit: the same number again, while it is there to answer."""
+    return 3 if labels[3] != TRIED else index_of(labels, r"^end the task")
+
+
+def test_a_refused_candidate_keeps_its_number_and_the_others_keep_theirs(browser, pages, agent_llm, memory_dir):
+    server = agent_llm(choose=always_three)
+    result = browser.run(run_task("Tick the blue box.", session=browser.session, start_url=pages.url(PAGE),
+                                  memory_dir=memory_dir, max_steps=1), timeout=300)
+
+    assert result.actions == ['Checked checkbox "blue"']
+    assert browser.driver.find_element(By.ID, "submitted").text == "nothing"  # "3" never became Submit
+    after = [candidates_of(p) for p in server.prompts("action_selection")][2]  # after the no-op was refused
+    assert after[3] == TRIED and after[4] == 'button "Submit"'
