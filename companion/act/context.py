@@ -67,7 +67,7 @@ class AgentContext:
     # confirmation.py decides; and the frame origins the user allowed typing into on this document.
     page_facts: PageFacts = field(default_factory=PageFacts)
     approved_origins: set[str] = field(default_factory=set)
-    # Submit clicks refused once for fields the task names that are unset (act/named_fields.py): (button, what).
+    # Submit clicks refused for fields the task names that are unset (act/named_fields.py): (button, what was unset).
     submit_warnings: set[tuple[str, tuple[str, ...]]] = field(default_factory=set)
     # This task's secret marker around page text in prompts (llm.prompts.untrusted): a page cannot close it.
     nonce: str = field(default_factory=new_nonce)

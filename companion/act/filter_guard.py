@@ -51,8 +51,13 @@ def _norm(text: str) -> str:
     return " ".join(text.lower().split())
 
 
+def quoted_as_written(text: str) -> list[str]:
+    """The task's quoted phrases ("...", “...”, '...'), as written."""
+    return [" ".join(next(g for g in m.groups() if g).split()) for m in _QUOTED.finditer(text)]
+
+
 def quoted(text: str) -> list[str]:
-    return [_norm(next(g for g in m.groups() if g)) for m in _QUOTED.finditer(text)]
+    return [_norm(q) for q in quoted_as_written(text)]
 
 
 def _named_by(name: str, task_words: set[str]) -> bool:

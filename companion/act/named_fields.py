@@ -5,18 +5,22 @@ clicks Submit first, or after one of three boxes, and a scripted page scores the
 paper's SubmitForm fills the chosen fields before it submits; a submit button outside any form is a plain
 click, so this is the same precondition for it: a checkbox or radio whose label the task names, unchecked, or
 a native select with an option the task names while another is selected, is the task's, unfinished. The
-click is refused once per (button, unfinished fields), with what is left to set, so the model sets them or,
-choosing the button again, submits anyway (the task may name a label for another reason).
+click is refused once per (button, unfinished fields) in a task, with what is left to set; the button is offered
+again after the next action, so the model sets them or, choosing it again, submits anyway (the task may name a
+label for another reason).
 
-Only labels and option texts of at least two characters that the task contains as whole words count; text
-fields are left out (what to type is free text, and an already-filled field is the NoOp rules' business).
+Only labels and option texts of at least two characters that the task contains as whole words count. For text
+fields, a value the task quotes ('Enter "Kasie" into the text field') that no field holds while a text field
+is still empty is unset too; a quoted phrase that names an element of the page ('the "Submit" button') is a
+reference, not a value. A secret field's value is never read: filled or empty is all that is known of it.
 """
 
 from __future__ import annotations
 
 import re
 
-from companion.act.elements import is_checkable, is_native_select, label
+from companion.act.elements import is_checkable, is_empty, is_native_select, is_text_field, label
+from companion.act.filter_guard import quoted_as_written
 from companion.pagemem.model import Element
 
 _WORD = re.compile(r"[\w'-]+", re.UNICODE)
@@ -36,9 +40,23 @@ def names_in(task: str, phrase: str) -> bool:
     return any(have[i:i + n] == want for i in range(len(have) - n + 1))
 
 
-def unset_named(task: str, fields: list[Element]) -> list[str]:
+def _norm(text: str | None) -> str:
+    return " ".join((text or "").lower().split())
+
+
+def untyped_values(task: str, fields: list[Element], typed_secrets: set[tuple[int, int]] = frozenset()) -> list[str]:
+    """Values the task quotes that no text field of `fields` holds, while one of them is still empty."""
+    texts = [e for e in fields if is_text_field(e) and not e.disabled]
+    if not any(is_empty(e, set(typed_secrets)) for e in texts):
+        return []
+    held = {_norm(e.value) for e in texts if not e.is_password}
+    names = {_norm(n) for e in fields for n in (e.name, e.text) if n}
+    return [q for q in dict.fromkeys(quoted_as_written(task)) if _norm(q) not in held | names]
+
+
+def unset_named(task: str, fields: list[Element], typed_secrets: set[tuple[int, int]] = frozenset()) -> list[str]:
     """What the task names among `fields` that is not in the state it names, as short phrases for the model."""
-    left: list[str] = []
+    left: list[str] = [f'"{v}" is not typed into a field yet' for v in untyped_values(task, fields, typed_secrets)]
     for el in fields:
         if el.disabled:
             continue

@@ -311,15 +311,14 @@ SMALL_PAGE_ELEMENTS = 40  # on a page this small every field belongs with its on
 
 def check_named_fields_set(ctx: AgentContext, el: Element, section: PageSection | None) -> None:
     """A submit-like button outside any form, clicked while boxes or options the task names are unset, is
-    refused once (act/named_fields.py): the model is told what is left, and may still insist."""
+    refused once (act/named_fields.py): the model is told what is left; chosen again later, it is clicked."""
     if not is_submit_like(el, outside_form=True) or ctx.pagemem is None:
         return
     everything = list(ctx.pagemem.all_elements())
     fields = everything if len(everything) <= SMALL_PAGE_ELEMENTS else list(section.all_elements()) if section else []
-    left = tuple(unset_named(ctx.task, fields))
+    left = tuple(unset_named(ctx.task, fields, ctx.typed_secrets))
     warning = (el.key, left)
     if not left or warning in ctx.submit_warnings:
         return
     ctx.submit_warnings.add(warning)
-    raise NotYet(f"not clicked yet: the task names what is unset here ({'; '.join(left)}); set that first, "
-                 f"or choose {label(el)} again to click it anyway")
+    raise NotYet(f"not clicked yet: the task names what is unset here ({'; '.join(left)}); set that first")

@@ -3,8 +3,9 @@
 Each step: refresh the PageMem, observe (PageObserver), gather candidates (companion.act), let the LLM pick
 one numbered candidate with a reason, execute it. Around that:
   - retry rule: a candidate that fails at runtime (ActionFailed) is removed and the LLM re-prompted,
-    at most MAX_ATTEMPTS failures per step (it keeps its number, shown as tried, so no other number moves); failed attempts never reach the history; a submit refused
-    because fields the task names are unset (act/named_fields.py) stays offered, with what is left said;
+    at most MAX_ATTEMPTS failures per step (it keeps its number, shown as tried, so no other number moves);
+    failed attempts never reach the history; a submit refused because fields the task names are unset
+    (act/named_fields.py) is told with what is left and counts as no attempt;
   - continuation: after an action that stays on the same URL (no modal), refresh, describe the change in
     words, append it to the observation and choose again from fresh candidates, until the URL changes,
     a modal opens, end task is chosen or MAX_STEP_ACTIONS actions ran in the step;
@@ -385,6 +386,7 @@ class _Agent:
         failed: set[str] = set()
         end_task_removed = False
         attempts = executed = 0
+        not_yet = ""  # why the submit just chosen was refused (act/named_fields.py), for the next choice only
         candidates = await gather_candidates(ctx, obs, exclude=failed)
         try:
             while True:
@@ -394,7 +396,7 @@ class _Agent:
                     await self.events.emit("note", step=self.step, text="No action is left to try on this page.")
                     return
                 state = page_state(ctx.pagemem)
-                decision = await select_action(self.task, self.history.render_for_actor(), observation,
+                decision = await select_action(self.task, self.history.render_for_actor(), observation + not_yet,
                                                [c.label for c in candidates], self.guard.nudge(state), unavailable=tried)
                 chosen = candidates[decision.index]
                 if chosen.kind == "end_task":
@@ -445,20 +447,20 @@ class _Agent:
                     outcome = await execute(ctx, chosen, decision.reason)
                 except ActionFailed as exc:
                     actions += exc.done  # parts of a compound action that did happen
-                    if not isinstance(exc, NotYet):  # a refused submit stays offered: choosing it again insists
-                        failed.add(chosen.key)
+                    failed.add(chosen.key)
                     if isinstance(exc, NoOp):  # the state it asks for is there already: say so to the next choice
                         self.already_so.append(exc.would_be)
                         observation += f" (Already so: {exc}.)"
-                    elif isinstance(exc, NotYet):  # a submit before the fields the task names: say what is left
-                        observation += f" ({chosen.label} {exc}.)"
-                    attempts += 1
+                    elif isinstance(exc, NotYet):  # a submit before the fields the task names: say what is left,
+                        not_yet = f" ({chosen.label} {exc}.)"  # until the next action (then it may be stale)
+                    attempts += not isinstance(exc, NotYet)  # told once per unset set and step: bounded anyway
                     await self.events.emit("note", step=self.step, text=f"Attempt failed ({chosen.label}): {exc}")
                     if attempts >= MAX_ATTEMPTS:
                         await self.events.emit("note", step=self.step, text=f"{MAX_ATTEMPTS} attempts failed in this step.")
                         return
                     continue
                 executed += 1
+                not_yet = ""
                 actions += outcome.actions
                 reasons.append(decision.reason)
                 await self.events.emit("action", step=self.step, reason=decision.reason, actions=outcome.actions,
