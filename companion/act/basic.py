@@ -87,20 +87,34 @@ def names_the_field(value: str, el: Element) -> bool:
     return any(said == o or said.startswith(f"{el.role} ") for o in own) if own else False
 
 
+def copies_the_task(value: str, task: str) -> bool:
+    """The answer is the task sentence itself ("Focus into the textbox"): no text the task gives for the field."""
+    def bare(text: str) -> str:
+        return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+    return bool(bare(value)) and bare(value) == bare(task)
+
+
+def no_text_given(value: str, el: Element, task: str) -> bool:
+    return names_the_field(value, el) or copies_the_task(value, task)
+
+
 async def enter_input(ctx: AgentContext, el: Element, *, value: str | None = None) -> str:
     """EnterInput: ask the LLM what to type (input_value) unless a value is given, then type it. An answer
-    that only names the input is asked again once, with that answer shown as wrong."""
+    that only names the input or repeats the task is asked again once, with that answer shown as wrong; a second
+    such answer means the task gives no text for it ("Focus into the textbox"): the field is clicked, which
+    focuses it, and nothing is typed."""
     if value is None:
         field = field_description(el, ctx.typed_secrets)
         reply = await llm.ask("input_value", _variables(ctx, observation=ctx.observation, field=field),
                               llm.TextValue, max_tokens=VALUE_TOKENS)
         value = reply.answer.value
-        if names_the_field(value, el):
+        if no_text_given(value, el, ctx.task):
             reply = await llm.ask("input_value", _variables(ctx, observation=ctx.observation, field=field, rejected=value),
                                   llm.TextValue, max_tokens=VALUE_TOKENS)
             value = reply.answer.value
-            if names_the_field(value, el):
-                raise ActionFailed(f"no text to type into {label(el)}: the model only repeated the input's name")
+            if no_text_given(value, el, ctx.task):
+                text, _ = await click_element(ctx, el)
+                return text
     return await type_text(ctx, el, value)
 
 
