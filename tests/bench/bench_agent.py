@@ -47,6 +47,16 @@ TASKS = {
     # A custom menu of 100 options (issue 13 item 2, WorkArena's long menus): the 87th is past what one prompt shows.
     "long-menu": ("Assign the incident to Support team 87 and save it.", "long_menu.html",
                   r"url:long_menu\.html\?assigned=Support%20team%2087"),
+    # A consent dialog whose buttons do not close it, over the page with the answer (issue 13 item 13).
+    "cookie-wall": ("What is the price of the Blue kettle?", "agent_cookie_wall.html", "24.50"),
+    # A one-word link in 9 px type, 8 x 11 px (issue 13 item 9).
+    "small-link": ("Open the page where I sign in to track an order.", "pm_small.html", r"url:/signin"),
+    # A choose-from-the-list form: the <select> is what the task names (issue 13 item 10).
+    "choose-list": ("Choose Bob from the list of names and submit the form.", "filter_choose.html",
+                    r"url:form_done\.html\?nick=&who=Bob"),
+    # A field that already holds the value the task gives (issue 13 item 11).
+    "filled-field": ("Sign Kasie up for the newsletter: her name is Kasie; tick the box and send the form.",
+                     "bench_filled.html", r"url:form_done\.html\?name=Kasie&news=on"),
 }
 
 DONE = re.compile(r"^== (\w+) after (\d+) step\(s\), ([\d.]+) s, (\d+) LLM calls \((\d+) prompt \+ (\d+) completion")
