@@ -95,7 +95,7 @@ def copies_the_task(value: str, task: str) -> bool:
 
 
 def no_text_given(value: str, el: Element, task: str) -> bool:
-    return names_the_field(value, el) or copies_the_task(value, task)
+    return not value.strip() or names_the_field(value, el) or copies_the_task(value, task)
 
 
 async def enter_input(ctx: AgentContext, el: Element, *, value: str | None = None) -> str:

@@ -29,7 +29,7 @@ from companion.act.basic import (
 from companion.act.context import AgentContext
 from companion.act.dropdown import dropdown_action, known_dropdown, remember_navigation
 from companion.act.elements import (
-    field_description, label, is_checkable, is_copy_button, is_file_input, is_form_field, is_native_select,
+    field_description, label, is_checkable, is_copy_button, is_empty, is_file_input, is_form_field, is_native_select,
     is_search_field, is_search_form, is_submit_like, is_text_field, probably_opens_something,
 )
 from companion.act.errors import ActionFailed, NotYet
@@ -131,7 +131,10 @@ async def element_action(ctx: AgentContext, el: Element, section: PageSection | 
         return await search(ctx, el, press=False, value=await field_value(ctx, el, form) if form else None)
     if route == "input":
         if form is not None:
-            return await _done(ctx, [await type_text(ctx, el, await field_value(ctx, el, form))])
+            value = await field_value(ctx, el, form)
+            if not value.strip() and not is_empty(el, ctx.typed_secrets):
+                return await _done(ctx, [])  # nothing to type: the value the field holds stays (typing "" clears it)
+            return await _done(ctx, [await type_text(ctx, el, value)])
         return await _done(ctx, [await enter_input(ctx, el)])
     if route == "check":
         # Re-filled after a rejection: a required box must end up checked, not toggled back off.
