@@ -47,7 +47,8 @@ def words(text: str) -> list[str]:
     return [stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS]
 
 
-def _norm(text: str) -> str:
+def normalized(text: str) -> str:
+    """Lower-cased, whitespace collapsed: how phrases of the task and the page are compared."""
     return " ".join(text.lower().split())
 
 
@@ -57,7 +58,7 @@ def quoted_as_written(text: str) -> list[str]:
 
 
 def quoted(text: str) -> list[str]:
-    return [_norm(q) for q in quoted_as_written(text)]
+    return [normalized(q) for q in quoted_as_written(text)]
 
 
 def _named_by(name: str, task_words: set[str]) -> bool:
@@ -67,7 +68,7 @@ def _named_by(name: str, task_words: set[str]) -> bool:
 
 def task_names(task: str, label: str) -> bool:
     """Does the task name this candidate (by a quoted phrase in its label, its accessible name or an option)?"""
-    low = _norm(label)
+    low = normalized(label)
     if any(q and q in low for q in quoted(task)):
         return True
     task_words = set(words(task))

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from companion.act.elements import is_checkable, is_empty, is_native_select, is_text_field, label
-from companion.act.filter_guard import quoted_as_written
+from companion.act.filter_guard import normalized, quoted_as_written
 from companion.pagemem.model import Element
 
 _WORD = re.compile(r"[\w'-]+", re.UNICODE)
@@ -40,21 +40,17 @@ def names_in(task: str, phrase: str) -> bool:
     return any(have[i:i + n] == want for i in range(len(have) - n + 1))
 
 
-def _norm(text: str | None) -> str:
-    return " ".join((text or "").lower().split())
-
-
-def untyped_values(task: str, fields: list[Element], typed_secrets: set[tuple[int, int]] = frozenset()) -> list[str]:
+def untyped_values(task: str, fields: list[Element], typed_secrets: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()) -> list[str]:
     """Values the task quotes that no text field of `fields` holds, while one of them is still empty."""
     texts = [e for e in fields if is_text_field(e) and not e.disabled]
-    if not any(is_empty(e, set(typed_secrets)) for e in texts):
+    if not any(is_empty(e, typed_secrets) for e in texts):
         return []
-    held = {_norm(e.value) for e in texts if not e.is_password}
-    names = {_norm(n) for e in fields for n in (e.name, e.text) if n}
-    return [q for q in dict.fromkeys(quoted_as_written(task)) if _norm(q) not in held | names]
+    held = {normalized(e.value or "") for e in texts if not e.is_password}
+    names = {normalized(n) for e in fields for n in (e.name, e.text) if n}
+    return [q for q in dict.fromkeys(quoted_as_written(task)) if normalized(q) not in held | names]
 
 
-def unset_named(task: str, fields: list[Element], typed_secrets: set[tuple[int, int]] = frozenset()) -> list[str]:
+def unset_named(task: str, fields: list[Element], typed_secrets: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()) -> list[str]:
     """What the task names among `fields` that is not in the state it names, as short phrases for the model."""
     left: list[str] = [f'"{v}" is not typed into a field yet' for v in untyped_values(task, fields, typed_secrets)]
     for el in fields:

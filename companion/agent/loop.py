@@ -453,7 +453,7 @@ class _Agent:
                         observation += f" (Already so: {exc}.)"
                     elif isinstance(exc, NotYet):  # a submit before the fields the task names: say what is left,
                         not_yet = f" ({chosen.label} {exc}.)"  # until the next action (then it may be stale)
-                    attempts += not isinstance(exc, NotYet)  # told once per unset set and step: bounded anyway
+                    attempts += not isinstance(exc, NotYet)  # refused once per button and unset set in a task: bounded
                     await self.events.emit("note", step=self.step, text=f"Attempt failed ({chosen.label}): {exc}")
                     if attempts >= MAX_ATTEMPTS:
                         await self.events.emit("note", step=self.step, text=f"{MAX_ATTEMPTS} attempts failed in this step.")
