@@ -10,6 +10,8 @@ SELECTION_MAX_TOKENS = 90  # {"reason": <=15 words, "index": n}
 # What a candidate tried in this step is shown as: it keeps its number, so the others keep theirs (a small
 # model that answered "3" answers "3" again, and "3" must not have become another action).
 TRIED = "(tried in this step: not available now)"
+# What an action that was done on this same page state and changed nothing is shown as (loopguard.py).
+CHANGED_NOTHING = "(done before on this same page: it changed nothing, so it is not offered again)"
 
 
 class Decision(BaseModel):
@@ -18,11 +20,12 @@ class Decision(BaseModel):
 
 
 async def select_action(task: str, history: str, observation: str, labels: list[str], nudge: str = "",
-                        unavailable: frozenset[int] = frozenset()) -> Decision:
-    """Choose among `labels`; those at `unavailable` positions are shown as TRIED and cannot be chosen (trailing
-    ones are left out: no other number moves)."""
-    last = max((i for i in range(len(labels)) if i not in unavailable), default=-1)
-    shown = [TRIED if i in unavailable else label for i, label in enumerate(labels[:last + 1])]
+                        unavailable: frozenset[int] | dict[int, str] = frozenset()) -> Decision:
+    """Choose among `labels`; those at `unavailable` positions cannot be chosen and are shown as TRIED, or as the
+    text a dict gives for them (trailing ones are left out: no other number moves)."""
+    shown_as = unavailable if isinstance(unavailable, dict) else dict.fromkeys(unavailable, TRIED)
+    last = max((i for i in range(len(labels)) if i not in shown_as), default=-1)
+    shown = [shown_as.get(i, label) for i, label in enumerate(labels[:last + 1])]
     variables = {"task": task, "history": history, "observation": observation, "candidates": shown, "nudge": nudge}
     reply = await llm.choose("action_selection", variables, n=len(shown), max_tokens=SELECTION_MAX_TOKENS,
                              exclude=frozenset(i for i in unavailable if i < len(shown)))

@@ -16,9 +16,10 @@ one numbered candidate with a reason, execute it. Around that:
     actions could have done, and an answer saying "not provided" while the site was not searched (finish.py);
   - view all: the observer shows every section in full for the rest of the page; observe again;
   - each step's observation loses the sentences stating numbers no visited page showed (grounding.py);
-  - loop detection (loopguard.py), the step budget, cancellation (asyncio or a `stop` event) and a
-    confirm callback the workflows call before irreversible actions; a task stopped by a loop or the
-    budget still reports what its history supports, marked unverified;
+  - known no-ops: an action that left the page state and text as they were is not offered again on that
+    state (it keeps its number, shown as done); loop detection (loopguard.py), the step budget,
+    cancellation (asyncio or a `stop` event) and a confirm callback the workflows call before irreversible
+    actions; a task stopped by a loop or the budget still reports what its history supports, unverified;
   - every visited page is saved in its own site's WebsiteMem (site_memory.py); a dropped browser
     connection is waited for and told to the user (the bridge hub's connection notes);
   - a checkpoint (checkpoint.py) is saved after every step and at the end; a failed task names it, and a
@@ -44,12 +45,12 @@ from companion.act.sites import WEB_SCHEMES, SitePolicy, parse_url
 from companion.agent.bookmarks import choose_bookmarks
 from companion.agent.change import describe_change, page_lines
 from companion.agent.checkpoint import TaskCheckpoint, TaskOptions
-from companion.agent.decide import select_action
+from companion.agent.decide import CHANGED_NOTHING, TRIED, select_action
 from companion.agent.events import EventStream, Subscriber, usage_of
 from companion.agent.finish import final_answer, hollow_answer, missing_action, verify_end_task
 from companion.agent.history import History, StepRecord, format_earlier
 from companion.agent.grounding import SeenText
-from companion.agent.loopguard import LoopGuard, page_state
+from companion.agent.loopguard import LoopGuard, page_state, page_text
 from companion.agent.pause import PauseGate
 from companion.agent.site_memory import SiteMemory
 from companion.bridge.errors import BridgeActionInterrupted, BridgeError
@@ -390,14 +391,18 @@ class _Agent:
         candidates = await gather_candidates(ctx, obs, exclude=failed)
         try:
             while True:
-                tried = frozenset(i for i, c in enumerate(candidates)
-                                  if c.key in failed or (end_task_removed and c.kind == "end_task"))
-                if len(tried) == len(candidates):
+                state, text = page_state(ctx.pagemem), page_text(ctx.pagemem)
+                await self._learn_noop(state, text)
+                noops = self.guard.changed_nothing(state)
+                unavailable = {i: (TRIED if c.key in failed or c.kind == "end_task" else CHANGED_NOTHING)
+                               for i, c in enumerate(candidates)
+                               if c.key in failed or (end_task_removed and c.kind == "end_task") or c.label in noops}
+                if len(unavailable) == len(candidates):
                     await self.events.emit("note", step=self.step, text="No action is left to try on this page.")
                     return
-                state = page_state(ctx.pagemem)
                 decision = await select_action(self.task, self.history.render_for_actor(), observation + not_yet,
-                                               [c.label for c in candidates], self.guard.nudge(state), unavailable=tried)
+                                               [c.label for c in candidates], self.guard.nudge(state),
+                                               unavailable=unavailable)
                 chosen = candidates[decision.index]
                 if chosen.kind == "end_task":
                     # The rule check runs on every end-task choice (it is not the one LLM verification of the
@@ -465,7 +470,7 @@ class _Agent:
                 reasons.append(decision.reason)
                 await self.events.emit("action", step=self.step, reason=decision.reason, actions=outcome.actions,
                                        text="; ".join(outcome.actions) or chosen.label)
-                self.guard.record(state, chosen.label)
+                self.guard.record(state, chosen.label, text)
                 if self.guard.should_stop(state, chosen.label):
                     self._record(obs, step_summary, reasons, actions)
                     raise _Ended("looping", self.guard.explanation(state, chosen.label))
@@ -499,6 +504,14 @@ class _Agent:
             if not (self.history.steps and self.history.steps[-1].step == self.step):
                 self._record(obs, step_summary, reasons, actions)
             self.sites.remember(page)
+
+    async def _learn_noop(self, state: str, text: str) -> None:
+        """The page after the last action: unchanged, that action is a known no-op here (loopguard.py), said once."""
+        before = set(self.guard.changed_nothing(state))
+        self.guard.look(state, text)
+        for action in self.guard.changed_nothing(state) - before:
+            await self.events.emit("note", step=self.step, text=f"{action} changed nothing on the page: it is not "
+                                                                 "offered again while the page stays as it is.")
 
     async def _grounded(self, summary: str) -> str:
         """The observation without sentences stating numbers no visited page showed nor supports by a

@@ -6,6 +6,13 @@ the text on every look, so a click that changes nothing would never repeat "the 
 taken by what they are (identity_key), not by their ids, so a re-rendered but unchanged widget is the same.
 Three times on one state puts a nudge line into the action-selection prompt; five times ends the task
 with an explanation.
+
+Before that, an action seen to change nothing is a known no-op on that state (the pre-filter's rule, learnt by
+trying): done on a state, it left the same state and the same page text, so choosing it there again cannot
+help and it is not offered there again (a small model re-ran the search whose results it was reading, and
+re-clicked a consent button that left its dialog open, until the guard stopped the task). Here the text does
+count, on the safe side: a click whose only effect is text (a counter, a message) is not a no-op, and on a
+page whose text changes by itself (a ticking clock) nothing is learnt and the counts above still apply.
 """
 
 from __future__ import annotations
@@ -26,6 +33,14 @@ def element_state(el: Element) -> tuple:
     return (el.identity_key(), value, el.has_value, el.checked, el.selected, el.expanded, el.disabled, el.selected_option)
 
 
+def page_text(pagemem: PageMem) -> str:
+    """A fingerprint of the page's rendered text (every section's details)."""
+    digest = hashlib.sha256()
+    for section in pagemem.sections:
+        digest.update(b"\0" + section.details.encode())
+    return digest.hexdigest()[:16]
+
+
 def page_state(pagemem: PageMem) -> str:
     digest = hashlib.sha256(pagemem.url.encode())
     for el in pagemem.all_elements():
@@ -38,11 +53,25 @@ class LoopGuard:
         self.nudge_at = nudge_at
         self.stop_at = stop_at
         self.counts: Counter[tuple[str, str]] = Counter()
+        self.noops: dict[str, set[str]] = {}  # state -> actions done there that changed nothing
+        self._last: tuple[str, str, str] | None = None  # (state, text, action) of the last action done
 
-    def record(self, state: str, action: str) -> int:
-        """Count one execution of `action` on `state`; returns how often that pair has happened now."""
+    def record(self, state: str, action: str, text: str = "") -> int:
+        """Count one execution of `action` on `state` (whose page text is `text`); returns how often that pair
+        has happened now."""
         self.counts[(state, action)] += 1
+        self._last = (state, text, action)
         return self.counts[(state, action)]
+
+    def look(self, state: str, text: str) -> None:
+        """The page as it is after the last action done: the same state and text make that action a known no-op there."""
+        if self._last is not None and self._last[:2] == (state, text):
+            self.noops.setdefault(state, set()).add(self._last[2])
+        self._last = None
+
+    def changed_nothing(self, state: str) -> set[str]:
+        """The actions known to change nothing on this state."""
+        return self.noops.get(state, set())
 
     def repeated(self, state: str) -> list[tuple[str, int]]:
         """Actions done at least nudge_at times on this state, most repeated first."""

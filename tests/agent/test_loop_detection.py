@@ -1,5 +1,6 @@
 """Loop detection in a real run: the same action on an unchanged page gets a nudge in the action-selection
-prompt from the third repetition on, and the task ends with an explanation at the fifth."""
+prompt from the third repetition on, and the task ends with an explanation at the fifth. The page's text ticks
+(a clock), so the click is never seen to change nothing and stays offered (test_known_noops.py has that rule)."""
 
 from __future__ import annotations
 

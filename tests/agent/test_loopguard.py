@@ -51,3 +51,28 @@ def test_different_actions_on_one_state_are_counted_apart():
     for action in ["a", "b", "a", "b", "a"]:
         guard.record("S", action)
     assert [a for a, _ in guard.repeated("S")] == ["a"]
+
+
+def test_an_action_that_left_state_and_text_as_they_were_is_a_known_noop_there():
+    guard = LoopGuard()
+    guard.record("S", 'button "Reject all"', "T")
+    guard.look("S", "T")
+    assert guard.changed_nothing("S") == {'button "Reject all"'}
+    assert guard.changed_nothing("S2") == set()  # known on that state only
+
+
+def test_an_action_that_changed_the_text_or_the_state_is_not_a_noop():
+    guard = LoopGuard()
+    guard.record("S", 'button "Add one"', "count 0")
+    guard.look("S", "count 1")  # only text changed (a counter): it did something
+    guard.record("S", 'button "Next"', "count 1")
+    guard.look("S2", "count 1")  # the state changed
+    assert guard.changed_nothing("S") == set()
+
+
+def test_a_look_judges_only_the_action_done_just_before_it():
+    guard = LoopGuard()
+    guard.record("S", 'button "Go"', "T")
+    guard.look("S2", "T2")
+    guard.look("S", "T")  # back on S later, with no action in between: "Go" did change the page
+    assert guard.changed_nothing("S") == set()
