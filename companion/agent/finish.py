@@ -7,7 +7,10 @@ rule checks that refuse a hollow end before or after them (no LLM call):
   - left_to_try: an answer saying the information is not there ("not provided", "no information", "cannot
     find") is not an answer while the places it could be were not looked at: the site's search box (when the
     page has one and no search was typed), links of the page the task's words point to (not opened yet),
-    a dialog over the page (not dismissed). Whatever is left is told to the model, which goes on.
+    a dialog over the page (not dismissed). Whatever is left is told to the model, which goes on. The same
+    holds for an answer to a question that states a number no visited page showed nor supports by a
+    computation (invented_answer): asked a price on a page that only links to the price list, the 1.5B model
+    answered "$5"; while somewhere is left to look, it is sent there instead of the answer being given.
 """
 
 from __future__ import annotations
@@ -155,3 +158,15 @@ def hollow_answer(answer: str, task: str, pagemem: PageMem | None, actions_done:
         return None
     return ("the answer says the information is not there, but not every place it could be was looked at; "
             "left to try: " + "; ".join(left))
+
+
+def invented_answer(unseen: list[str], task: str, pagemem: PageMem | None, actions_done: list[str],
+                    visited: list[str]) -> str | None:
+    """Why an answer stating numbers no page showed (`unseen`) cannot end a question task yet (None: it states
+    none, the task asks for an action, or nowhere is left to look: then it is given with a note)."""
+    if not unseen or requested_actions(task):
+        return None
+    left = left_to_try(task, pagemem, actions_done, visited)
+    if not left:
+        return None
+    return (f"the answer states {', '.join(unseen)}, which no page visited showed; left to try: " + "; ".join(left))

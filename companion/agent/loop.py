@@ -13,7 +13,8 @@ one numbered candidate with a reason, execute it. Around that:
     end-task choice ends the task without another LLM check; a final-answer call produces the answer.
     Before either, a rule check (grounding.py) on every end-task choice refuses an observation stating a
     number no visited page showed (small models invent prices), a task asking for an action none of the
-    actions could have done, and an answer saying "not provided" while the site was not searched (finish.py);
+    actions could have done, and an answer saying "not provided", or stating a number no page showed, while
+    the site was not searched (finish.py);
   - view all: the observer shows every section in full for the rest of the page; observe again;
   - each step's observation loses the sentences stating numbers no visited page showed (grounding.py);
   - known no-ops: an action that left the page state and text as they were is not offered again on that
@@ -47,7 +48,7 @@ from companion.agent.change import describe_change, page_lines
 from companion.agent.checkpoint import TaskCheckpoint, TaskOptions
 from companion.agent.decide import CHANGED_NOTHING, TRIED, select_action
 from companion.agent.events import EventStream, Subscriber, usage_of
-from companion.agent.finish import final_answer, hollow_answer, missing_action, verify_end_task
+from companion.agent.finish import final_answer, hollow_answer, invented_answer, missing_action, verify_end_task
 from companion.agent.history import History, StepRecord, format_earlier
 from companion.agent.grounding import SeenText
 from companion.agent.loopguard import LoopGuard, page_state, page_text
@@ -430,8 +431,11 @@ class _Agent:
                                                    text=f"Not done yet: {verdict.reason}")
                             continue
                     answer = await final_answer(self.task, self._history_with(obs, step_summary, reasons, actions), observation)
-                    hollow = hollow_answer(answer, self.task, ctx.pagemem, self.history.actions() + actions, ctx.visited_urls)
-                    if hollow:  # "not provided" while the site was not searched (finish.py)
+                    done_so_far = self.history.actions() + actions
+                    hollow = (hollow_answer(answer, self.task, ctx.pagemem, done_so_far, ctx.visited_urls)
+                              or invented_answer(self.seen.check(answer).unseen, self.task, ctx.pagemem, done_so_far,
+                                                 ctx.visited_urls))
+                    if hollow:  # "not provided", or an unseen price, while the site was not searched (finish.py)
                         end_task_removed = True
                         observation = await self._refuse_end(hollow, decision.reason, observation)
                         continue

@@ -72,6 +72,36 @@ def test_not_provided_is_not_an_answer_while_the_search_was_not_tried(browser, p
     assert any(a.startswith('Typed "Teal kettle" into searchbox') for a in result.actions)
 
 
+def test_an_invented_price_is_not_an_answer_while_a_link_the_task_names_was_not_opened(browser, pages, agent_llm,
+                                                                                      memory_dir):
+    """The default model answered "The Green kettle costs $5." on a page that only links to the price list."""
+    def choose(text: str, labels: list[str]) -> int:
+        if "which no page visited showed; left to try" in text and index_of(labels, r'^link "Kettles"') is not None:
+            return index_of(labels, r'^link "Kettles"')
+        return index_of(labels, r"^end the task")
+
+    def answer(text: str) -> str:
+        return "The Green kettle costs $31.00." if "agent_kettles.html" in text else "The Green kettle costs $5."
+
+    server = agent_llm(choose=choose, answer=answer)
+    result = browser.run(run_task("How much does the Green kettle cost?", session=browser.session,
+                                  start_url=pages.url("agent_shop.html"), memory_dir=memory_dir, max_steps=3), timeout=180)
+
+    assert result.answer == "The Green kettle costs $31.00.", result.explanation
+    refused = [n for n in notes(result) if n.startswith("Not done yet: the answer states 5, which no page visited showed")]
+    assert refused and 'open link "Kettles"' in refused[0]
+    assert any(a.startswith('Clicked link "Kettles"') for a in result.actions)
+    assert "Note: End task refused at step 1: the answer states 5" in result.history
+
+
+def test_an_unseen_number_in_an_answer_is_given_with_a_note_when_nowhere_is_left_to_look():
+    from companion.agent.finish import invented_answer
+
+    assert invented_answer(["5"], "How much does the Green kettle cost?", None, [], []) is None  # no page: nowhere
+    assert invented_answer(["5"], "Click the button 5 times", None, [], []) is None  # an action task
+    assert invented_answer([], "How much does it cost?", None, [], []) is None
+
+
 def test_the_action_rule_reads_imperatives_not_questions():
     from companion.agent.finish import missing_action, requested_actions, says_not_there
 
