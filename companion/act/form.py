@@ -7,7 +7,9 @@ The review loop only offers the form's own fields. Submission asks ctx.confirm f
 site search (confirmation.py decides by what the form does); declining raises ActionFailed with the fill actions
 already done. A field that cannot be filled is logged and skipped, not fatal (what it did, e.g. opening a
 combobox, is kept). A field whose action left the page or opened a modal ends the workflow there. A form left
-unsubmitted says so in the history, and why: the model chose to leave it, or the review ran out of rounds.
+unsubmitted says so in the history, and why: the model chose to leave it, or the review ran out of rounds. A
+review edit that would change nothing (the field holds what the model would give it) ends the review: the
+form is submitted.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from companion.act.context import AgentContext
 from companion.act.elements import (
     field_description, is_empty, is_form_field, is_native_select, is_submit_like, is_text_field, label,
 )
-from companion.act.errors import ActionFailed
+from companion.act.errors import ActionFailed, NoOp
 from companion.act.models import Outcome
 from companion.pagemem.model import Element, PageSection
 
@@ -86,15 +88,18 @@ def _validation_problem(el: Element, typed_secrets: set[tuple[int, int]]) -> str
     return None
 
 
-async def _fill(ctx: AgentContext, el: Element, purpose: str, actions: list[str], problem: str = "") -> Outcome | None:
+async def _fill(ctx: AgentContext, el: Element, purpose: str, actions: list[str], problem: str = "",
+                review: bool = False) -> Outcome | None:
     """ElementAction on one field (Algorithm 9). Returns its outcome when it left the page or opened a modal
-    (the form cannot go on), else None."""
+    (the form cannot go on), else None. In the review, an edit that would change nothing raises NoOp."""
     from companion.act.routing import FormField, element_action  # routing sends form fields here: imported late
 
     try:
         outcome = await element_action(ctx, el, form=FormField(purpose=purpose, problem=problem))
     except ActionFailed as exc:
         actions.extend(exc.done)  # e.g. the combobox did open: the history says so
+        if review and isinstance(exc, NoOp):
+            raise
         log.info("could not fill %s: %s", label(el), exc)
         return None
     actions.extend(outcome.actions)
@@ -130,19 +135,33 @@ async def submit_form(ctx: AgentContext, section: PageSection, *, detached: bool
         if problem and (ended := await _fill(ctx, _live(ctx, el) or el, purpose, actions, problem)):
             return ended
 
-    # Phase 3: review loop restricted to this form's fields.
-    for _ in range(REVIEW_ROUNDS):
+    # Phase 3: review loop restricted to this form's fields. An edit that changes no field (selecting the option
+    # selected, re-picking a custom menu's shown entry, typing the value held) says the model holds the form
+    # right and has nothing left to change: the review is over and the form goes ahead. A small model re-picked
+    # the field the task names in every round until the rounds ran out and the form was left unsubmitted.
+    edited_from = None  # the fields as they were before the last edit
+    for edits in range(REVIEW_ROUNDS + 1):
         await settle(ctx)
         section = _current(ctx, section, detached)
         fields = form_fields(section)
-        options = [f"Edit field: {describe(ctx, e)}" for e in fields] + [SUBMIT, LEAVE]
         state = "\n".join(describe(ctx, e) for e in fields)
+        if state == edited_from:
+            log.info("the review's edit changed no field: submitting")
+            return await _submit(ctx, section, purpose, fields, actions)
+        if edits == REVIEW_ROUNDS:  # each edit changed something, and the rounds are used up
+            break
+        options = [f"Edit field: {describe(ctx, e)}" for e in fields] + [SUBMIT, LEAVE]
         reply = await llm.choose("form_review", {**variables, "form_state": state, "options": options}, n=len(options),
                                  max_tokens=CHOICE_TOKENS)
         choice = reply.answer.index
         if choice < len(fields):
-            if ended := await _fill(ctx, fields[choice], purpose, actions):
-                return ended
+            edited_from = state
+            try:
+                if ended := await _fill(ctx, fields[choice], purpose, actions, review=True):
+                    return ended
+            except NoOp as exc:  # refused before acting: the field holds what the model would give it
+                log.info("the review's edit changed nothing (%s): submitting", exc)
+                return await _submit(ctx, section, purpose, fields, actions)
             continue
         if options[choice] == LEAVE:
             actions.append(say.left_form())

@@ -116,10 +116,15 @@ def test_a_form_left_at_the_review_limit_says_so_in_the_history(browser, pages, 
     def keep_editing(text: str) -> dict:  # a small model looping on "edit"
         return {"reason": "the name could be better", "index": index_of(options(text), r'^Edit field: textbox "Your name"')}
 
+    names = iter(["Ada", "Ada L", "Ada Lo", "Ada Lov", "Ada Love"])
+
+    def new_name_each_time(text: str) -> dict:  # each edit changes the field (one that would not ends the review)
+        return {"value": next(names)} if "Your name" in text.split("Field:", 1)[1].split("\n", 1)[0] else field_value(text)
+
     def once(text: str, labels: list[str]) -> int:
         return index_of(labels, r"^end the task") if "Left the form" in text else fill_the_form(text, labels)
 
-    server = agent_llm(choose=once, overrides={**OVERRIDES, "form_review": keep_editing})
+    server = agent_llm(choose=once, overrides={**OVERRIDES, "form_review": keep_editing, "field_value": new_name_each_time})
     result, placed = order(browser, pages, memory_dir)
 
     assert placed == ""  # never submitted
@@ -127,3 +132,31 @@ def test_a_form_left_at_the_review_limit_says_so_in_the_history(browser, pages, 
     assert len(left) == 1 and re.search(r"not submitted.*review ended after 3 edits", left[0]), result.actions
     assert left[0] in result.history
     assert left[0] in server.prompts("action_selection")[1]  # the model's next choice is told
+
+
+def test_a_review_edit_that_changes_nothing_submits_the_form(browser, pages, agent_llm, memory_dir):
+    """The default model re-picked the field the task names in every review round (selecting the option already
+    selected) until the rounds ran out and the form was left: 65 calls and no submission. An edit that changes
+    nothing says the model has nothing left to change."""
+    def name_again(text: str) -> dict:
+        return {"reason": "the task names the wrap", "index": index_of(options(text), r'^Edit field: combobox "Gift wrap"')}
+
+    server = agent_llm(choose=fill_the_form, overrides={**OVERRIDES, "form_review": name_again})
+    result, placed = order(browser, pages, memory_dir)
+
+    assert "wrap cloth." in placed, (placed, result.actions)
+    assert len(server.prompts("form_review")) == 1
+    assert not any(a.startswith("Left the form") for a in result.actions)
+
+
+def test_a_review_edit_of_a_custom_select_that_changes_nothing_submits_the_form(browser, pages, agent_llm, memory_dir):
+    """The same on a custom (ARIA) combobox: re-picking the option it shows is two clicks that change no field."""
+    def pot_again(text: str) -> dict:
+        return {"reason": "the task names the pot", "index": index_of(options(text), r'^Edit field: combobox "Pot size"')}
+
+    server = agent_llm(choose=fill_the_form, overrides={**OVERRIDES, "form_review": pot_again})
+    result, placed = order(browser, pages, memory_dir)
+
+    assert "pot m," in placed and "wrap cloth." in placed, (placed, result.actions)
+    assert len(server.prompts("form_review")) == 1
+    assert result.actions.count('Clicked option "Medium pot"') == 2  # filled, then re-picked in the review
