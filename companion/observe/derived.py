@@ -10,7 +10,8 @@ values; a number it does not find is let through when this module finds how it w
 
 The search is bounded so that it stays cheap and does not admit everything: operands share the claim's unit
 (a "$" total adds "$" amounts), operands come from the claim's own sentence or a small pool of task-relevant
-values (fewer operands the larger the pool), a bare integer is computed only from its own sentence's numbers
+values (fewer operands the larger the pool): the relevant sections, and the seen lines naming what the claim
+names (named_lines: "the Blue kettle and the Red kettle" names their two price lines), a bare integer is computed only from its own sentence's numbers
 or counted from items the claim names. No LLM call.
 """
 
@@ -30,6 +31,8 @@ _PERCENT_AFTER = re.compile(r"\s?(%|percent\b)", re.I)
 _CLAUSE_END = re.compile(r"[.;:!?,()\[\]|=+×−-]")
 _CODES = {"usd": "$", "eur": "€", "gbp": "£"}
 _WORD = re.compile(r"[a-z]{3,}")
+_LINE = re.compile(r"^(?P<indent> *)- +(?:\[\d+\] +)?(?P<role>[a-z]+)")  # element numbers may be blanked out
+_PREFIX = re.compile(r"^\s*(?:- +(?:\[\d+\] +)?[a-z]+:?|item \d+:)\s*")
 
 SENTENCE_OPERANDS = 3  # a computation the claim's own sentence shows: up to three of its numbers
 SMALL_POOL, SMALL_POOL_OPERANDS = 12, 3  # a pool of task-relevant values this small: sums of up to three
@@ -39,6 +42,9 @@ MAX_COUNT = 500
 # Nouns that name whatever a list holds: "5 results" counts the items of any list.
 GENERIC_ITEMS = frozenset("item result product entry row option link choice record order listing article post review "
                           "comment message file thing one element".split())
+# Words of the outline itself, not of the page: a role or an attribute name in a details line.
+_OUTLINE_WORDS = frozenset("text link button listitem row cell gridcell columnheader heading img image option "
+                           "value checked selected expanded disabled".split())
 _NOT_NOUNS = frozenset("and are for from has have its not out the their them then there these they this those "
                        "was were with which who each all only also more less than about over under total".split())
 
@@ -119,6 +125,32 @@ def quantities(text: str) -> list[Quantity]:
         noun = next((singular(w) for w in _WORD.findall(phrase.lower())[:3] if w not in _NOT_NOUNS), "")
         out.append(Quantity(text=m.group(), value=value, unit=unit, noun=noun,
                             integer=re.fullmatch(r"\d{1,3}(?:,\d{3})+|\d+", m.group()) is not None))
+    return out
+
+
+def _content_words(text: str) -> set[str]:
+    return {singular(w) for w in _WORD.findall(_PREFIX.sub("", text).lower())} - _NOT_NOUNS - _OUTLINE_WORDS
+
+
+def named_lines(lines: Iterable[str], sentence: str, limit: int = SMALL_POOL) -> list[str]:
+    """The seen lines (outline lines, or listed items such as a table row) that name what `sentence` names: each
+    line's words (numbers, roles and small words aside) are all in the sentence, or two of them are. "The Blue
+    kettle and the Red kettle cost $55.50 together" names the lines "Blue kettle $25.50" and "Red kettle $30.00",
+    whose prices are its operands even when no extraction quoted them. More than `limit` such lines name nothing
+    in particular: none are given."""
+    said = _content_words(sentence)
+    if not said:
+        return []
+    out = []
+    for line in lines:
+        if not NUMBER.search(line):
+            continue
+        words = _content_words(line)
+        shared = words & said
+        if words and (shared == words or len(shared) >= 2):
+            out.append(line)
+            if len(out) > limit:
+                return []
     return out
 
 
@@ -224,8 +256,7 @@ def derive(claim: Quantity, sentence: list[Quantity], pool: list[Quantity], seen
 
 # ---------------------------------------------------------------------------- listed items of an outline
 
-_LINE = re.compile(r"^(?P<indent> *)- +(?:\[\d+\] +)?(?P<role>[a-z]+)")  # element numbers may be blanked out
-_PREFIX = re.compile(r"^\s*(?:- +(?:\[\d+\] +)?[a-z]+:?|item \d+:)\s*")
+
 _ITEM = re.compile(r"^(?P<indent> *)item \d+:$")
 
 

@@ -13,7 +13,7 @@ from functools import cached_property
 
 from pydantic import BaseModel, Field
 
-from companion.observe.derived import NUMBER, Derivation, Group, derive, groups_of, quantities
+from companion.observe.derived import NUMBER, Derivation, Group, derive, groups_of, named_lines, quantities
 
 # A sentence ends at . ! ? followed by a space (so "$24.50" and "v1.2" stay whole).
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -57,6 +57,11 @@ class _Evidence:
     def held(self, text: str):
         return [q for q in quantities(text) if holds(self.reference, q.text)]
 
+    def named(self, sentence: str):
+        """The seen numbers of the lines and listed items that name what `sentence` names (derived.named_lines)."""
+        items = [m for g in self.groups for m in g.members]
+        return self.held("\n".join(named_lines([*self.reference.splitlines(), *items], sentence)))
+
     @cached_property
     def pool(self):  # the claim's own seen numbers, then the task-relevant ones around it
         return self.held(self.text) + self.held(page_content(self.context))
@@ -86,7 +91,8 @@ def _check(text: str, reference: str, context: str, groups: list[Group] | None) 
             own = [q for q in stated if holds(reference, q.text)]
             for number in unseen:
                 claim = next((q for q in stated if q.text == number), None)
-                found = claim and derive(claim, own, evidence.pool, evidence.seen, evidence.groups)
+                found = claim and derive(claim, own, evidence.pool + evidence.named(claimed),
+                                         evidence.seen, evidence.groups)
                 if found is None:
                     check.unseen.append(number)
                 else:

@@ -133,3 +133,24 @@ def test_only_sentences_with_unsupported_numbers_are_dropped():
 def test_outline_groups_are_sibling_lines_of_one_role():
     (rows,) = [g for g in groups_of(TABLE) if g.role == "row"]
     assert len(rows.members) == 3 and "kettle" in rows.heading
+
+
+def test_the_lines_a_total_names_give_its_operands_without_context():
+    # No extraction quoted the prices: the sentence names the two kettles, whose lines hold them.
+    claim = "The total price of the Blue kettle and the Red kettle together is $55.50."
+    assert _derived(claim, TWO_PRICES, context="") == ["$55.50 = $25.50 + $30.00"]
+
+
+def test_a_table_row_the_claim_names_gives_its_operand():
+    claim = "The Red kettle and the Blue kettle cost $44.49 together."
+    assert _derived(claim, TABLE, context="") == ["$44.49 = $19.99 + $24.50"]
+
+
+def test_a_total_of_an_item_the_page_does_not_list_is_refused():
+    # The Green kettle is not on the page: only the Red kettle's line is named, and one price sums to nothing.
+    assert _unseen("The Green kettle and the Red kettle together cost $57.50.", TWO_PRICES, context="") == ["57.50"]
+
+
+def test_lines_the_claim_does_not_name_give_no_operands():
+    page = TWO_PRICES + "\n- text: Free delivery over $50.00\n- text: Gift card $5.50"
+    assert _unseen("The delivery costs $35.50 in all.", page, context="") == ["35.50"]
