@@ -26,13 +26,13 @@ from companion.act.basic import (
     VALUE_TOKENS, browser, click_element, copy_to_clipboard, enter_input, select_option, set_checked, settle, type_text,
     upload_file,
 )
-from companion.act.context import AgentContext
+from companion.act.context import AgentContext, same_document_url
 from companion.act.dropdown import dropdown_action, known_dropdown, remember_navigation
 from companion.act.elements import (
     field_description, label, is_checkable, is_copy_button, is_empty, is_file_input, is_form_field, is_native_select,
     is_search_field, is_search_form, is_submit_like, is_text_field, probably_opens_something,
 )
-from companion.act.errors import ActionFailed, NotYet
+from companion.act.errors import ActionFailed, NoOp, NotYet
 from companion.act.form import submit_form
 from companion.act.models import Candidate, Outcome
 from companion.act.named_fields import unset_named
@@ -189,6 +189,11 @@ async def _type_url(ctx: AgentContext) -> Outcome:
         # Small models invent plausible sites ("www.kettle-shop.com"); a typed URL must lead somewhere the
         # task named or the agent has been.
         raise ActionFailed(f"{host} is neither named in the task nor a site visited in it; type a URL only for such a site")
+    if ctx.pagemem is not None and same_document_url(url, ctx.pagemem.url):
+        # A reload shows what is on the page already and loses what the agent did to it (a MiniWoB episode
+        # restarts): the default model typed the current page's URL on three steps of one task.
+        raise NoOp("it is the current page's URL: reloading it shows nothing new and undoes what was done on the page",
+                   say.navigated(url))
     return await _navigate(ctx, url)
 
 

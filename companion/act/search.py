@@ -13,7 +13,7 @@ import asyncio
 from companion.act.basic import CHOICE_TOKENS, click_element, enter_input, press_enter, settle
 from companion.act.context import AgentContext
 from companion.act.elements import is_form_field, label
-from companion.act.errors import NoOp
+from companion.act.errors import ActionFailed, NoOp
 from companion.act.models import Outcome
 from companion.act.paging import choose_paged
 from companion.pagemem.model import Element
@@ -32,6 +32,9 @@ async def search(ctx: AgentContext, field: Element, *, press: bool = True, value
             raise
         actions = []  # the query is already in the box (typed earlier, or by the page): just search for it
     query = field.value or ""
+    given = query.strip() or field.key in ctx.typed_secrets or field.has_value  # a secret's value is never read
+    if press and not given:  # the model gave no text twice (enter_input clicked the box): Enter searches nothing
+        raise ActionFailed(f"no query to search for: no text for {label(field)} was given", actions)
     await asyncio.sleep(SUGGESTION_WAIT_S)
     update = await settle(ctx)
     if ctx.page_changed:  # the page searched as we typed and navigated

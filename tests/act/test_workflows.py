@@ -12,6 +12,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from companion.act import ActionFailed, Candidate, execute
+from companion.act.errors import NoOp
 from companion.act.candidates import element_candidate
 
 pytestmark = pytest.mark.browser
@@ -184,6 +185,20 @@ async def test_a_typed_value_that_only_names_the_input_is_asked_again(browser, o
     assert outcome.actions[0] == 'Typed "blue kettle" into searchbox "Search products"'
 
 
+async def test_a_search_given_no_query_twice_is_not_pressed(browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    # The default model named the box twice on a search task: the box was clicked, and Enter searched for nothing.
+    server = scripted_llm(rules=[
+        {"prompt": "input_value", "responses": ['{"value": "Search products"}', '{"value": ""}']},
+    ])
+    llm_client_for(server)
+    url = open_page("act_search.html")
+    ctx = await make_ctx("Find a blue kettle")
+    with pytest.raises(ActionFailed, match="no query to search for") as failed:
+        await execute(ctx, candidate_for(ctx, "Search products"), "search")
+    assert failed.value.done == ['Clicked searchbox "Search products"']  # what did happen is kept for the history
+    assert browser.driver.current_url == url and text_of(browser, "#results") == ""
+
+
 async def test_native_select_option_is_set(browser, open_page, make_ctx, scripted_llm, llm_client_for):
     server = scripted_llm(rules=[{"prompt": "select_option", "responses": [choice(1)]}])
     llm_client_for(server)
@@ -274,6 +289,17 @@ async def test_type_url_navigates_and_an_invalid_url_fails(browser, open_page, p
     assert outcome.url_changed and outcome.actions == [f"Navigated to {target}"]
     assert ctx.pagemem.url == target and ctx.visited_urls[-1] == target
     assert "address bar" in server.requests[0].last_user
+
+
+async def test_typing_the_current_pages_url_is_a_no_op(browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    # A reload shows nothing new and undoes what was done on the page (a MiniWoB episode restarts).
+    url = open_page("act_copy.html")
+    llm_client_for(scripted_llm(rules=[{"prompt": "input_value", "responses": [json.dumps({"value": url + "#top"})]}]))
+    ctx = await make_ctx("Copy the discount code")
+    browser.driver.execute_script("window.mark = 1")
+    with pytest.raises(NoOp, match="current page's URL"):
+        await execute(ctx, Candidate(kind="type_url", label="type a URL"), "go there")
+    assert browser.driver.execute_script("return window.mark") == 1  # not reloaded
 
 
 async def test_non_web_urls_are_refused(browser, open_page, make_ctx):
