@@ -98,18 +98,18 @@ def no_text_given(value: str, el: Element, task: str) -> bool:
     return not value.strip() or names_the_field(value, el) or copies_the_task(value, task)
 
 
-async def enter_input(ctx: AgentContext, el: Element, *, value: str | None = None) -> str:
-    """EnterInput: ask the LLM what to type (input_value) unless a value is given, then type it. An answer
-    that only names the input or repeats the task is asked again once, with that answer shown as wrong; a second
-    such answer means the task gives no text for it ("Focus into the textbox"): the field is clicked, which
-    focuses it, and nothing is typed."""
+async def enter_input(ctx: AgentContext, el: Element, *, value: str | None = None, prompt: str = "input_value") -> str:
+    """EnterInput: ask the LLM what to type (`prompt`: input_value, or search_query for a search box) unless a
+    value is given, then type it. An answer that only names the input or repeats the task is asked again once,
+    with that answer shown as wrong; a second such answer means the task gives no text for it ("Focus into the
+    textbox"): the field is clicked, which focuses it, and nothing is typed."""
     if value is None:
         field = field_description(el, ctx.typed_secrets)
-        reply = await llm.ask("input_value", _variables(ctx, observation=ctx.observation, field=field),
+        reply = await llm.ask(prompt, _variables(ctx, observation=ctx.observation, field=field),
                               llm.TextValue, max_tokens=VALUE_TOKENS)
         value = reply.answer.value
         if no_text_given(value, el, ctx.task):
-            reply = await llm.ask("input_value", _variables(ctx, observation=ctx.observation, field=field, rejected=value),
+            reply = await llm.ask(prompt, _variables(ctx, observation=ctx.observation, field=field, rejected=value),
                                   llm.TextValue, max_tokens=VALUE_TOKENS)
             value = reply.answer.value
             if no_text_given(value, el, ctx.task):

@@ -24,9 +24,11 @@ SUGGESTIONS_PER_PAGE = 20  # more are shown on further pages, one call each
 
 
 async def search(ctx: AgentContext, field: Element, *, press: bool = True, value: str | None = None) -> Outcome:
-    """value: the text to type (SubmitForm asks for it with the form's prompt); None: EnterInput asks."""
+    """value: the text to type (SubmitForm asks for it with the form's prompt); None: EnterInput asks, for a search
+    box what to search for (search_query: asked which words to type, the 1.5B model copied the box's description
+    for a task phrased as a question), for an autocomplete field the text it takes (input_value)."""
     try:
-        actions = [await enter_input(ctx, field, value=value)]
+        actions = [await enter_input(ctx, field, value=value, prompt="search_query" if press else "input_value")]
     except NoOp:
         if not press:  # an autocomplete field already holding the text: typing it again shows nothing new
             raise

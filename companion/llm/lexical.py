@@ -264,7 +264,7 @@ class LexicalPolicy:
         if "pattern" in spec:  # a file name
             return "notes.txt"
         if name == "value":
-            field = line_after(text, "Field:") or line_after(text, "The input to fill:")
+            field = line_after(text, "Field:") or line_after(text, "The input to fill:") or line_after(text, "The search box:")
             rejected = re.search(r'^Not "(.*)": that is', text, re.M)
             return _clip(type_value(scorer.task, field, rejected.group(1) if rejected else ""), limit)
         if name == "content":

@@ -81,7 +81,7 @@ async def test_a_button_inside_a_post_form_asks_first(browser, open_page, make_c
 
 async def test_a_payment_form_labelled_search_asks_before_enter(browser, open_page, make_ctx, scripted_llm, llm_client_for):
     llm_client_for(scripted_llm(rules=[
-        {"prompt": "input_value", "responses": ['{"value": "4111111111111111"}']},
+        {"prompt": "search_query", "responses": ['{"value": "4111111111111111"}']},
         {"prompt": "search_suggestion", "responses": [choice(-1, "the typed text")]},
     ]))
     open_page("conf_disguised.html")
@@ -97,7 +97,7 @@ async def test_a_payment_form_labelled_search_asks_before_enter(browser, open_pa
 
 async def test_a_suggestion_inside_a_form_that_is_no_real_search_asks_first(browser, open_page, make_ctx, scripted_llm, llm_client_for):
     llm_client_for(scripted_llm(rules=[
-        {"prompt": "input_value", "responses": ['{"value": "blue"}']},
+        {"prompt": "search_query", "responses": ['{"value": "blue"}']},
         {"prompt": "search_suggestion", "responses": [choice(0, "the suggestion fits")]},
     ]))
     open_page("conf_disguised.html")
@@ -111,7 +111,7 @@ async def test_a_suggestion_inside_a_form_that_is_no_real_search_asks_first(brow
 
 async def test_a_real_get_search_with_a_suggestion_and_enter_asks_nothing(browser, open_page, make_ctx, scripted_llm, llm_client_for):
     llm_client_for(scripted_llm(rules=[
-        {"prompt": "input_value", "responses": ['{"value": "red k"}']},
+        {"prompt": "search_query", "responses": ['{"value": "red k"}']},
         {"prompt": "search_suggestion", "responses": [choice(1, "electric is wanted")]},
     ]))
     open_page("act_search.html")

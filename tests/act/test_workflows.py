@@ -141,7 +141,7 @@ async def test_revealed_form_like_cluster_goes_to_submit_form(browser, open_page
 
 async def test_search_offers_suggestions_then_presses_enter(browser, open_page, make_ctx, scripted_llm, llm_client_for):
     server = scripted_llm(rules=[
-        {"prompt": "input_value", "responses": ['{"value": "red k"}']},
+        {"prompt": "search_query", "responses": ['{"value": "red k"}']},
         {"prompt": "search_suggestion", "responses": [choice(1, "electric is wanted")]},
     ])
     llm_client_for(server)
@@ -159,7 +159,7 @@ async def test_search_offers_suggestions_then_presses_enter(browser, open_page, 
 
 async def test_search_can_ignore_the_suggestions(browser, open_page, make_ctx, scripted_llm, llm_client_for):
     server = scripted_llm(rules=[
-        {"prompt": "input_value", "responses": ['{"value": "blue kettle"}']},
+        {"prompt": "search_query", "responses": ['{"value": "blue kettle"}']},
         {"prompt": "search_suggestion", "responses": [choice(-1, "typed text is right")]},
     ])
     llm_client_for(server)
@@ -172,7 +172,7 @@ async def test_search_can_ignore_the_suggestions(browser, open_page, make_ctx, s
 
 async def test_a_typed_value_that_only_names_the_input_is_asked_again(browser, open_page, make_ctx, scripted_llm, llm_client_for):
     server = scripted_llm(rules=[
-        {"prompt": "input_value", "responses": ['{"value": "searchbox \'Search products\'"}', '{"value": "blue kettle"}']},
+        {"prompt": "search_query", "responses": ['{"value": "searchbox \'Search products\'"}', '{"value": "blue kettle"}']},
         {"prompt": "search_suggestion", "responses": [choice(-1, "typed text is right")]},
     ])
     llm_client_for(server)
@@ -180,7 +180,7 @@ async def test_a_typed_value_that_only_names_the_input_is_asked_again(browser, o
     ctx = await make_ctx("Find a blue kettle")
     outcome = await execute(ctx, candidate_for(ctx, "Search products"), "search")
     assert text_of(browser, "#results") == "Results for: blue kettle"
-    first, second = [r.last_user for r in server.requests if r.prompt == "input_value"]
+    first, second = [r.last_user for r in server.requests if r.prompt == "search_query"]
     assert "Not \"searchbox 'Search products'\"" in second and "Not " not in first
     assert outcome.actions[0] == 'Typed "blue kettle" into searchbox "Search products"'
 
@@ -188,7 +188,7 @@ async def test_a_typed_value_that_only_names_the_input_is_asked_again(browser, o
 async def test_a_search_given_no_query_twice_is_not_pressed(browser, open_page, make_ctx, scripted_llm, llm_client_for):
     # The default model named the box twice on a search task: the box was clicked, and Enter searched for nothing.
     server = scripted_llm(rules=[
-        {"prompt": "input_value", "responses": ['{"value": "Search products"}', '{"value": ""}']},
+        {"prompt": "search_query", "responses": ['{"value": "Search products"}', '{"value": ""}']},
     ])
     llm_client_for(server)
     url = open_page("act_search.html")

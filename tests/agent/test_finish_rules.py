@@ -62,7 +62,7 @@ def test_not_provided_is_not_an_answer_while_the_search_was_not_tried(browser, p
     def answer(text: str) -> str:
         return "The Teal kettle costs $31.00." if "finish_results.html" in text else "No price information available."
 
-    agent_llm(choose=choose, answer=answer, overrides={"input_value": lambda text: {"value": "Teal kettle"}})
+    agent_llm(choose=choose, answer=answer, overrides={"search_query": lambda text: {"value": "Teal kettle"}})
     result = browser.run(run_task("What is the price of the Teal kettle?", session=browser.session,
                                   start_url=pages.url("finish_shop.html"), memory_dir=memory_dir, max_steps=3), timeout=180)
 

@@ -60,7 +60,7 @@ def test_a_click_whose_only_effect_is_text_is_offered_again(browser, pages, agen
 
 def test_a_search_repeated_on_its_own_results_is_not_offered_again(browser, pages, agent_llm, memory_dir):
     server = agent_llm(choose=pick(r'^searchbox "Search the shop"'),
-                       overrides={"input_value": lambda text: {"value": "steel teapot"}})
+                       overrides={"search_query": lambda text: {"value": "steel teapot"}})
     result = run(browser, pages, memory_dir, "Search for the steel teapot and tell me its price.",
                  page="agent_tea.html", max_steps=4)
 

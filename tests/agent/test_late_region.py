@@ -35,7 +35,7 @@ def test_search_results_added_to_the_page_after_entry_are_offered_and_one_is_cli
         searched.append(text)
         return index_of(labels, r'^searchbox "Search the shop"')
 
-    server = agent_llm(choose=choose, answer=_price, overrides={"input_value": lambda text: {"value": "moka pot"}})
+    server = agent_llm(choose=choose, answer=_price, overrides={"search_query": lambda text: {"value": "moka pot"}})
     result = browser.run(run_task(TASK, session=browser.session, start_url=pages.url("late_results.html"),
                                   memory_dir=memory_dir, max_steps=3), timeout=300)
 

@@ -22,6 +22,7 @@ SAMPLES = {
     "dropdown_option": {**CTX, "trigger": "button 'Sort'", "options": ["Price: low to high", "Newest"]},
     "search_suggestion": {**CTX, "query": "red kett", "suggestions": ["red kettle", "red kettle electric"]},
     "input_value": {**CTX, "observation": "Home page", "field": "Search (text)"},
+    "search_query": {**CTX, "observation": "Home page", "field": "searchbox 'Search the shop'"},
     "select_option": {**CTX, "field": "Colour (any)", "options": ["any", "red", "blue"]},
     "upload_file_choice": {**CTX, "field": "Attachment", "files": ["photo.png: a kettle", "Create a new text file"]},
     "new_file_content": {**CTX, "field": "Attachment"},

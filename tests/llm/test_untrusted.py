@@ -44,7 +44,7 @@ def _blocks(text: str, nonce: str) -> tuple[str, str]:
 @pytest.mark.parametrize("name", sorted(set(SAMPLES) - NOT_PAGE_PROMPTS))
 def test_every_page_derived_variable_is_inside_the_markers(name):
     variables = _marked(SAMPLES[name])
-    if name == "input_value":
+    if name in ("input_value", "search_query"):
         variables["rejected"] = "PAGEWORD99"
     if name == "section_summary":
         variables["purpose"] = "PAGEWORD98"

@@ -53,7 +53,7 @@ def search_session(tmp_path_factory) -> Path:
         return found.group(1) if found else "not found"
 
     server = AgentLLM(choose=choose, answer=answer, selection="all",
-                      overrides={"input_value": lambda text: {"value": "steel teapot"}}).start()
+                      overrides={"search_query": lambda text: {"value": "steel teapot"}}).start()
     session = base / "session.jsonl"
     pages = site(base / "site", "agent_tea.html", "agent_tea_results.html")
     result = record(SEARCH_TASK, pages / "agent_tea.html", server, session, base / "data")
