@@ -21,6 +21,7 @@ import hashlib
 from collections import Counter
 
 from companion.llm.prompts import untrusted
+from companion.observe.grounding import page_content
 from companion.pagemem.model import Element, PageMem
 
 NUDGE_AT = 3
@@ -34,10 +35,11 @@ def element_state(el: Element) -> tuple:
 
 
 def page_text(pagemem: PageMem) -> str:
-    """A fingerprint of the page's rendered text (every section's details)."""
+    """A fingerprint of the page's rendered text (every section's details), without our element numbers: a page
+    that re-creates the same results on every search (an in-page search) numbers them anew each time."""
     digest = hashlib.sha256()
     for section in pagemem.sections:
-        digest.update(b"\0" + section.details.encode())
+        digest.update(b"\0" + page_content(section.details).encode())
     return digest.hexdigest()[:16]
 
 

@@ -70,3 +70,17 @@ def test_a_search_repeated_on_its_own_results_is_not_offered_again(browser, page
     assert CHANGED_NOTHING in third and index_of(third, r"^searchbox") is None
     assert result.status == "done", result.explanation
     assert result.steps == 3
+
+
+def test_an_in_page_search_that_re_creates_the_same_results_is_not_offered_again(browser, pages, agent_llm, memory_dir):
+    # The page replaces its results on every search: the same links under new element numbers.
+    server = agent_llm(choose=pick(r'^searchbox "Search the shop"'),
+                       overrides={"search_query": lambda text: {"value": "Moka Express pot"}})
+    result = run(browser, pages, memory_dir, "What is the price of the Moka Express pot? Use the shop's search.",
+                 page="late_results.html", max_steps=1)
+
+    searches = [a for a in result.actions if a.startswith("Pressed Enter")]
+    assert len(searches) == 2, result.actions  # the second one re-created the same results: learnt
+    assert result.status != "looping", result.explanation
+    third = candidates_of(server.prompts("action_selection")[2])
+    assert CHANGED_NOTHING in third and index_of(third, r"^searchbox") is None

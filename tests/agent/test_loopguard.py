@@ -1,6 +1,6 @@
 """Loop detection: the same action on the same page state 3 times nudges, 5 times stops."""
 
-from companion.agent.loopguard import LoopGuard, page_state
+from companion.agent.loopguard import LoopGuard, page_state, page_text
 from companion.pagemem.model import Element, PageMem, PageSection
 from companion.protocol import ElementRef
 
@@ -76,3 +76,12 @@ def test_a_look_judges_only_the_action_done_just_before_it():
     guard.look("S2", "T2")
     guard.look("S", "T")  # back on S later, with no action in between: "Go" did change the page
     assert guard.changed_nothing("S") == set()
+
+
+def test_page_text_ignores_our_element_numbers_but_not_the_words():
+    def page(details: str) -> PageMem:
+        return PageMem(url="http://h/a", sections=[PageSection(id="s1", kind="normal", roots=[], tag="div",
+                                                               details=details, content_hash="x")])
+    # The same results re-created by a second search get new numbers: the same text.
+    assert page_text(page('- [12] link "Moka Express pot"')) == page_text(page('- [31] link "Moka Express pot"'))
+    assert page_text(page('- [12] link "Moka Express pot"')) != page_text(page('- [12] link "Moka pot gasket set"'))
