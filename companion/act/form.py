@@ -8,8 +8,7 @@ site search (confirmation.py decides by what the form does); declining raises Ac
 already done. A field that cannot be filled is logged and skipped, not fatal (what it did, e.g. opening a
 combobox, is kept). A field whose action left the page or opened a modal ends the workflow there. A form left
 unsubmitted says so in the history, and why: the model chose to leave it, or the review ran out of rounds. A
-review edit that would change nothing (the field holds what the model would give it) ends the review: the
-form is submitted.
+review edit that changes no field ends the review: the form is submitted.
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from companion.act.context import AgentContext
 from companion.act.elements import (
     field_description, is_empty, is_form_field, is_native_select, is_submit_like, is_text_field, label,
 )
-from companion.act.errors import ActionFailed, NoOp
+from companion.act.errors import ActionFailed
 from companion.act.models import Outcome
 from companion.pagemem.model import Element, PageSection
 
@@ -88,18 +87,15 @@ def _validation_problem(el: Element, typed_secrets: set[tuple[int, int]]) -> str
     return None
 
 
-async def _fill(ctx: AgentContext, el: Element, purpose: str, actions: list[str], problem: str = "",
-                review: bool = False) -> Outcome | None:
+async def _fill(ctx: AgentContext, el: Element, purpose: str, actions: list[str], problem: str = "") -> Outcome | None:
     """ElementAction on one field (Algorithm 9). Returns its outcome when it left the page or opened a modal
-    (the form cannot go on), else None. In the review, an edit that would change nothing raises NoOp."""
+    (the form cannot go on), else None."""
     from companion.act.routing import FormField, element_action  # routing sends form fields here: imported late
 
     try:
         outcome = await element_action(ctx, el, form=FormField(purpose=purpose, problem=problem))
     except ActionFailed as exc:
         actions.extend(exc.done)  # e.g. the combobox did open: the history says so
-        if review and isinstance(exc, NoOp):
-            raise
         log.info("could not fill %s: %s", label(el), exc)
         return None
     actions.extend(outcome.actions)
@@ -155,13 +151,9 @@ async def submit_form(ctx: AgentContext, section: PageSection, *, detached: bool
                                  max_tokens=CHOICE_TOKENS)
         choice = reply.answer.index
         if choice < len(fields):
-            edited_from = state
-            try:
-                if ended := await _fill(ctx, fields[choice], purpose, actions, review=True):
-                    return ended
-            except NoOp as exc:  # refused before acting: the field holds what the model would give it
-                log.info("the review's edit changed nothing (%s): submitting", exc)
-                return await _submit(ctx, section, purpose, fields, actions)
+            edited_from = state  # a NoOp edit (refused before acting) leaves it so too
+            if ended := await _fill(ctx, fields[choice], purpose, actions):
+                return ended
             continue
         if options[choice] == LEAVE:
             actions.append(say.left_form())

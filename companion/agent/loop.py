@@ -395,9 +395,12 @@ class _Agent:
                 state, text = page_state(ctx.pagemem), page_text(ctx.pagemem)
                 await self._learn_noop(state, text)
                 noops = self.guard.changed_nothing(state)
-                unavailable = {i: (TRIED if c.key in failed or c.kind == "end_task" else CHANGED_NOTHING)
-                               for i, c in enumerate(candidates)
-                               if c.key in failed or (end_task_removed and c.kind == "end_task") or c.label in noops}
+                unavailable: dict[int, str] = {}  # kept numbers, not choosable
+                for i, c in enumerate(candidates):
+                    if c.key in failed or (end_task_removed and c.kind == "end_task"):
+                        unavailable[i] = TRIED
+                    elif c.label in noops:
+                        unavailable[i] = CHANGED_NOTHING
                 if len(unavailable) == len(candidates):
                     await self.events.emit("note", step=self.step, text="No action is left to try on this page.")
                     return

@@ -57,10 +57,13 @@ class _Evidence:
     def held(self, text: str):
         return [q for q in quantities(text) if holds(self.reference, q.text)]
 
+    @cached_property
+    def lines(self) -> list[str]:  # the seen text's lines and listed items (a table row is one item)
+        return [*self.reference.splitlines(), *(m for g in self.groups for m in g.members)]
+
     def named(self, sentence: str):
         """The seen numbers of the lines and listed items that name what `sentence` names (derived.named_lines)."""
-        items = [m for g in self.groups for m in g.members]
-        return self.held("\n".join(named_lines([*self.reference.splitlines(), *items], sentence)))
+        return self.held("\n".join(named_lines(self.lines, sentence)))
 
     @cached_property
     def pool(self):  # the claim's own seen numbers, then the task-relevant ones around it
