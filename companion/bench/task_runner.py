@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 
 MemoryMode = Literal["none", "explore"]
 DEFAULT_MAX_STEPS = 20
+STOP_GRACE_S = 30.0  # after a task's time is up: how long its loop gets to stop and report
 
 
 class BenchError(RuntimeError):
@@ -141,6 +142,7 @@ def run_task_once(task: AppTask, site, memory: MemoryMode, opts: RunOptions, wor
         launch.extension = opts.extension
     browser = LaunchedBrowser(launch)
     result = recording = None
+    timed_out = ""
     try:
         try:
             browser.start()
@@ -158,14 +160,21 @@ def run_task_once(task: AppTask, site, memory: MemoryMode, opts: RunOptions, wor
             session, recording = _recording(name, expectation.intent, start_url, opts, session)
         subscribers = [f for f in (on_event, getattr(session, "on_event", None)) if f is not None]
         started = time.monotonic()
+        loop, stop = browser.companion.loop, asyncio.Event()
         coro = run_task(expectation.intent, session=session, start_url=start_url, max_steps=opts.max_steps,
-                        confirm=None, on_event=subscribers, memory_dir=memory_dir, checkpoint=checkpoint)
-        future = asyncio.run_coroutine_threadsafe(coro, browser.companion.loop)
+                        confirm=None, on_event=subscribers, memory_dir=memory_dir, checkpoint=checkpoint, stop=stop)
+        future = asyncio.run_coroutine_threadsafe(coro, loop)
         try:
             result = future.result(opts.task_timeout)
         except TimeoutError:
-            future.cancel()
-            run.status, run.detail = "timeout", f"the task did not end within {opts.task_timeout:g} s"
+            # Stopped, not cancelled: the loop then ends as a user's Stop ends it and returns what the task
+            # cost so far; a timed-out task's steps and calls are the figures that say where its time went.
+            loop.call_soon_threadsafe(stop.set)
+            try:
+                result = future.result(STOP_GRACE_S)
+            except TimeoutError:
+                future.cancel()
+            timed_out = f"the task did not end within {opts.task_timeout:g} s"
         except Exception as exc:  # the loop itself crashed: a harness error, the next task still runs
             log.exception("task %s crashed", task.id)
             run.status, run.error = "error", f"the task crashed: {type(exc).__name__}: {exc}"
@@ -188,6 +197,8 @@ def run_task_once(task: AppTask, site, memory: MemoryMode, opts: RunOptions, wor
         run.calls, run.prompt_tokens, run.completion_tokens = (result.usage.calls, result.usage.prompt_tokens,
                                                                result.usage.completion_tokens)
         run.llm_s = round(result.usage.llm_seconds, 2)
+    if timed_out:
+        run.status = "timeout"
     try:
         if run.error:
             return run
@@ -204,6 +215,8 @@ def run_task_once(task: AppTask, site, memory: MemoryMode, opts: RunOptions, wor
     if task.kind == "lookup" and verdict.success and run.status != "done":
         # An answer the agent did not stand by (out of steps, looping) is not a success, even when it is right.
         run.success, run.detail = False, f"the answer is right but the task ended {run.status}"
+    elif timed_out:
+        run.detail = f"{run.detail}; {timed_out}" if run.detail else timed_out
     elif not verdict.success and result is not None and result.status != "done" and result.explanation:
         run.detail = f"{run.detail}; the task ended {result.status}: {result.explanation}"
     return run

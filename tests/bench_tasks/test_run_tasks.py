@@ -4,8 +4,11 @@ by the runner on the answer or on the admin's database."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from companion.bench.task_runner import run_task_once
-from tests.bench_tasks.scripted import OPTS, add_tag, count_orders, task_of
+from companion.llm.scripted_server import Stall
+from tests.bench_tasks.scripted import OPTS, add_tag, count_orders, count_shown, filter_then_end, task_of
 
 
 def test_a_lookup_answered_from_the_filtered_list_succeeds(suite, django_site, agent_llm, tmp_path):
@@ -52,3 +55,19 @@ def test_a_wrong_change_fails(suite, django_site, agent_llm, tmp_path):
     assert not run.success  # ... the database says otherwise
     assert run.got == []
     assert run.detail.startswith("the database does not hold the expected rows")
+
+
+def test_a_task_stopped_by_its_time_limit_keeps_what_it_cost(suite, django_site, agent_llm, tmp_path):
+    # The second action choice never comes back in time: the limit stops the task mid-call.
+    agent_llm(choose=filter_then_end("Pending"), answer=count_shown,
+              stall=Stall(seconds=120, prompt="action_selection", at=2))
+
+    run = run_task_once(task_of(suite, "orders-pending-count"), django_site, "none", replace(OPTS, task_timeout=20),
+                        tmp_path)
+
+    assert run.status == "timeout"
+    assert not run.success and not run.error
+    assert "did not end within 20 s" in run.detail
+    assert run.steps == 2  # stopped in its second step, after the filter click ...
+    assert run.calls > 0 and run.prompt_tokens > 0  # ... with the calls so far counted, not lost with the task
+    assert 20 <= run.wall_s < 60
