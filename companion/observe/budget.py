@@ -28,6 +28,11 @@ MARGIN = 250
 WHOLE_PAGE_TOKENS = 600
 WHOLE_PAGE_DEFAULT = 0
 WHOLE_PAGE_ENV = "WEBCHALLENGER_WHOLE_PAGE_TOKENS"  # 0: the paper's pipeline on every page
+# The middle way, on by default: a page this small skips the stages that only shorten it (section summaries,
+# selection, page summary, list items, extraction) and keeps the one call the 1.5B model needs, the page task
+# summary, which reads the sections' own text in place of their extractions (whole.py).
+SMALL_PAGE_DEFAULT = 600
+SMALL_PAGE_ENV = "WEBCHALLENGER_SMALL_PAGE_TOKENS"  # 0: the paper's pipeline on every page
 
 
 class BudgetError(RuntimeError):
@@ -43,6 +48,9 @@ class Budget(BaseModel):
     whole_page_tokens: int = Field(default_factory=lambda: whole_page_tokens(), ge=0, description="a page (or a step's selected sections) "
                                    "this small is the observation itself: no section summary, selection, extraction or "
                                    "task summary call (whole.py); 0: the paper's pipeline on every page")
+    small_page_tokens: int = Field(default_factory=lambda: small_page_tokens(), ge=0, description="a page (or a step's "
+                                   "selected sections) this small gets only the page task summary call, over the "
+                                   "sections' own text (whole.py); 0: the paper's pipeline on every page")
 
     @property
     def usable(self) -> int:
@@ -51,15 +59,24 @@ class Budget(BaseModel):
 
 def whole_page_tokens() -> int:
     """The bound of a page shown whole: WEBCHALLENGER_WHOLE_PAGE_TOKENS when set, else WHOLE_PAGE_DEFAULT (off)."""
-    raw = os.environ.get(WHOLE_PAGE_ENV, "").strip()
+    return _tokens_from_env(WHOLE_PAGE_ENV, WHOLE_PAGE_DEFAULT)
+
+
+def small_page_tokens() -> int:
+    """The bound of a small page: WEBCHALLENGER_SMALL_PAGE_TOKENS when set, else SMALL_PAGE_DEFAULT."""
+    return _tokens_from_env(SMALL_PAGE_ENV, SMALL_PAGE_DEFAULT)
+
+
+def _tokens_from_env(name: str, default: int) -> int:
+    raw = os.environ.get(name, "").strip()
     if not raw:
-        return WHOLE_PAGE_DEFAULT
+        return default
     try:
         value = int(raw)
     except ValueError:
-        raise ValueError(f"{WHOLE_PAGE_ENV}={raw!r}: a number of tokens is expected (0 turns showing pages whole off)") from None
+        value = -1
     if value < 0:
-        raise ValueError(f"{WHOLE_PAGE_ENV}={raw!r}: a number of tokens is expected (0 turns showing pages whole off)")
+        raise ValueError(f"{name}={raw!r}: a number of tokens is expected (0 turns this off: the paper's pipeline)")
     return value
 
 

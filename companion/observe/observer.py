@@ -12,7 +12,8 @@ that appeared; removed/modified elements are already in their sections, elements
 separate group (offered as candidates: Observation.added), and only sections whose content changed are extracted again.
 A page (or a step's selected sections) small enough to show whole (whole.py, Budget.whole_page_tokens) skips
 the stages that only shorten it: no abstraction, selection or page summary at entry, no list-item selection,
-extraction or task summary; the observation is the sections' own text.
+extraction or task summary; the observation is the sections' own text. A small page (Budget.small_page_tokens,
+the default) skips the same stages but the last: the page task summary reads the sections' own text.
 `view_all()` shows every section in full for the rest of the page, an open modal's page behind it too. A modal
 that a step's action left exactly as it was (a dismiss that did nothing) stops hiding the page: selection runs
 over every section, the dialog among them (PageDigest.keeps_modal).
@@ -36,7 +37,7 @@ from companion.observe.listitems import ListScan, select_list_items
 from companion.observe.reselect import SelectionBasis, added_refs, reselect_reason
 from companion.observe.selection import select_sections
 from companion.observe.task_summary import summarize_for_task
-from companion.observe.whole import as_observation, fits_whole, for_history, whole_text
+from companion.observe.whole import as_observation, fits_whole, for_history, small_entries, whole_text
 from companion.pagemem.model import Element, PageMem, PageSection
 from companion.pagemem.tokens import count_tokens
 from companion.pagemem.update import PageUpdate
@@ -69,6 +70,8 @@ class Observation(BaseModel):
                                              "selected items (absent: every item is shown, e.g. under view_all)")
     whole: bool = Field(False, description="the summary is the shown sections' own text (small enough to show "
                                            "whole, whole.py): no extraction or task summary call was made")
+    small: bool = Field(False, description="a small page (or selection): the sections' own text stood in for their "
+                                           "extractions, and the page task summary was the only call (whole.py)")
     history_summary: str | None = Field(None, description="what the history keeps of this observation (None: the summary)")
 
     def section_elements(self, pagemem: PageMem, section_id: str) -> list[Element]:
@@ -159,7 +162,7 @@ class PageObserver:
 
         views, added_group = self._views(pagemem, new_page, modal, modal_view, splits)
         every = [sec.id for sec in pagemem.sections]
-        limit = self.budget.whole_page_tokens
+        limit, small = self.budget.whole_page_tokens, self.budget.small_page_tokens
         choose = new_page or not digest.selected or self._entered_whole
         if modal is not None:
             # CheckModal: the dialog is the only relevant section; the inert page behind it is not read.
@@ -168,8 +171,9 @@ class PageObserver:
             selected = [modal.id]
         elif digest.view_all:
             selected = every
-        elif choose and fits_whole(whole_text(pagemem, every, views, added_group), limit):
-            # Small enough to show whole: every section is the selection, with no summary or selection call.
+        elif choose and fits_whole(whole_text(pagemem, every, views, added_group), max(limit, small)):
+            # Small enough to show whole (or a small page): every section is the selection, with no summary or
+            # selection call.
             digest.selected, self._entered_whole = list(every), True
             selected = list(every)
         elif choose:
@@ -213,6 +217,20 @@ class PageObserver:
                 purposes={s.id: s.purpose or "" for s in pagemem.sections},
                 whole=True,
                 history_summary=for_history(shown_text),
+            )
+
+        if fits_whole(shown_text, small):
+            # A small page (or selection): its sections' own text stands in for their extractions, and the page
+            # task summary, the one call kept, points the actor at what matters (whole.py).
+            texts, entries = small_entries(pagemem, selected, views, added_group)
+            summary = await summarize_for_task(caller, self.budget, task, history, pagemem, entries)
+            shown = set(selected)
+            return Observation(
+                url=pagemem.url, page_title=pagemem.title, summary=summary, selected=selected,
+                unselected=[s.id for s in pagemem.sections if s.id not in shown], extractions=texts,
+                added_group=added_group, added={} if new_page else added_refs(digest, pagemem),
+                modal=modal is not None, usage=accounting, new_page=new_page, view_all=digest.view_all,
+                page_summary=pagemem.summary, purposes={s.id: s.purpose or "" for s in pagemem.sections}, small=True,
             )
 
         picked, scans = await self._select_items(caller, task, history, [top[sid] for sid in selected], digest)

@@ -10,6 +10,10 @@ in-page action the observation is rendered again, for no call, and says what the
 
 The history keeps a bounded start of that text (HISTORY_TOKENS), as large as a task summary may be, so a few
 steps on small pages cannot crowd the earlier steps out of the prompts.
+
+Shown whole with no call at all, the default 1.5B model lost the lookups a page task summary had pointed it at.
+So the default is the middle way (Budget.small_page_tokens): a page this small skips the same stages, and its
+sections' own text (small_entries) stands in for their extractions in the one page task summary call it keeps.
 """
 
 from __future__ import annotations
@@ -33,6 +37,19 @@ def whole_text(pagemem: PageMem, section_ids: list[str], views: dict[str, str], 
     if added_group:
         parts.append(f"{ADDED_LABEL}\n{added_group}")
     return "\n".join(parts)
+
+
+def small_entries(pagemem: PageMem, section_ids: list[str], views: dict[str, str],
+                  added_group: str | None) -> tuple[dict[str, str], list[str]]:
+    """A small page's stand-ins for extractions: (section id -> its text as shown, the task summary's entries
+    "purpose: text" in the order given, then the added group). A section with no text gives no entry."""
+    by_id = {s.id: s for s in pagemem.sections}
+    texts = {sid: format_details(by_id[sid], views.get(sid)) for sid in section_ids if sid in by_id}
+    texts = {sid: text for sid, text in texts.items() if text.strip()}
+    entries = [f"{by_id[sid].purpose or by_id[sid].kind}: {text}" for sid, text in texts.items()]
+    if added_group:
+        entries.append(f"{ADDED_LABEL}\n{added_group}")
+    return texts, entries
 
 
 def as_observation(pagemem: PageMem, text: str) -> str:

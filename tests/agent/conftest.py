@@ -6,7 +6,7 @@ import pytest
 
 from companion import llm
 from companion.llm.client import LLMClient
-from companion.observe.budget import WHOLE_PAGE_ENV
+from companion.observe.budget import SMALL_PAGE_ENV, WHOLE_PAGE_ENV
 from tests.agent.agent_llm import SELECTION_MODES, AgentLLM
 
 
@@ -22,6 +22,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def _paper_pipeline(request, monkeypatch):
     if request.node.get_closest_marker("paper_pipeline") is not None:
         monkeypatch.setenv(WHOLE_PAGE_ENV, "0")
+        monkeypatch.setenv(SMALL_PAGE_ENV, "0")
 
 
 @pytest.fixture(params=SELECTION_MODES)

@@ -21,6 +21,7 @@ COMPUTED = '(Computed: $55.50 = $25.50 + $30.00 (seen on "Two kettles").)'
 def paper_pipeline(monkeypatch):
     """This small page through the paper's pipeline, not shown whole: an extraction is where a model states a total."""
     monkeypatch.setenv("WEBCHALLENGER_WHOLE_PAGE_TOKENS", "0")
+    monkeypatch.setenv("WEBCHALLENGER_SMALL_PAGE_TOKENS", "0")
 
 
 def _extract_with_a_total(text: str) -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.llm.testing import llm_client_for, scripted_llm  # noqa: F401
-from companion.observe.budget import WHOLE_PAGE_ENV
+from companion.observe.budget import SMALL_PAGE_ENV, WHOLE_PAGE_ENV
 from companion.pagemem.divide import divide_page
 from companion.pagemem.tokens import count_tokens
 
@@ -21,6 +21,7 @@ def paper_pipeline(request, monkeypatch):
     with showing pages whole turned off (WEBCHALLENGER_WHOLE_PAGE_TOKENS=0), but for tests marked whole_pages."""
     if request.node.get_closest_marker("whole_pages") is None:
         monkeypatch.setenv(WHOLE_PAGE_ENV, "0")
+        monkeypatch.setenv(SMALL_PAGE_ENV, "0")
 
 
 @pytest.fixture

@@ -26,7 +26,7 @@ async def entered(browser, page_mem, scripted_llm, llm_client_for):
     delivery = next(i for i, s in enumerate(pm.sections) if "Delivery of your order" in s.details)
     server = scripted_llm(rules=observation_rules(PURPOSES, selection=[delivery]))
     # The paper's pipeline on every page: this small page would otherwise be shown whole, with no selection at all.
-    observer = PageObserver(client=llm_client_for(server), budget=Budget(whole_page_tokens=0))
+    observer = PageObserver(client=llm_client_for(server), budget=Budget(whole_page_tokens=0, small_page_tokens=0))
     first = await observer.observe(TASK, "", pm)
     assert len(requests_for(server, "section_selection")) == 1
     return server, observer, pm, first

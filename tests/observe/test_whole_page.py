@@ -55,13 +55,45 @@ async def test_a_large_page_whose_selection_is_small_shows_the_selection_whole(p
     assert bound < count_tokens(every)  # the page as a whole is over this bound, the chosen section under it
     server = scripted_llm(rules=observation_rules(selection=[heading]))
 
-    obs = await PageObserver(client=llm_client_for(server), budget=Budget(whole_page_tokens=bound)).observe(
+    obs = await PageObserver(client=llm_client_for(server), budget=Budget(whole_page_tokens=bound, small_page_tokens=0)).observe(
         "Read the shop's heading", "", pm)
 
     prompts = [r.prompt for r in server.requests]
     assert "section_selection" in prompts and "section_summary" in prompts  # the paper's selection ran
     assert "detail_extraction" not in prompts and "page_task_summary" not in prompts  # and nothing after it
     assert obs.whole and obs.summary.endswith(chosen) and pm.url in obs.summary.split("\n", 1)[0]
+
+
+async def test_a_small_page_gets_one_task_summary_call_over_its_own_text(page_mem, scripted_llm, llm_client_for):
+    _, pm = await page_mem("whole_guestbook.html")
+    server = scripted_llm(rules=observation_rules(summary="The Name field is empty; Save submits it."))
+    observer = PageObserver(client=llm_client_for(server), budget=Budget(whole_page_tokens=0, small_page_tokens=600))
+
+    obs = await observer.observe('Enter "Tora" and press Save', "", pm)
+
+    assert [r.prompt for r in server.requests] == ["page_task_summary"]  # no summary, selection or extraction
+    asked = server.requests[0].last_user
+    assert 'textbox "Name"' in asked and "Write your name in the field, then press Save." in asked  # the page's text
+    assert obs.summary == "The Name field is empty; Save submits it." and obs.small and not obs.whole
+    assert obs.selected == [s.id for s in pm.sections]
+    assert any('button "Save"' in text for text in obs.extractions.values())  # the stand-ins the grounding reads
+
+
+async def test_a_large_page_whose_selection_is_small_is_summarized_from_its_own_text(page_mem, scripted_llm, llm_client_for):
+    _, pm = await page_mem("obs_shop.html")
+    heading = next(i for i, s in enumerate(pm.sections) if "Trail running shoes" in s.details)
+    chosen = whole_text(pm, [pm.sections[heading].id], {s.id: s.details for s in pm.sections}, None)
+    bound = count_tokens(chosen) + 1
+    server = scripted_llm(rules=observation_rules(selection=[heading]))
+
+    obs = await PageObserver(client=llm_client_for(server), budget=Budget(whole_page_tokens=0, small_page_tokens=bound)).observe(
+        "Read the shop's heading", "", pm)
+
+    prompts = [r.prompt for r in server.requests]
+    assert "section_selection" in prompts  # the page is over the bound: the paper's selection ran
+    assert "detail_extraction" not in prompts and prompts.count("page_task_summary") == 1
+    assert "Trail running shoes" in requests_for(server, "page_task_summary")[0].last_user
+    assert obs.small and obs.selected == [pm.sections[heading].id]
 
 
 async def test_with_whole_pages_off_a_small_page_takes_the_paper_pipeline(page_mem, scripted_llm, llm_client_for):
@@ -89,11 +121,17 @@ async def test_two_selected_lists_are_scanned_at_the_same_time(page_mem, scripte
 
 
 def test_pages_are_not_shown_whole_unless_asked(monkeypatch):
-    """The product default is the paper's pipeline (the default model's lookups failed without the page task
-    summary); WEBCHALLENGER_WHOLE_PAGE_TOKENS turns showing small pages whole on."""
-    from companion.observe.budget import WHOLE_PAGE_ENV
+    """The product default is a small page's one task summary (the default model's lookups failed without it);
+    WEBCHALLENGER_WHOLE_PAGE_TOKENS turns showing small pages whole on, WEBCHALLENGER_SMALL_PAGE_TOKENS=0 the
+    paper's pipeline on every page."""
+    from companion.observe.budget import SMALL_PAGE_ENV, WHOLE_PAGE_ENV
 
     monkeypatch.delenv(WHOLE_PAGE_ENV, raising=False)
-    assert Budget().whole_page_tokens == 0
+    monkeypatch.delenv(SMALL_PAGE_ENV, raising=False)
+    assert (Budget().whole_page_tokens, Budget().small_page_tokens) == (0, 600)
     monkeypatch.setenv(WHOLE_PAGE_ENV, "600")
-    assert Budget().whole_page_tokens == 600
+    monkeypatch.setenv(SMALL_PAGE_ENV, "0")
+    assert (Budget().whole_page_tokens, Budget().small_page_tokens) == (600, 0)
+    monkeypatch.setenv(SMALL_PAGE_ENV, "many")
+    with pytest.raises(ValueError, match="WEBCHALLENGER_SMALL_PAGE_TOKENS='many': a number of tokens"):
+        Budget()
