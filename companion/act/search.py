@@ -9,6 +9,7 @@ itself a search (a POST form, a card field) is asked about first. Many suggestio
 from __future__ import annotations
 
 import asyncio
+from urllib.parse import parse_qsl, urlsplit
 
 from companion.act.basic import CHOICE_TOKENS, click_element, enter_input, press_enter, settle
 from companion.act.context import AgentContext
@@ -21,6 +22,16 @@ from companion.pagemem.model import Element
 # Pages debounce their suggestion requests (typically 100-300 ms): give them that long before reading the diff.
 SUGGESTION_WAIT_S = 0.5
 SUGGESTIONS_PER_PAGE = 20  # more are shown on further pages, one call each
+
+
+def _words(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def shows_results_for(url: str, query: str) -> bool:
+    """Is `url` a results page for `query`: does one of its query-string values hold exactly these words?"""
+    wanted = _words(query)
+    return bool(wanted) and any(_words(value) == wanted for _, value in parse_qsl(urlsplit(url).query))
 
 
 async def search(ctx: AgentContext, field: Element, *, press: bool = True, value: str | None = None) -> Outcome:
@@ -37,6 +48,11 @@ async def search(ctx: AgentContext, field: Element, *, press: bool = True, value
     given = query.strip() or field.key in ctx.typed_secrets or field.has_value  # a secret's value is never read
     if press and not given:  # the model gave no text twice (enter_input clicked the box): Enter searches nothing
         raise ActionFailed(f"no query to search for: no text for {label(field)} was given", actions)
+    if press and query.strip() and shows_results_for(ctx.pagemem.url if ctx.pagemem else "", query):
+        # The default model, on the results it asked for, searched for the same words again (and went back and
+        # forth between the shop and its results) instead of reading them: Enter would only reload this page.
+        raise NoOp(f'this page already shows the results for "{query.strip()}" (its address holds that query)',
+                   would_be=f"Pressed Enter in {label(field)}", done=actions)
     await asyncio.sleep(SUGGESTION_WAIT_S)
     update = await settle(ctx)
     if ctx.page_changed:  # the page searched as we typed and navigated

@@ -199,6 +199,29 @@ async def test_a_search_given_no_query_twice_is_not_pressed(browser, open_page, 
     assert browser.driver.current_url == url and text_of(browser, "#results") == ""
 
 
+async def test_searching_again_for_the_results_shown_is_a_no_op(browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    # On its results page the default model typed the same words again and pressed Enter, step after step.
+    llm_client_for(scripted_llm(rules=[{"prompt": "search_query", "responses": ['{"value": "Blue Kettle"}']}]))
+    url = open_page("act_search.html", query="q=blue+kettle")
+    ctx = await make_ctx("Find a blue kettle")
+    with pytest.raises(NoOp, match='already shows the results for "Blue Kettle"') as failed:
+        await execute(ctx, candidate_for(ctx, "Search products"), "search")
+    assert failed.value.done == ['Typed "Blue Kettle" into searchbox "Search products"']  # typed, not pressed
+    assert failed.value.would_be == 'Pressed Enter in searchbox "Search products"'
+    assert browser.driver.current_url == url
+
+
+async def test_a_new_query_on_a_results_page_is_searched(browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    llm_client_for(scripted_llm(rules=[
+        {"prompt": "search_query", "responses": ['{"value": "blue kettles"}']},
+        {"prompt": "search_suggestion", "responses": [choice(-1, "typed text is right")]},
+    ]))
+    open_page("act_search.html", query="q=blue+kettle")
+    ctx = await make_ctx("Find blue kettles")
+    outcome = await execute(ctx, candidate_for(ctx, "Search products"), "search")
+    assert outcome.url_changed and text_of(browser, "#results") == "Results for: blue kettles"
+
+
 async def test_native_select_option_is_set(browser, open_page, make_ctx, scripted_llm, llm_client_for):
     server = scripted_llm(rules=[{"prompt": "select_option", "responses": [choice(1)]}])
     llm_client_for(server)
