@@ -5,7 +5,7 @@ headless Chromium, the real extension, the scripted LLM."""
 
 from __future__ import annotations
 
-from companion.agent.decide import CHANGED_NOTHING
+from companion.agent.decide import CHANGED_NOTHING, TRIED
 from companion.agent.loop import run_task
 from tests.agent.agent_llm import candidates_of, index_of
 
@@ -58,18 +58,19 @@ def test_a_click_whose_only_effect_is_text_is_offered_again(browser, pages, agen
     assert all(index_of(labels, r'^button "Add one"') is not None for labels in offered)
 
 
-def test_a_search_repeated_on_its_own_results_is_not_offered_again(browser, pages, agent_llm, memory_dir):
+def test_a_search_repeated_on_its_own_results_is_refused_before_enter(browser, pages, agent_llm, memory_dir):
     server = agent_llm(choose=pick(r'^searchbox "Search the shop"'),
                        overrides={"search_query": lambda text: {"value": "steel teapot"}})
     result = run(browser, pages, memory_dir, "Search for the steel teapot and tell me its price.",
                  page="agent_tea.html", max_steps=4)
 
     searches = [a for a in result.actions if a.startswith("Pressed Enter")]
-    assert len(searches) == 2, result.actions  # the second search landed on the same results: learnt there
-    third = candidates_of(server.prompts("action_selection")[2])
-    assert CHANGED_NOTHING in third and index_of(third, r"^searchbox") is None
+    assert len(searches) == 1, result.actions  # on the results for "steel teapot", that search is not run again
+    third = server.prompts("action_selection")[2]  # after the refused search, on the same results page
+    assert 'Already so: this page already shows the results for "steel teapot"' in third
+    assert TRIED in candidates_of(third)
     assert result.status == "done", result.explanation
-    assert result.steps == 3
+    assert result.steps == 2
 
 
 def test_an_in_page_search_that_re_creates_the_same_results_is_not_offered_again(browser, pages, agent_llm, memory_dir):
