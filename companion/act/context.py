@@ -67,6 +67,8 @@ class AgentContext:
     # confirmation.py decides; and the frame origins the user allowed typing into on this document.
     page_facts: PageFacts = field(default_factory=PageFacts)
     approved_origins: set[str] = field(default_factory=set)
+    # (frame, id) of a menu trigger -> the names of the options it revealed on this document (act/dropdown.py).
+    menu_options: dict[tuple[int, int], set[str]] = field(default_factory=dict)
     # Submit clicks refused for fields the task names that are unset (act/named_fields.py): (button, what was unset).
     submit_warnings: set[tuple[str, tuple[str, ...]]] = field(default_factory=set)
     # This task's secret marker around page text in prompts (llm.prompts.untrusted): a page cannot close it.
@@ -115,6 +117,7 @@ class AgentContext:
             self.view_all_active = False
             self.typed_secrets.clear()
             self.approved_origins.clear()
+            self.menu_options.clear()
             if snapshot.url not in self.visited_urls:
                 self.visited_urls.append(snapshot.url)
             update = PageUpdate(

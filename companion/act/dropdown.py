@@ -15,10 +15,11 @@ import logging
 
 from companion.act.basic import CHOICE_TOKENS, click_element, enter_input, select_option, set_checked, settle
 from companion.act.context import AgentContext
-from companion.act.errors import ActionFailed
+from companion.act.errors import ActionFailed, NoOp
 from companion.act.elements import is_checkable, is_form_cluster, is_native_select, is_text_field, label
 from companion.act.form import submit_form
 from companion.act.models import Outcome
+from companion.act.named_fields import names_in
 from companion.act.paging import choose_paged
 from companion.memory import learn
 from companion.memory.records import RevealedElement
@@ -122,6 +123,14 @@ async def act_on_revealed(ctx: AgentContext, option: Element, done: list[str] | 
     return [text], result.url_changed
 
 
+def shows_named_option(ctx: AgentContext, trigger: Element) -> bool:
+    """Does the trigger show, as its own name, one of the options it revealed on this document (a custom select
+    showing its choice), and one the task names? Opening it again can then only undo the task's choice."""
+    shown = normalize_name(trigger.name or "")
+    return bool(shown) and shown in ctx.menu_options.get((trigger.ref.frame, trigger.ref.id), ()) and names_in(
+        ctx.task, trigger.name)
+
+
 async def dropdown_action(ctx: AgentContext, trigger: Element, *, pick: str | None = None) -> Outcome:
     """pick: the stable key of a remembered hidden element to act on once the trigger has opened (the agent
     chose it directly from the observation); None asks the LLM which revealed element to use."""
@@ -129,6 +138,10 @@ async def dropdown_action(ctx: AgentContext, trigger: Element, *, pick: str | No
     modal_before = pm is not None and pm.modal() is not None
     key = element_key(pm, trigger) if pm is not None else None  # before the click changes the page around it
     remembered = _remembered_entry(ctx, trigger, pick) if pick is not None else None
+    if pick is None and shows_named_option(ctx, trigger):
+        # The default model, its menu set to the team the task names, opened it again and picked another team.
+        raise NoOp(f'{label(trigger)} already shows "{trigger.name}", the option the task names',
+                   would_be=f'Clicked option "{trigger.name}"')
     text, result = await click_element(ctx, trigger)
     actions = [text]
     update = await settle(ctx)
@@ -143,6 +156,8 @@ async def dropdown_action(ctx: AgentContext, trigger: Element, *, pick: str | No
         return Outcome(actions=actions, modal_opened=True)
     revealed = revealed_elements(update.added_elements if update else [], trigger)
     _remember(ctx, trigger, revealed, key)
+    ctx.menu_options.setdefault((trigger.ref.frame, trigger.ref.id), set()).update(
+        normalize_name(e.name) for e in revealed if e.name)
     if pick is not None:
         option = find_by_key(pm, pick, revealed, remembered)
         if option is None:

@@ -48,6 +48,19 @@ def test_the_87th_option_of_a_100_option_menu_is_chosen(browser, pages, agent_ll
     assert "these are options 61 to 100" in asked[1]
 
 
+def test_a_menu_showing_the_option_the_task_names_is_not_opened_again(browser, pages, agent_llm, memory_dir):
+    # The default model set the group to team 87, opened the menu again and picked team 68.
+    server = agent_llm(choose=pick(r'^button "(Choose a group|Support team \d+)"'),
+                       overrides={"dropdown_option": pick_option("Support team 87")})
+    result = run(browser, pages, memory_dir, "long_menu.html", "Assign the incident to Support team 87", max_steps=1)
+
+    assert browser.driver.find_element(By.ID, "chosen").text == "Support team 87"
+    assert result.actions.count('Clicked option "Support team 87"') == 1
+    assert len(server.prompts("dropdown_option")) == 2  # one opening of the menu: its two pages
+    after = server.prompts("action_selection")[2]
+    assert 'Already so: button "Support team 87" already shows "Support team 87", the option the task names' in after
+
+
 def test_a_short_menu_is_still_one_call(browser, pages, agent_llm, memory_dir):
     server = agent_llm(choose=pick(r'^button "Choose a colour"'), overrides={"dropdown_option": pick_option("Ocean blue")})
     run(browser, pages, memory_dir, "act_dropdown.html", 'Choose the "Ocean blue" paint')
