@@ -381,6 +381,7 @@ class _Agent:
         # The history keeps the step's observation (a page shown whole: its start), not the continuation notes.
         step_summary = obs.history_summary if obs.whole and obs.history_summary else obs.summary
         whole, afters = obs.whole, []  # a page shown whole is shown again after each in-page action
+        small = obs.small  # a small page's changes are listed by rule (observe/whole.py)
         observation = obs.summary
         ctx.observation = observation
         actions: list[str] = []
@@ -450,7 +451,7 @@ class _Agent:
                     ctx.view_all_active = True
                     await self.events.emit("note", step=self.step, reason=decision.reason, text="Viewing every section of the page in full.")
                     obs = await self.observer.observe(self.task, self.history.render(), ctx.pagemem, None)
-                    observation, whole = obs.summary, obs.whole
+                    observation, whole, small = obs.summary, obs.whole, obs.small
                     ctx.observation = observation
                     candidates = await gather_candidates(ctx, obs, exclude=failed)
                     continue
@@ -490,7 +491,10 @@ class _Agent:
                     return
                 done = "; ".join(outcome.actions) or chosen.label
                 again = whole and self.observer.shows_whole(ctx.pagemem)
-                change = await describe_change(done, before, page_lines(ctx.pagemem), update, by_rule=again)
+                # On a small page the changed lines themselves say it, exactly, for no call: the 1.5B model's
+                # sentence adds nothing a few listed lines do not (and has said "no visible change" of a ticked box).
+                listed = again or (small and self.observer.is_small(ctx.pagemem))
+                change = await describe_change(done, before, page_lines(ctx.pagemem), update, by_rule=listed)
                 await self.events.emit("note", step=self.step, text=f"Page change: {change}")
                 afters.append(f"After \"{done}\": {change}")
                 if again:

@@ -115,10 +115,18 @@ class PageObserver:
     def shows_whole(self, pagemem: PageMem) -> bool:
         """Is this page, as it is now, small enough to show whole (whole.py)? Asked by the continuation before it
         observes again, so a page that grew past the bound (a big menu opened) costs no pipeline calls mid-step."""
+        return self._fits(pagemem, self.budget.whole_page_tokens)
+
+    def is_small(self, pagemem: PageMem) -> bool:
+        """Is this page, as it is now, a small page (Budget.small_page_tokens, whole.py)?"""
+        return self._fits(pagemem, self.budget.small_page_tokens)
+
+    @staticmethod
+    def _fits(pagemem: PageMem, bound: int) -> bool:
         every = [s.id for s in pagemem.sections]
         text = whole_text(pagemem, every, {s.id: s.details for s in pagemem.sections}, None)
         # Headroom for what observing within the page adds (the added group's labels).
-        return fits_whole(text, self.budget.whole_page_tokens - WHOLE_HEADROOM)
+        return fits_whole(text, bound - WHOLE_HEADROOM)
 
     def forget_page(self) -> None:
         """Treat the next observation as a page entry (e.g. after a reload the caller knows about)."""

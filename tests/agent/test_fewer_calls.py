@@ -54,3 +54,18 @@ def test_after_typing_the_actor_reads_the_field_as_filled(browser, pages, agent_
     assert 'textbox "Name" value="Tora"' in after_typing
     # The page as it is now, not a summary written before the action next to a note of what changed.
     assert not re.search(r'- \[\d+\] textbox "Name"(?! value="Tora")', after_typing), after_typing
+
+
+def test_a_small_page_costs_one_task_summary_and_its_changes_are_listed(browser, pages, agent_llm, memory_dir, monkeypatch):
+    # The product default: not shown whole, but a small page (observe/whole.py, Budget.small_page_tokens).
+    monkeypatch.setenv("WEBCHALLENGER_WHOLE_PAGE_TOKENS", "0")
+    monkeypatch.setenv("WEBCHALLENGER_SMALL_PAGE_TOKENS", "600")
+    server, result = guestbook_task(browser, pages, agent_llm, memory_dir)
+
+    prompts = [r.prompt for r in server.requests]
+    assert prompts[0] == "page_task_summary", prompts  # the one observation call, over the page's own text
+    assert not (PIPELINE - {"page_task_summary"}) & set(prompts), prompts
+    assert 'textbox "Name"' in server.prompts("page_task_summary")[0]
+    # After typing, the actor is told the changed line itself, with no change_description call.
+    after_typing = current_page(server.prompts("action_selection")[1])
+    assert 'After "Typed "Tora" into textbox "Name"": Now: ' in after_typing and 'value="Tora"' in after_typing
