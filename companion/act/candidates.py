@@ -5,7 +5,8 @@ elements added since page entry in sections not selected (PageDigest's added gro
 list that appeared late in the document is offered by its own elements), plus one call over the first five
 unselected sections in document order (so top-of-page UI stays reachable); none at all
 when the step has FEW_CANDIDATES or fewer, and what the task names or the single form's controls are put back
-after the calls (filter_guard.py).
+after the calls (filter_guard.py). A small page (or one shown whole, observe/whole.py) has one call over all
+its candidates, navigation included: per-section calls bought nothing there.
 Navigation actions (visited URLs, bookmarks, switch-tab) are filtered by one more call against the task;
 type-URL is always offered. A trigger whose menu site memory knows is followed by the menu's remembered
 elements, each choosable directly (open, then pick: hidden_candidates). The rule pre-filter (prefilter.py) runs before any call. view_all (while not
@@ -46,6 +47,7 @@ NAV_LABEL_CHARS = 80
 VIEW_ALL_LABEL = "view all sections of this page in full"
 END_TASK_LABEL = "end the task (it is complete, or its answer is known)"
 TYPE_URL_LABEL = "type a URL into the address bar"
+SMALL_PAGE_CONTEXT = "every section of this small page, and the navigation actions (pages visited earlier, bookmarks, other tabs)"
 ADDED_CONTEXT = "elements that appeared since the page was opened (an opened popover, menu, message or new results)"
 
 
@@ -290,6 +292,10 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
     nav = [c for c in nav if c.key not in exclude]
     groups.append(("navigation actions (pages visited earlier, bookmarks, other tabs)", nav))
     offered = _unique([c for _, group in groups for c in group])
+    if getattr(obs, "small", False) or getattr(obs, "whole", False):
+        # A small page: its candidates are few enough for one call, which the observation (the whole page, or its
+        # task summary over the whole page) explains; a call per section bought nothing (8 calls on a 25-element page).
+        groups = [(SMALL_PAGE_CONTEXT, chunk) for chunk in _chunks(offered, MAX_ELEMENTS_PER_CALL)]
     if len(offered) <= FEW_CANDIDATES:
         kept = {c.key for c in offered}  # nothing to narrow: the call could only drop what the task needs
     else:

@@ -122,6 +122,22 @@ async def test_gather_asks_per_selected_section_and_once_for_unselected_ones(scr
     assert "/kettles (visited" not in nav and "go to bookmark http://127.0.0.1:8000/help (Help)" in nav
 
 
+async def test_gather_asks_once_on_a_small_page(scripted_llm, llm_client_for):
+    pm = page(SHOP, url="http://127.0.0.1:8000/kettles")
+    results = next(s for s in pm.sections if any(e.name == "Kettle 2" for e in s.all_elements()))
+    server = scripted_llm(rules=[{"prompt": "candidate_filtering", "responses": [choose([2])]}])
+    llm_client_for(server)
+    ctx = ctx_for(pm, task="Open the red kettle", visited_urls=["http://127.0.0.1:8000/"])
+    small = obs([s.id for s in pm.sections], [], extractions={results.id: "Kettle 2 is red"}).model_copy(update={"small": True})
+
+    got = await gather_candidates(ctx, small)
+
+    (asked,) = [r.last_user for r in server.requests]  # one call, not one per section and one for navigation
+    assert 'link "Kettle 11"' in asked and 'link "Help"' in asked and "go back to http://127.0.0.1:8000/" in asked
+    assert "every section of this small page" in asked
+    assert len([c for c in got if c.kind in ("element", "navigate")]) == 1
+
+
 async def test_gather_honours_exclude_and_active_view_all(scripted_llm, llm_client_for):
     pm = page(SHOP, url="http://127.0.0.1:8000/kettles")
     server = scripted_llm(rules=[{"prompt": "candidate_filtering", "responses": [choose([0])]}])
