@@ -391,6 +391,7 @@ class _Agent:
         attempts = executed = 0
         not_yet = ""  # why the submit just chosen was refused (act/named_fields.py), for the next choice only
         candidates = await gather_candidates(ctx, obs, exclude=failed)
+        self.guard.arrive(page_state(ctx.pagemem), page_text(ctx.pagemem), self.step)
         try:
             while True:
                 state, text = page_state(ctx.pagemem), page_text(ctx.pagemem)
@@ -406,7 +407,7 @@ class _Agent:
                     await self.events.emit("note", step=self.step, text="No action is left to try on this page.")
                     return
                 decision = await select_action(self.task, self.history.render_for_actor(), observation + not_yet,
-                                               [c.label for c in candidates], self.guard.nudge(state),
+                                               [c.label for c in candidates], self.guard.nudge(state, text),
                                                unavailable=unavailable)
                 chosen = candidates[decision.index]
                 if chosen.kind == "end_task":

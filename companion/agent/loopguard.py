@@ -7,6 +7,10 @@ taken by what they are (identity_key), not by their ids, so a re-rendered but un
 Three times on one state puts a nudge line into the action-selection prompt; five times ends the task
 with an explanation.
 
+A cycle over pages (the shop, its kettles page, the shop again, with the price on the kettles page) repeats no
+action on one state, so it is caught by arrivals instead: a step that starts on a page state and text it started
+on twice before gets a nudge line saying so (RETURN_NUDGE_AT).
+
 Before that, an action seen to change nothing is a known no-op on that state (the pre-filter's rule, learnt by
 trying): done on a state, it left the same state and the same page text, so choosing it there again cannot
 help and it is not offered there again (a small model re-ran the search whose results it was reading, and
@@ -26,6 +30,7 @@ from companion.pagemem.model import Element, PageMem
 
 NUDGE_AT = 3
 STOP_AT = 5
+RETURN_NUDGE_AT = 3  # the third step that starts on the same page, unchanged
 
 
 def element_state(el: Element) -> tuple:
@@ -57,6 +62,7 @@ class LoopGuard:
         self.counts: Counter[tuple[str, str]] = Counter()
         self.noops: dict[str, set[str]] = {}  # state -> actions done there that changed nothing
         self._last: tuple[str, str, str] | None = None  # (state, text, action) of the last action done
+        self.arrivals: dict[tuple[str, str], list[int]] = {}  # (state, text) -> the steps that started on it
 
     def record(self, state: str, action: str, text: str = "") -> int:
         """Count one execution of `action` on `state` (whose page text is `text`); returns how often that pair
@@ -80,15 +86,32 @@ class LoopGuard:
         hits = [(action, n) for (s, action), n in self.counts.items() if s == state and n >= self.nudge_at]
         return sorted(hits, key=lambda x: -x[1])
 
-    def nudge(self, state: str) -> str:
+    def arrive(self, state: str, text: str, step: int) -> None:
+        """A step starts on this page state and text."""
+        steps = self.arrivals.setdefault((state, text), [])
+        if step not in steps:
+            steps.append(step)
+
+    def returned(self, state: str, text: str) -> list[int]:
+        """The steps that started on this same page, unchanged, when it is at least the RETURN_NUDGE_AT-th."""
+        steps = self.arrivals.get((state, text), [])
+        return steps if len(steps) >= RETURN_NUDGE_AT else []
+
+    def nudge(self, state: str, text: str | None = None) -> str:
         """The line for the action-selection prompt ("" when nothing repeats)."""
+        lines = []
         hits = self.repeated(state)
-        if not hits:
-            return ""
-        # The actions quote element names (page text): they go between the page-content markers.
-        listed = untrusted("; ".join(f"{action} ({n} times)" for action, n in hits))
-        return (f"Warning: on this same page state you already did: {listed}, and the page did not change. "
-                "Doing it again will not help: choose a different action, or end the task if it is complete or its answer is known.")
+        if hits:
+            # The actions quote element names (page text): they go between the page-content markers.
+            listed = untrusted("; ".join(f"{action} ({n} times)" for action, n in hits))
+            lines.append(f"Warning: on this same page state you already did: {listed}, and the page did not change. "
+                         "Doing it again will not help: choose a different action, or end the task if it is complete or its answer is known.")
+        back = self.returned(state, text) if text is not None else []
+        if back:
+            lines.append(f"Warning: steps {', '.join(map(str, back[:-1]))} and this one all started on this same page, "
+                         "unchanged: going away and back shows nothing new. If what it shows answers the task, end the "
+                         "task; otherwise choose an action not taken here before.")
+        return "\n".join(lines)
 
     def should_stop(self, state: str, action: str) -> bool:
         return self.counts[(state, action)] >= self.stop_at

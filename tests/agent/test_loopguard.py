@@ -85,3 +85,24 @@ def test_page_text_ignores_our_element_numbers_but_not_the_words():
     # The same results re-created by a second search get new numbers: the same text.
     assert page_text(page('- [12] link "Moka Express pot"')) == page_text(page('- [31] link "Moka Express pot"'))
     assert page_text(page('- [12] link "Moka Express pot"')) != page_text(page('- [12] link "Moka pot gasket set"'))
+
+
+def test_the_third_step_starting_on_the_same_unchanged_page_is_nudged():
+    # shop -> kettles (the answer) -> shop -> kettles -> ...: no action repeats on one state, the pages do.
+    guard = LoopGuard()
+    for step, page in enumerate(["shop", "kettles", "shop", "kettles", "about"], 1):
+        guard.arrive(page, f"text of {page}", step)
+    assert guard.nudge("kettles", "text of kettles") == ""  # twice: going back to a list is ordinary
+    assert guard.nudge("about", "text of about") == ""
+    guard.arrive("kettles", "text of kettles", 6)
+    line = guard.nudge("kettles", "text of kettles")
+    assert line.startswith("Warning: steps 2, 4 and this one all started on this same page, unchanged")
+    assert "If what it shows answers the task, end the task" in line
+    assert guard.nudge("kettles", "the price changed") == ""  # the same state with other text is another look
+
+
+def test_a_step_that_chooses_again_on_its_page_is_one_arrival():
+    guard = LoopGuard()
+    for _ in range(3):
+        guard.arrive("form", "text", 1)
+    assert guard.returned("form", "text") == []
