@@ -40,7 +40,7 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def format_step(record: StepRecord, reason: bool = True) -> str:
+def format_step(record: StepRecord, reason: bool = True, notes: bool = True) -> str:
     page = _one_line(record.page_name) or record.url
     lines = [
         f"Step {record.step}",
@@ -53,7 +53,7 @@ def format_step(record: StepRecord, reason: bool = True) -> str:
     else:
         lines.append("Actions:")
         lines += [f"- {_one_line(a)}" for a in record.actions]
-    lines += [f"Note: {_one_line(n)}" for n in record.notes]
+    lines += [f"Note: {_one_line(n)}" for n in record.notes] if notes else []
     return "\n".join(lines)
 
 
@@ -74,8 +74,10 @@ class History:
     def add(self, record: StepRecord) -> None:
         self.steps.append(record)
 
-    def render(self) -> str:
-        return "\n\n".join(([self.earlier] if self.earlier else []) + [format_step(r) for r in self.steps])
+    def render(self, notes: bool = True) -> str:
+        """notes=False: without the steps' notes (an end refused earlier: the verifier echoed it as its own verdict
+        after the form it was refused for had been submitted)."""
+        return "\n\n".join(([self.earlier] if self.earlier else []) + [format_step(r, notes=notes) for r in self.steps])
 
     def render_for_actor(self) -> str:
         """The history for action selection: no reasons, then the last step's reason marked as done with."""

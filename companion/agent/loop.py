@@ -427,7 +427,8 @@ class _Agent:
                         continue
                     if not self.verified:
                         self.verified = True
-                        verdict = await verify_end_task(self.task, self._history_with(obs, step_summary, reasons, actions),
+                        verdict = await verify_end_task(self.task, self._history_with(obs, step_summary, reasons, actions,
+                                                                                      notes=False),
                                                         observation, self.history.actions() + actions,
                                                         self.seen.where_seen(observation))
                         if not verdict.complete:
@@ -580,13 +581,13 @@ class _Agent:
                                     notes=list(self.pending_notes)))
         self.pending_notes = []
 
-    def _history_with(self, obs, summary: str, reasons: list[str], actions: list[str]) -> str:
+    def _history_with(self, obs, summary: str, reasons: list[str], actions: list[str], notes: bool = True) -> str:
         """The history including this step's actions so far (what the verifier must judge)."""
         if not actions:
-            return self.history.render()
+            return self.history.render(notes=notes)
         probe = History(self.history.earlier)
         probe.steps = list(self.history.steps)
         probe.add(StepRecord(step=self.step, page_name=obs.page_title or obs.url, url=obs.url, summary=summary,
                              reason=" Then: ".join(r for r in reasons if r) or "-", actions=list(actions),
                              notes=list(self.pending_notes)))
-        return probe.render()
+        return probe.render(notes=notes)

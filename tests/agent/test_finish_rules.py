@@ -51,6 +51,9 @@ def test_a_task_asking_for_an_action_is_not_done_without_one(browser, pages, age
     # The model is told in the next choice, and the history keeps it.
     assert 'Not done yet: the task asks to "focus"' in server.prompts("action_selection")[1]
     assert "Note: End task refused at step 1: the task asks to \"focus\"" in result.history
+    # The verifier judges the actions, not the refusal: given it, the default model returned it as its verdict.
+    verifications = server.prompts("end_task_verification")
+    assert verifications and not any("End task refused" in v for v in verifications)
 
 
 def test_not_provided_is_not_an_answer_while_the_search_was_not_tried(browser, pages, agent_llm, memory_dir):
