@@ -17,7 +17,7 @@ the next recorded step), so the model keeps being told what was left to try.
 
 The action-selection call sees the history without the earlier steps' reasons (render_for_actor): a small
 model copied the first step's "The task requires logging in..." as its reason for six steps after the login.
-It sees its previous reason once, marked as the reason for an action already taken.
+Nor its previous reason: marked as the reason for an action already taken, it was still copied (render_for_actor).
 """
 
 from __future__ import annotations
@@ -80,13 +80,10 @@ class History:
         return "\n\n".join(([self.earlier] if self.earlier else []) + [format_step(r, notes=notes) for r in self.steps])
 
     def render_for_actor(self) -> str:
-        """The history for action selection: no reasons, then the last step's reason marked as done with."""
-        if not self.steps:
-            return self.earlier
-        last = self.steps[-1]
-        previous = (f"\n\nYour reason at step {last.step} (for the action already taken there, not for this step): "
-                    f"{_one_line(last.reason)}") if last.reason.strip() not in ("", "-") else ""
-        return "\n\n".join(([self.earlier] if self.earlier else []) + [format_step(r, reason=False) for r in self.steps]) + previous
+        """The history for action selection: no reasons. Shown even its previous one, marked as done with, the
+        default 1.5B model wrote it again word for word as its next reason, for six steps in a row, and repeated
+        the moves it had given it for (the kettles page with the price, then Home, then the kettles page ...)."""
+        return "\n\n".join(([self.earlier] if self.earlier else []) + [format_step(r, reason=False) for r in self.steps])
 
     def actions(self) -> list[str]:
         """Every basic action string of the task, in order (what a replay must reproduce)."""

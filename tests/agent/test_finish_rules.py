@@ -1,5 +1,5 @@
 """Issue 13 item 12, in real Chromium with the real extension and the scripted LLM: the actor is not shown the
-earlier steps' reasons to copy (only its previous one, marked as such); a task that asks for an action is not
+earlier steps' reasons to copy; a task that asks for an action is not
 complete before an action that could do it ran; an answer saying the information is not there is refused while
 the site's search was not tried, and the model is told what is left (in the observation and the history)."""
 
@@ -15,7 +15,7 @@ def notes(result) -> list[str]:
     return [e.text for e in result.events if e.kind == "note"]
 
 
-def test_the_actor_sees_its_previous_reason_marked_and_no_reason_lines(browser, pages, agent_llm, memory_dir):
+def test_the_actor_sees_no_reasons_to_copy(browser, pages, agent_llm, memory_dir):
     calls = []
 
     def select(text: str) -> dict:
@@ -29,7 +29,7 @@ def test_the_actor_sees_its_previous_reason_marked_and_no_reason_lines(browser, 
     assert result.status == "done", result.explanation
     second = server.prompts("action_selection")[1]
     assert "Reason for Action:" not in second  # nothing to copy from
-    assert "Your reason at step 1 (for the action already taken there, not for this step): Reason number 1" in second
+    assert "Reason number 1" not in second  # copied word for word by the default model, step after step
     assert "Reason for Action: Reason number 1" in result.history  # the history itself keeps the paper's format
 
 
