@@ -17,6 +17,7 @@ from companion.act.elements import is_form_field, label
 from companion.act.errors import ActionFailed, NoOp
 from companion.act.models import Outcome
 from companion.act.paging import choose_paged
+from companion.pagemem.identity import normalize_name
 from companion.pagemem.model import Element
 
 # Pages debounce their suggestion requests (typically 100-300 ms): give them that long before reading the diff.
@@ -24,14 +25,10 @@ SUGGESTION_WAIT_S = 0.5
 SUGGESTIONS_PER_PAGE = 20  # more are shown on further pages, one call each
 
 
-def _words(text: str) -> str:
-    return " ".join(text.casefold().split())
-
-
 def shows_results_for(url: str, query: str) -> bool:
     """Is `url` a results page for `query`: does one of its query-string values hold exactly these words?"""
-    wanted = _words(query)
-    return bool(wanted) and any(_words(value) == wanted for _, value in parse_qsl(urlsplit(url).query))
+    wanted = normalize_name(query)
+    return bool(wanted) and any(normalize_name(value) == wanted for _, value in parse_qsl(urlsplit(url).query))
 
 
 async def search(ctx: AgentContext, field: Element, *, press: bool = True, value: str | None = None) -> Outcome:

@@ -391,10 +391,13 @@ class _Agent:
         attempts = executed = 0
         not_yet = ""  # why the submit just chosen was refused (act/named_fields.py), for the next choice only
         candidates = await gather_candidates(ctx, obs, exclude=failed)
-        self.guard.arrive(page_state(ctx.pagemem), page_text(ctx.pagemem), self.step)
+        arrived = False
         try:
             while True:
                 state, text = page_state(ctx.pagemem), page_text(ctx.pagemem)
+                if not arrived:  # the page this step started on (loopguard.py: returns to it)
+                    self.guard.arrive(state, text, self.step)
+                    arrived = True
                 await self._learn_noop(state, text)
                 noops = self.guard.changed_nothing(state)
                 unavailable: dict[int, str] = {}  # kept numbers, not choosable

@@ -212,34 +212,28 @@ class PageObserver:
             if sec.purpose is None:
                 sec.purpose = describe_tiny(sec)[0]
 
+        def observation(summary: str, **extra) -> Observation:
+            """This step's Observation: what every path fills the same way, and `extra` for the path's own fields."""
+            shown = set(selected)
+            return Observation(
+                url=pagemem.url, page_title=pagemem.title, summary=summary, selected=selected,
+                unselected=[s.id for s in pagemem.sections if s.id not in shown], added_group=added_group,
+                added={} if new_page else added_refs(digest, pagemem), modal=modal is not None, usage=accounting,
+                new_page=new_page, view_all=digest.view_all, page_summary=pagemem.summary,
+                purposes={s.id: s.purpose or "" for s in pagemem.sections}, **extra)
+
         shown_text = whole_text(pagemem, selected, views, added_group)
         if fits_whole(shown_text, limit):
             # The step's observation is small enough to show whole (lists with every item): no list-item
             # selection, extraction or task summary; after an in-page action it is rendered again for free.
-            shown = set(selected)
-            return Observation(
-                url=pagemem.url, page_title=pagemem.title, summary=as_observation(pagemem, shown_text), selected=selected,
-                unselected=[s.id for s in pagemem.sections if s.id not in shown], added_group=added_group,
-                added={} if new_page else added_refs(digest, pagemem), modal=modal is not None, usage=accounting,
-                new_page=new_page, view_all=digest.view_all, page_summary=pagemem.summary,
-                purposes={s.id: s.purpose or "" for s in pagemem.sections},
-                whole=True,
-                history_summary=for_history(shown_text),
-            )
+            return observation(as_observation(pagemem, shown_text), whole=True, history_summary=for_history(shown_text))
 
         if fits_whole(shown_text, small):
             # A small page (or selection): its sections' own text stands in for their extractions, and the page
             # task summary, the one call kept, points the actor at what matters (whole.py).
             texts, entries = small_entries(pagemem, selected, views, added_group)
             summary = await summarize_for_task(caller, self.budget, task, history, pagemem, entries)
-            shown = set(selected)
-            return Observation(
-                url=pagemem.url, page_title=pagemem.title, summary=summary, selected=selected,
-                unselected=[s.id for s in pagemem.sections if s.id not in shown], extractions=texts,
-                added_group=added_group, added={} if new_page else added_refs(digest, pagemem),
-                modal=modal is not None, usage=accounting, new_page=new_page, view_all=digest.view_all,
-                page_summary=pagemem.summary, purposes={s.id: s.purpose or "" for s in pagemem.sections}, small=True,
-            )
+            return observation(summary, extractions=texts, small=True)
 
         picked, scans = await self._select_items(caller, task, history, [top[sid] for sid in selected], digest)
 
@@ -258,17 +252,8 @@ class PageObserver:
         if added_entry:
             entries.append(added_entry)
         summary = await summarize_for_task(caller, self.budget, task, history, pagemem, entries)
-
-        shown = set(selected)
-        return Observation(
-            url=pagemem.url, page_title=pagemem.title, summary=summary, selected=selected,
-            unselected=[s.id for s in pagemem.sections if s.id not in shown], extractions=extractions,
-            added_group=added_group, added={} if new_page else added_refs(digest, pagemem),
-            modal=modal is not None, usage=accounting, new_page=new_page,
-            view_all=digest.view_all, page_summary=pagemem.summary,
-            purposes={s.id: s.purpose or "" for s in pagemem.sections}, list_scans=scans,
-            list_items={sid: [it.id for _, it in pairs] for sid, pairs in picked.items()},
-        )
+        return observation(summary, extractions=extractions, list_scans=scans,
+                           list_items={sid: [it.id for _, it in pairs] for sid, pairs in picked.items()})
 
     # ------------------------------------------------------------------ helpers
 
