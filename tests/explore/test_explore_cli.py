@@ -6,9 +6,13 @@ import asyncio
 import json
 import os
 import signal
+import http.server
 import subprocess
 import sys
+import threading
 import time
+from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -19,6 +23,61 @@ from tests.explore.conftest import FIXTURE_SITE, Memory, explore
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
+PAGES_DIR = ROOT / "tests" / "fixtures" / "pages"
+
+
+class _PacedHandler(http.server.SimpleHTTPRequestHandler):
+    pace: "Pace"
+
+    def do_GET(self) -> None:
+        if self.path.split("?")[0].endswith(".html"):
+            self.pace.wait()
+        super().do_GET()
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")  # every page the run loads is a request the pace sees
+        super().end_headers()
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 - the stdlib's signature
+        pass
+
+
+class Pace:
+    """While on, the explorer loads at most one page per `step()` (a permit does not accumulate): the run
+    cannot get ahead of the test that watches it, however the two processes are scheduled."""
+
+    def __init__(self) -> None:
+        self.on = False
+        self._permit = threading.Event()
+        self._one_at_a_time = threading.Lock()
+
+    def step(self) -> None:
+        self._permit.set()
+
+    def off(self) -> None:
+        self.on = False
+        self._permit.set()
+
+    def wait(self) -> None:
+        with self._one_at_a_time:
+            while self.on and not self._permit.wait(0.05):
+                pass
+            self._permit.clear()
+
+
+@contextmanager
+def paced_site():
+    pace = Pace()
+    handler = type("Paced", (_PacedHandler,), {"pace": pace})
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(PAGES_DIR)))
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/{FIXTURE_SITE}", pace
+    finally:
+        pace.off()
+        httpd.shutdown()
+        httpd.server_close()
 
 
 def cli(url: str, data_dir: Path, *extra: str) -> subprocess.Popen:
@@ -36,29 +95,34 @@ def committed_pages(data_dir: Path, url: str) -> int:
     return next((r["counts"]["pages"] for r in rows.values()), 0)
 
 
-def test_ctrl_c_stops_cleanly_and_a_second_run_resumes_to_the_same_memory(pages, tmp_path):
-    url = pages.url(FIXTURE_SITE)
-    whole = cli(url, tmp_path / "whole")
-    out, err = whole.communicate(timeout=600)
-    assert whole.returncode == 0, err
+def test_ctrl_c_stops_cleanly_and_a_second_run_resumes_to_the_same_memory(tmp_path):
+    with paced_site() as (url, pace):
+        whole = cli(url, tmp_path / "whole")
+        out, err = whole.communicate(timeout=600)
+        assert whole.returncode == 0, err
 
-    stopped = cli(url, tmp_path / "stopped")
-    deadline = time.monotonic() + 300
-    while committed_pages(tmp_path / "stopped", url) < 3 and stopped.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert stopped.poll() is None, "the run ended before it could be interrupted"
-    stopped.send_signal(signal.SIGINT)
-    out, err = stopped.communicate(timeout=120)
-    assert stopped.returncode == 130, err
-    assert "interrupted (run again to resume)" in out
-    halfway = Memory(tmp_path / "stopped" / "memory", url)
-    assert 3 <= halfway.state["counts"]["pages"] < 9 and not halfway.state["finished"]
+        # The site's later pages take under a second: without the pace, a busy machine let the run finish
+        # between the test seeing three pages and its Ctrl-C (which then found nothing to stop: exit 0).
+        pace.on = True
+        stopped = cli(url, tmp_path / "stopped")
+        deadline = time.monotonic() + 300
+        while committed_pages(tmp_path / "stopped", url) < 3 and stopped.poll() is None and time.monotonic() < deadline:
+            pace.step()
+            time.sleep(0.05)
+        assert stopped.poll() is None, "the run ended before it could be interrupted"
+        stopped.send_signal(signal.SIGINT)
+        pace.off()
+        out, err = stopped.communicate(timeout=120)
+        assert stopped.returncode == 130, err
+        assert "interrupted (run again to resume)" in out
+        halfway = Memory(tmp_path / "stopped" / "memory", url)
+        assert 3 <= halfway.state["counts"]["pages"] < 9 and not halfway.state["finished"]
 
-    resumed = cli(url, tmp_path / "stopped")
-    out, err = resumed.communicate(timeout=600)
-    assert resumed.returncode == 0, err
-    assert differences(memory_digest(Memory(tmp_path / "stopped" / "memory", url).path),
-                       memory_digest(Memory(tmp_path / "whole" / "memory", url).path)) == []
+        resumed = cli(url, tmp_path / "stopped")
+        out, err = resumed.communicate(timeout=600)
+        assert resumed.returncode == 0, err
+        assert differences(memory_digest(Memory(tmp_path / "stopped" / "memory", url).path),
+                           memory_digest(Memory(tmp_path / "whole" / "memory", url).path)) == []
 
 
 def test_in_browser_explores_in_a_background_tab_and_leaves_the_users_tab_alone(pages, tmp_path):
