@@ -1,13 +1,14 @@
 """GatherCandidates (WebChallenger §2.5 / A.4): the numbered action set the AGENT's action-selection call sees.
 
-Element actions: one candidate_filtering call per selected section, conditioned on its extraction, one over the
-elements added since page entry in sections not selected (PageDigest's added group: a popover, toast or result
-list that appeared late in the document is offered by its own elements), plus one call over the first five
-unselected sections in document order (so top-of-page UI stays reachable); none at all
+Element actions: a group per selected section, conditioned on its extraction, one of the elements added since
+page entry in sections not selected (PageDigest's added group: a popover, toast or result list that appeared
+late in the document is offered by its own elements), plus one of the first five unselected sections in document
+order (so top-of-page UI stays reachable); consecutive groups share a candidate_filtering call while their
+candidates fit one (packed(): the paper's call per section, without a call per one-link section); none at all
 when the step has FEW_CANDIDATES or fewer, and what the task names or the single form's controls are put back
 after the calls (filter_guard.py). A small page (or one shown whole, observe/whole.py) has one call over all
 its candidates, navigation included: per-section calls bought nothing there.
-Navigation actions (visited URLs, bookmarks, switch-tab) are filtered by one more call against the task;
+Navigation actions (visited URLs, bookmarks, switch-tab) are a last group, filtered against the task;
 type-URL is always offered. A trigger whose menu site memory knows is followed by the menu's remembered
 elements, each choosable directly (open, then pick: hidden_candidates). The rule pre-filter (prefilter.py) runs before any call. view_all (while not
 active on this page) and end_task are appended last. The calls of one step run concurrently.
@@ -150,16 +151,60 @@ def _section_context(section: PageSection, extraction: str) -> str:
     return f"{about}. Details relevant to the task: {extraction}" if extraction else about
 
 
-async def _filter(ctx: AgentContext, observation: str, context: str, candidates: list[Candidate]) -> list[Candidate]:
+class Pack:
+    """One candidate_filtering call's worth: consecutive groups (a section's candidates, the added elements, the
+    sections near the top, the navigation actions) whose candidates fit one call together."""
+
+    def __init__(self) -> None:
+        self.contexts: list[str] = []
+        self.candidates: list[Candidate] = []
+        self.parts: list[int] = []  # the group (1-based, in self.contexts) of each candidate
+
+    def add(self, context: str, candidates: list[Candidate]) -> None:
+        self.contexts.append(context)
+        self.candidates.extend(candidates)
+        self.parts.extend([len(self.contexts)] * len(candidates))
+
+    @property
+    def context(self) -> str:
+        if len(self.contexts) == 1:
+            return self.contexts[0]
+        parts = "\n".join(f"part {i}: {c}" for i, c in enumerate(self.contexts, 1))
+        return f"{len(self.contexts)} parts of the page (each candidate says its part):\n{parts}"
+
+    @property
+    def labels(self) -> list[str]:
+        if len(self.contexts) == 1:
+            return [c.label for c in self.candidates]
+        return [f"{c.label} (part {part})" for c, part in zip(self.candidates, self.parts)]
+
+
+def packed(groups: list[tuple[str, list[Candidate]]], size: int = MAX_ELEMENTS_PER_CALL) -> list[Pack]:
+    """The groups, in order, packed into as few calls as hold at most `size` candidates each (a group is never
+    split: a bigger one was chunked before). A call per small section bought nothing: the Django admin's product
+    list asked 13 calls of about 500 tokens, eight of them about one to four links, each repeating the task, the
+    history and the observation (about 400 tokens), which is most of a step's time on a CPU."""
+    packs: list[Pack] = []
+    for context, candidates in groups:
+        if not candidates:
+            continue
+        if not packs or len(packs[-1].candidates) + len(candidates) > size:
+            packs.append(Pack())
+        packs[-1].add(context, candidates)
+    return packs
+
+
+async def _filter(ctx: AgentContext, observation: str, pack: Pack) -> list[Candidate]:
     """candidate_filtering calls: the subset the LLM keeps, in the original order. A call keeps at most
     MAX_PICKS_PER_CALL; one that used them all is asked again about the rest, so a group with many useful
     candidates is not cut at that bound (the calls grow only when the model keeps that many)."""
+    candidates, labels, context = pack.candidates, pack.labels, pack.context
     kept: set[int] = set()
     left = list(range(len(candidates)))
     while left:
-        where = f"{context} (the rest of them: {len(kept)} were kept already)" if kept else context
+        where = f"{context}\n(the rest of them: {len(kept)} were kept already)" if kept else context
         variables = {"task": ctx.task, "history": ctx.history_text(), "observation": observation, "context": where,
-                     "candidates": [candidates[i].label for i in left]}
+                     "candidates": [labels[i] for i in left]}
         limit = min(MAX_PICKS_PER_CALL, len(left))
         try:
             reply = await llm.choose_many("candidate_filtering", variables, n=len(left), max_items=limit)
@@ -260,7 +305,7 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
         narrow = getattr(obs, "section_elements", None)
         return narrow(pm, section.id) if callable(narrow) else None
 
-    groups: list[tuple[str, list[Candidate]]] = []  # (where from, candidates): one filtering call each
+    groups: list[tuple[str, list[Candidate]]] = []  # (where from, candidates), packed into calls (packed())
     selected = [s for s in (pm.section(sid) for sid in obs.selected) if s is not None]
     for section in selected:
         extraction = (getattr(obs, "extractions", {}) or {}).get(section.id, "")
@@ -299,7 +344,7 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
     if len(offered) <= FEW_CANDIDATES:
         kept = {c.key for c in offered}  # nothing to narrow: the call could only drop what the task needs
     else:
-        results = await asyncio.gather(*(_filter(ctx, observation, where, group) for where, group in groups))
+        results = await asyncio.gather(*(_filter(ctx, observation, pack) for pack in packed(groups)))
         kept = guard_kept(ctx.task, offered, {c.key for group in results for c in group},
                           lambda c: pm.element_by_ref(c.element) if c.element is not None else None,
                           lambda el: _form_of(ctx, pm, el), list(pm.all_elements()))

@@ -5,8 +5,8 @@ Lazy and cached, so an unchanged section costs no call:
 - WebsiteMem serves summary + state by content hash, purpose by content hash or by the section's place in
   its page's template (signature within one page structure: pages of one template share purposes, Region4Web
   §3.3, the purpose is what the region is FOR; unrelated sections of the same bare shape do not);
-- a section whose whole content is shorter than a summary (one link, a heading) is described by its own
-  content, without a call;
+- a section whose whole content is shorter than a summary (one link, a heading, a breadcrumb: Budget.tiny_tokens)
+  is described by its own content, without a call;
 - otherwise one section_summary call; when the purpose is already known it is shown and not asked again.
 """
 
@@ -25,7 +25,6 @@ from companion.observe.calls import Caller
 from companion.pagemem.model import PageMem, PageSection, hash_text
 from companion.pagemem.tokens import count_tokens
 
-TINY_TOKENS = 24  # content this short is its own summary
 SUMMARY_MAX_TOKENS = 100  # two short sentences (+20 when the purpose is asked too); ~16 tokens/s on CPU
 PAGE_SUMMARY_MAX_TOKENS = 90  # PageSummary allows 300 characters
 _LINE_PREFIX = re.compile(r"^\s*- (\[\d+\] )?")
@@ -76,7 +75,7 @@ async def abstract_section(caller: Caller, section: PageSection, pagemem: PageMe
         store.apply_cached_section(section, pagemem.template_id)
     if not needs_abstraction(section):
         return False
-    if section.tokens <= TINY_TOKENS:
+    if section.tokens <= budget.tiny_tokens:  # its own summary
         purpose, summary = describe_tiny(section)
         section.purpose = section.purpose or purpose
         section.summary = section.state_summary = summary

@@ -35,6 +35,16 @@ SMALL_PAGE_DEFAULT = 600
 SMALL_PAGE_ENV = "WEBCHALLENGER_SMALL_PAGE_TOKENS"  # 0: the paper's pipeline on every page
 
 
+# A details string this short is its own extraction: no call can shorten it (an answer may be 80 words), it
+# could only drop what the task needs. The admin's product list made ten extraction calls a step, eight of them
+# over a breadcrumb, a heading, a search box or a few links, each prompt five times the size of its section.
+OWN_TEXT_TOKENS = 100
+# Content this short is its own summary: describe_tiny keeps 240 characters of it, about this many tokens, so the
+# whole of it is shown (a breadcrumb, a search box, three year links cost a summary call each on the admin's lists).
+TINY_SECTION_TOKENS = 60
+PAPER_TINY_TOKENS = 24  # with small pages off: only a link or a heading goes without a summary call
+
+
 class BudgetError(RuntimeError):
     """A prompt could not be made to fit the budget (a bug: callers chunk before they call)."""
 
@@ -55,6 +65,17 @@ class Budget(BaseModel):
     @property
     def usable(self) -> int:
         return self.max_prompt_tokens - MARGIN
+
+    @property
+    def own_text_tokens(self) -> int:
+        """A selected section whose details string is this short is its own extraction (extraction.py); the small
+        page's idea for one section, so it is off (0) with small pages off: the paper's pipeline everywhere."""
+        return OWN_TEXT_TOKENS if self.small_page_tokens else 0
+
+    @property
+    def tiny_tokens(self) -> int:
+        """A section this short is its own summary (abstraction.describe_tiny); larger with small pages on."""
+        return TINY_SECTION_TOKENS if self.small_page_tokens else PAPER_TINY_TOKENS
 
 
 def whole_page_tokens() -> int:

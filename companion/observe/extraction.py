@@ -4,7 +4,8 @@ Format builds a section's details string: the accessibility subtree, then a shor
 image of at least 50x50 px (from its alt text and file name; the outline renderer only prints URLs for
 such images). For a list section it is the selected items, numbered by their position in the list.
 
-One extraction call per selected section; sections run concurrently. The answer is cached on the section
+One extraction call per selected section (but one whose details string is a few lines: is_own_extraction);
+sections run concurrently. The answer is cached on the section
 under (task, details string) and reused while that string is unchanged. A details string too big for one
 prompt is split into consecutive pieces, one call each, and the answers are joined in order.
 """
@@ -24,6 +25,11 @@ from companion.pagemem.model import PageMem, PageSection
 from companion.pagemem.tokens import count_tokens
 
 EXTRACTION_MAX_TOKENS = 200  # 700 characters of JSON string; generation dominates CPU time
+
+
+def is_own_extraction(details: str, budget: Budget) -> bool:
+    """Is this section's details string short enough to stand for its extraction as it is (Budget.own_text_tokens)?"""
+    return count_tokens(details) <= budget.own_text_tokens
 
 
 _IMG = re.compile(r'^\s*- img(?: "(?P<alt>[^"]*)")? src=(?P<src>\S+)')

@@ -4,7 +4,8 @@ On page entry (WebChallenger §2.4 + Region4Web §4.1):
     remembered dropdowns on their triggers' lines (dropdowns.py) -> CheckModal -> abstraction of the sections
     (cached) -> page summary (cached) -> section selection
     (skipped when a modal is open: the modal is the only relevant section) -> SelectListItems on selected
-    lists -> extraction per selected section (concurrent, cached) -> page task summary (always).
+    lists -> extraction per selected section (concurrent, cached; a section of a few lines is its own) -> page task
+    summary (always).
 On later steps of the same page (Region4Web §4.2): no selection call unless the page changed enough for its
 answer to change (a section appeared, a selected section's content changed: reselect.py), and no abstraction call
 but for a section whose structure changed a lot (UpdateSection's needs_summary: re-summarised, App. A.2) or one
@@ -32,7 +33,7 @@ from companion.observe.budget import Budget, fit_history
 from companion.observe.calls import Accounting, Caller, LLMLike
 from companion.observe.dropdowns import show_known_dropdowns
 from companion.observe.digest import ListSelection, PageDigest, render_added_group
-from companion.observe.extraction import extract, format_details
+from companion.observe.extraction import extract, format_details, is_own_extraction
 from companion.observe.listitems import ListScan, select_list_items
 from companion.observe.reselect import SelectionBasis, added_refs, reselect_reason
 from companion.observe.selection import select_sections
@@ -238,15 +239,18 @@ class PageObserver:
         picked, scans = await self._select_items(caller, task, history, [top[sid] for sid in selected], digest)
 
         extract_ids = [sid for sid in selected if views.get(sid, top[sid].details).strip() or top[sid].kind == "list"]
+        details = {sid: format_details(top[sid], views.get(sid), picked.get(sid)) for sid in extract_ids}
+        asked = [sid for sid in extract_ids if not is_own_extraction(details[sid], self.budget)]
         extracting = asyncio.gather(*(
-            extract(caller, self.budget, task, history, pagemem, top[sid],
-                    format_details(top[sid], views.get(sid), picked.get(sid)),
+            extract(caller, self.budget, task, history, pagemem, top[sid], details[sid],
                     purpose="Dialog that opened on the page" if modal_view is not None and sid == modal.id else None)
-            for sid in extract_ids))
+            for sid in asked))
         # The added group's entry (an extraction when it is large) does not wait for the sections' extractions.
         results, added_entry = await asyncio.gather(
             extracting, self._added_entry(caller, task, history, pagemem, added_group) if added_group else _nothing())
-        extractions = {sid: text for sid, (text, _) in zip(extract_ids, results)}
+        # A section of a few lines is its own extraction (as on a small page): no call could shorten it.
+        extractions = {sid: details[sid] for sid in extract_ids}
+        extractions.update({sid: text for sid, (text, _) in zip(asked, results)})
 
         entries = [f"{top[sid].purpose or top[sid].kind}: {extractions[sid]}" for sid in extract_ids if extractions[sid]]
         if added_entry:

@@ -13,7 +13,7 @@ import pytest
 
 from companion.act import AgentContext, Candidate, gather_candidates
 from companion.act import action_strings as say
-from companion.act.candidates import END_TASK_LABEL
+from companion.act.candidates import END_TASK_LABEL, packed
 from companion.act.changes import merge_updates
 from companion.act.context import enclosing_forms
 from companion.act.elements import irreversible_reason, is_form_cluster
@@ -96,30 +96,36 @@ SHOP = (f"<header><a href='/'>Shop home</a><input type='search' aria-label='Sear
         "</ul></main><footer><a href='/help'>Help</a><a href='/about'>About</a></footer>")
 
 
-async def test_gather_asks_per_selected_section_and_once_for_unselected_ones(scripted_llm, llm_client_for):
+async def test_gather_packs_the_sections_and_navigation_into_one_call_each_candidate_naming_its_part(scripted_llm, llm_client_for):
     pm = page(SHOP, url="http://127.0.0.1:8000/kettles")
     sections = [s.id for s in pm.sections]
     results = next(s for s in pm.sections if any(e.name == "Kettle 2" for e in s.all_elements()))
     others = [sid for sid in sections if sid != results.id]
-    server = scripted_llm(rules=[
-        {"prompt": "candidate_filtering", "pattern": "Details relevant to the task: Kettle 2 is red", "responses": [choose([2])]},
-        {"prompt": "candidate_filtering", "pattern": "other sections near the top", "responses": [choose([0, 1])]},
-        {"prompt": "candidate_filtering", "pattern": "navigation actions", "responses": [choose([0])]},
-    ])
+    kettle = next(i for i, e in enumerate(results.all_elements()) if e.name == "Kettle 2")
+    server = scripted_llm(rules=[{"prompt": "candidate_filtering", "responses": [choose([kettle])]}])
     llm_client_for(server)
     ctx = ctx_for(pm, task="Open the red kettle", visited_urls=["http://127.0.0.1:8000/", "http://127.0.0.1:8000/kettles"],
                   bookmarks=[Bookmark(url="http://127.0.0.1:8000/help", title="Help")])
     got = await gather_candidates(ctx, obs([results.id], others, extractions={results.id: "Kettle 2 is red"}))
 
-    labels = [c.label for c in got]
-    assert labels[0].endswith('link "Kettle 2"')
-    assert 'link "Shop home"' in labels[1] and 'searchbox "Search"' in labels[2]
-    assert labels[3:] == ["go back to http://127.0.0.1:8000/ (visited earlier)", "type a URL into the address bar",
-                          "view all sections of this page in full", END_TASK_LABEL]
-    assert sorted(r.prompt for r in server.requests) == ["candidate_filtering"] * 3
-    nav = next(r.last_user for r in server.requests if "navigation actions" in r.last_user)
+    (asked,) = [r.last_user for r in server.requests]  # 20-odd candidates of three groups: one call, not three
+    assert "part 1: " in asked and "Details relevant to the task: Kettle 2 is red" in asked
+    assert "part 2: other sections near the top" in asked and "part 3: navigation actions" in asked
+    assert 'link "Kettle 2" (part 1)' in asked and 'link "Shop home" (part 2)' in asked
     # The current page is never offered as a navigation; the bookmark is.
-    assert "/kettles (visited" not in nav and "go to bookmark http://127.0.0.1:8000/help (Help)" in nav
+    assert "/kettles (visited" not in asked and "go to bookmark http://127.0.0.1:8000/help (Help) (part 3)" in asked
+    # What the actor is offered has no part numbers: they belong to the filtering call.
+    assert [c.label for c in got][:1] == ['link "Kettle 2"'] and not any("(part" in c.label for c in got)
+
+
+def test_packing_never_splits_a_group_and_starts_a_call_when_the_next_group_does_not_fit():
+    def group(name: str, n: int) -> tuple[str, list[Candidate]]:
+        return name, [Candidate(kind="navigate", label=f"{name} {i}", url=f"http://127.0.0.1/{name}/{i}") for i in range(n)]
+
+    packs = packed([group("a", 3), group("b", 0), group("c", 50), group("d", 60), group("e", 10)], size=60)
+    assert [p.contexts for p in packs] == [["a", "c"], ["d"], ["e"]]
+    assert packs[0].labels[2:4] == ["a 2 (part 1)", "c 0 (part 2)"] and packs[1].labels[0] == "d 0"
+    assert packs[1].context == "d"  # a call of one group reads as before: its own context, no parts
 
 
 async def test_gather_asks_once_on_a_small_page(scripted_llm, llm_client_for):

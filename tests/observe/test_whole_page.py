@@ -135,3 +135,39 @@ def test_pages_are_not_shown_whole_unless_asked(monkeypatch):
     monkeypatch.setenv(SMALL_PAGE_ENV, "many")
     with pytest.raises(ValueError, match="WEBCHALLENGER_SMALL_PAGE_TOKENS='many': a number of tokens"):
         Budget()
+
+
+async def test_a_section_of_a_few_lines_is_its_own_summary_and_extraction_on_a_large_page(page_mem, scripted_llm, llm_client_for):
+    """The small page's idea, one section at a time: no call could shorten a banner, a breadcrumb or a search box."""
+    _, pm = await page_mem("obs_admin_list.html")
+    budget = Budget(whole_page_tokens=0, small_page_tokens=600)  # small pages on: this page is larger
+    every = whole_text(pm, [s.id for s in pm.sections], {s.id: s.details for s in pm.sections}, None)
+    assert count_tokens(every) > budget.small_page_tokens
+    few = [s for s in pm.sections if s.kind != "list"]
+    (table,) = [s for s in pm.sections if s.kind == "list"]
+    assert all(s.tokens <= budget.tiny_tokens for s in few) and any(s.tokens > 24 for s in few)  # the banner
+    server = scripted_llm(rules=observation_rules(selection=list(range(len(pm.sections))), items=list(range(10)),
+                                                  extractions={"Turntable": "Turntable costs 249.00."}))
+
+    obs = await PageObserver(client=llm_client_for(server), budget=budget).observe("What is the price of the Turntable?", "", pm)
+
+    summarized = [r.last_user for r in requests_for(server, "section_summary")]
+    assert len(summarized) == 1 and "Turntable" in summarized[0]  # the table's; the others describe themselves
+    assert all(s.summary for s in few)
+    (asked,) = requests_for(server, "detail_extraction")  # the ten rows the item selection kept
+    assert "French Press" in asked.last_user
+    assert obs.extractions[table.id] == "Turntable costs 249.00."
+    for s in few:  # their own text stands for their extractions, and reaches the page task summary
+        assert obs.extractions[s.id] == s.details
+    (summary,) = requests_for(server, "page_task_summary")
+    assert "Breadcrumbs" in summary.last_user and "Turntable costs 249.00." in summary.last_user
+
+
+async def test_with_small_pages_off_every_section_is_extracted_as_the_paper_says(page_mem, scripted_llm, llm_client_for):
+    _, pm = await page_mem("obs_admin_list.html")
+    server = scripted_llm(rules=observation_rules(selection=list(range(len(pm.sections))), items=list(range(10))))
+
+    await PageObserver(client=llm_client_for(server), budget=Budget(whole_page_tokens=0, small_page_tokens=0)).observe(
+        "What is the price of the Turntable?", "", pm)
+
+    assert len(requests_for(server, "detail_extraction")) == len([s for s in pm.sections if s.details.strip()])
