@@ -1,7 +1,7 @@
 """Search (App. A.5): type the query, look for suggestions in the diff, offer them (or ignore them), press Enter.
 
 The same steps without the final Enter serve autocomplete comboboxes (a city or airport field): typing
-alone is not the choice there, picking the suggestion is. A suggestion click and the Enter go through
+alone is not the choice there, picking the suggestion is (the only one holding the typed text, without a call). A suggestion click and the Enter go through
 confirmation.py like any click and Enter: a real site search goes through unasked, a form that only calls
 itself a search (a POST form, a card field) is asked about first. Many suggestions are shown a page at a time
 (paging.py): none is left unseen."""
@@ -9,6 +9,7 @@ itself a search (a POST form, a card field) is asked about first. Many suggestio
 from __future__ import annotations
 
 import asyncio
+import re
 from urllib.parse import parse_qsl, urlsplit
 
 from companion.act.basic import CHOICE_TOKENS, click_element, enter_input, press_enter, settle
@@ -23,12 +24,29 @@ from companion.pagemem.model import Element
 # Pages debounce their suggestion requests (typically 100-300 ms): give them that long before reading the diff.
 SUGGESTION_WAIT_S = 0.5
 SUGGESTIONS_PER_PAGE = 20  # more are shown on further pages, one call each
+_WORD = re.compile(r"\w+")
 
 
 def shows_results_for(url: str, query: str) -> bool:
     """Is `url` a results page for `query`: does one of its query-string values hold exactly these words?"""
     wanted = normalize_name(query)
     return bool(wanted) and any(normalize_name(value) == wanted for _, value in parse_qsl(urlsplit(url).query))
+
+
+def holds_typed(typed: str, name: str) -> bool:
+    """Does `name` hold the typed words in order, the last one perhaps only begun ("Lis" in "Lisbon, Portugal")?"""
+    want, words = _WORD.findall(typed.lower()), _WORD.findall(name.lower())
+    n = len(want)
+    return n > 0 and any(words[i:i + n - 1] == want[:-1] and words[i + n - 1].startswith(want[-1])
+                         for i in range(len(words) - n + 1))
+
+
+def only_match(typed: str, suggestions: list[Element]) -> int | None:
+    """The one suggestion holding the typed text, else None. For an autocomplete field the typed text is not the
+    value, a suggestion is: the one that holds what was typed needs no call (the default model answered "none"
+    for "Lisbon, Portugal" after typing Lisbon, and the form was sent without a city)."""
+    holding = [i for i, e in enumerate(suggestions) if holds_typed(typed, e.name or e.text)]
+    return holding[0] if len(holding) == 1 else None
 
 
 async def search(ctx: AgentContext, field: Element, *, press: bool = True, value: str | None = None) -> Outcome:
@@ -57,11 +75,13 @@ async def search(ctx: AgentContext, field: Element, *, press: bool = True, value
     suggestions = [e for e in (update.added_elements if update else [])
                    if e.key != field.key and not is_form_field(e) and not e.disabled]
     if suggestions:
-        variables = {"task": ctx.task, "history": ctx.history_text(), "query": query}
-        choice = await choose_paged("search_suggestion", variables, [label(e) for e in suggestions], key="suggestions",
-                                    per_page=SUGGESTIONS_PER_PAGE, max_tokens=CHOICE_TOKENS)
-        if choice.index >= 0:
-            text, result = await click_element(ctx, suggestions[choice.index], suggestion_for=field, done=actions)
+        index = None if press else only_match(query, suggestions)
+        if index is None:
+            variables = {"task": ctx.task, "history": ctx.history_text(), "query": query}
+            index = (await choose_paged("search_suggestion", variables, [label(e) for e in suggestions], key="suggestions",
+                                        per_page=SUGGESTIONS_PER_PAGE, max_tokens=CHOICE_TOKENS)).index
+        if index >= 0:
+            text, result = await click_element(ctx, suggestions[index], suggestion_for=field, done=actions)
             actions.append(text)
             await settle(ctx)
             if result.url_changed or ctx.page_changed:

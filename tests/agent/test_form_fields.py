@@ -91,14 +91,27 @@ def test_the_form_prompts_show_what_a_custom_combobox_shows(browser, pages, agen
     assert 'combobox "Pot size" [collapsed] shows "Medium pot"' in server.prompts("form_review")[0]
 
 
-def test_an_autocomplete_field_in_a_form_gets_its_value_typed_and_a_suggestion_picked(browser, pages, agent_llm, memory_dir):
-    server = agent_llm(choose=fill_the_form, overrides=OVERRIDES)
+def test_an_autocomplete_field_in_a_form_gets_its_value_typed_and_the_one_suggestion_holding_it_picked(browser, pages, agent_llm, memory_dir):
+    # The model would answer "none": the only suggestion holding the typed text is picked without asking it.
+    server = agent_llm(choose=fill_the_form, overrides={**OVERRIDES, "search_suggestion": option_named(r"^$")})
     result, placed = order(browser, pages, memory_dir)
 
     assert "city LIS," in placed, (placed, result.actions)
     typed = result.actions.index('Typed "Lisbon" into combobox "Delivery city"')
     assert result.actions[typed + 1] == 'Clicked option "Lisbon, Portugal"'
-    assert "Lisbon, Portugal" in server.prompts("search_suggestion")[0]
+    assert server.prompts("search_suggestion") == []
+
+
+def test_an_autocomplete_field_whose_typed_text_several_suggestions_hold_asks_which(browser, pages, agent_llm, memory_dir):
+    def typed_li(text: str) -> dict:
+        return {"value": "Li"} if "Delivery city" in text.split("Field:", 1)[1].split("\n", 1)[0] else field_value(text)
+
+    server = agent_llm(choose=fill_the_form, overrides={**OVERRIDES, "field_value": typed_li})
+    result, placed = order(browser, pages, memory_dir)
+
+    (asked,) = server.prompts("search_suggestion")[:1]
+    assert "Lisbon, Portugal" in asked and "Lille, France" in asked and "Lima, Peru" in asked
+    assert "city LIS," in placed, (placed, result.actions)
 
 
 def test_a_native_select_in_a_form_goes_to_select_option(browser, pages, agent_llm, memory_dir):
