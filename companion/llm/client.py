@@ -294,7 +294,9 @@ class LLMClient:
                     raise self._translate(exc, f"prompt {prompt!r}") from exc
                 except (openai.APIError, asyncio.TimeoutError) as exc:
                     raise self._translate(exc, f"prompt {prompt!r}") from exc
-                _negotiated.setdefault((self.base_url, self.model), mode)
+                # What worked is what is remembered, over an older mode: another server can come up on the same
+                # address and model name (a restart with another backend; a test's next scripted server).
+                _negotiated[(self.base_url, self.model)] = mode
                 if self._recorder:
                     params = {"max_tokens": max_tokens, "temperature": temperature, "schema": schema}
                     self._recorder.append(key, prompt, version, messages, params, completion, mode, time.monotonic() - started)

@@ -38,6 +38,20 @@ async def test_rejected_json_schema_falls_back_to_json_object_and_is_remembered(
     assert server.requests[1].body["response_format"]["schema"]["properties"]["index"]["enum"] == [0, 1, 2]
 
 
+async def test_a_remembered_mode_the_server_now_rejects_is_replaced_by_the_one_that_worked(scripted_llm, llm_client_for):
+    from companion.llm import client as client_module
+
+    server = scripted_llm(script=['{"index": 2}', '{"index": 0}'], reject_json_schema=True)
+    client = llm_client_for(server)
+    await client._ready()
+    # An earlier server on this address and model name took json_schema (it failed once in the suite: a port reused).
+    client_module._negotiated[(client.base_url, client.model)] = "json_schema"
+    await client.choose("choice_probe", PROBE, n=3, reason=False)
+    await client.choose("choice_probe", PROBE, n=3, reason=False)
+    formats = [(r.body.get("response_format") or {}).get("type") for r in server.requests]
+    assert formats == ["json_schema", "json_object", "json_object"]
+
+
 async def test_server_without_response_format_gets_a_gbnf_grammar(scripted_llm, llm_client_for):
     server = scripted_llm(script=['{"index": 2}'], reject_response_format=True)
     reply = await llm_client_for(server).choose("choice_probe", PROBE, n=3, reason=False)
