@@ -30,14 +30,19 @@ def _words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text or "")]
 
 
-def names_in(task: str, phrase: str) -> bool:
-    """The task contains `phrase` as a run of whole words (case-insensitive)."""
+def names_in(task: str, phrase: str, *, begun: bool = False) -> bool:
+    """The task contains `phrase` as a run of whole words (case-insensitive); with `begun`, the phrase's last word
+    may be only begun in the task's ("Lis" in "Lisbon, Portugal": what was typed into an autocomplete field)."""
     want = _words(phrase)
     if not want or len(" ".join(want)) < 2:
         return False
     have = _words(task)
     n = len(want)
-    return any(have[i:i + n] == want for i in range(len(have) - n + 1))
+
+    def at(i: int) -> bool:
+        last = have[i + n - 1]
+        return have[i:i + n - 1] == want[:-1] and (last.startswith(want[-1]) if begun else last == want[-1])
+    return any(at(i) for i in range(len(have) - n + 1))
 
 
 def untyped_values(task: str, fields: list[Element], typed_secrets: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()) -> list[str]:

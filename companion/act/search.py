@@ -9,7 +9,6 @@ itself a search (a POST form, a card field) is asked about first. Many suggestio
 from __future__ import annotations
 
 import asyncio
-import re
 from urllib.parse import parse_qsl, urlsplit
 
 from companion.act.basic import CHOICE_TOKENS, click_element, enter_input, press_enter, settle
@@ -17,6 +16,7 @@ from companion.act.context import AgentContext
 from companion.act.elements import is_form_field, label
 from companion.act.errors import ActionFailed, NoOp
 from companion.act.models import Outcome
+from companion.act.named_fields import names_in
 from companion.act.paging import choose_paged
 from companion.pagemem.identity import normalize_name
 from companion.pagemem.model import Element
@@ -24,7 +24,6 @@ from companion.pagemem.model import Element
 # Pages debounce their suggestion requests (typically 100-300 ms): give them that long before reading the diff.
 SUGGESTION_WAIT_S = 0.5
 SUGGESTIONS_PER_PAGE = 20  # more are shown on further pages, one call each
-_WORD = re.compile(r"\w+")
 
 
 def shows_results_for(url: str, query: str) -> bool:
@@ -33,19 +32,11 @@ def shows_results_for(url: str, query: str) -> bool:
     return bool(wanted) and any(normalize_name(value) == wanted for _, value in parse_qsl(urlsplit(url).query))
 
 
-def holds_typed(typed: str, name: str) -> bool:
-    """Does `name` hold the typed words in order, the last one perhaps only begun ("Lis" in "Lisbon, Portugal")?"""
-    want, words = _WORD.findall(typed.lower()), _WORD.findall(name.lower())
-    n = len(want)
-    return n > 0 and any(words[i:i + n - 1] == want[:-1] and words[i + n - 1].startswith(want[-1])
-                         for i in range(len(words) - n + 1))
-
-
 def only_match(typed: str, suggestions: list[Element]) -> int | None:
     """The one suggestion holding the typed text, else None. For an autocomplete field the typed text is not the
     value, a suggestion is: the one that holds what was typed needs no call (the default model answered "none"
     for "Lisbon, Portugal" after typing Lisbon, and the form was sent without a city)."""
-    holding = [i for i, e in enumerate(suggestions) if holds_typed(typed, e.name or e.text)]
+    holding = [i for i, e in enumerate(suggestions) if names_in(e.name or e.text, typed, begun=True)]
     return holding[0] if len(holding) == 1 else None
 
 

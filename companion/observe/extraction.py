@@ -29,7 +29,7 @@ EXTRACTION_MAX_TOKENS = 200  # 700 characters of JSON string; generation dominat
 
 def is_own_extraction(details: str, budget: Budget) -> bool:
     """Is this section's details string short enough to stand for its extraction as it is (Budget.own_text_tokens)?"""
-    return count_tokens(details) <= budget.own_text_tokens
+    return budget.own_text_tokens > 0 and count_tokens(details) <= budget.own_text_tokens
 
 
 _IMG = re.compile(r'^\s*- img(?: "(?P<alt>[^"]*)")? src=(?P<src>\S+)')
