@@ -8,7 +8,9 @@ site search (confirmation.py decides by what the form does); declining raises Ac
 already done. A field that cannot be filled is logged and skipped, not fatal (what it did, e.g. opening a
 combobox, is kept). A field whose action left the page or opened a modal ends the workflow there. A form left
 unsubmitted says so in the history, and why: the model chose to leave it, or the review ran out of rounds. A
-review edit that changes no field ends the review: the form is submitted.
+review edit that changes no field ends the review: the form is submitted. The fields the task names a box or an
+option of, unset, are filled even when field selection left them out, and the review's Submit is refused once while
+they are unset (named_fields.py: the same precondition as a submit button's outside a form).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from companion.act.elements import (
 )
 from companion.act.errors import ActionFailed
 from companion.act.models import Outcome
+from companion.act.named_fields import unset_choice, unset_named
 from companion.pagemem.model import Element, PageSection
 
 log = logging.getLogger(__name__)
@@ -117,7 +120,7 @@ async def submit_form(ctx: AgentContext, section: PageSection, *, detached: bool
     # Phase 1: which fields, then fill each.
     reply = await llm.choose_many("form_field_selection", {**variables, "fields": [describe(ctx, e) for e in fields]},
                                   n=len(fields), max_tokens=min(FIELD_PICK_TOKENS_MAX, 16 + 4 * len(fields)))
-    for i in reply.answer.indices:
+    for i in with_named(ctx.task, fields, reply.answer.indices):
         # The fields as the page now has them: filling one (opening a combobox) refreshes the PageMem.
         el = _live(ctx, fields[i])
         if el is not None and (ended := await _fill(ctx, el, purpose, actions)):
@@ -136,6 +139,7 @@ async def submit_form(ctx: AgentContext, section: PageSection, *, detached: bool
     # right and has nothing left to change: the review is over and the form goes ahead. A small model re-picked
     # the field the task names in every round until the rounds ran out and the form was left unsubmitted.
     edited_from = None  # the fields as they were before the last edit
+    refused: tuple[str, ...] = ()  # what a refused submit said is left, shown to the next review round
     for edits in range(REVIEW_ROUNDS + 1):
         await settle(ctx)
         section = _current(ctx, section, detached)
@@ -147,8 +151,10 @@ async def submit_form(ctx: AgentContext, section: PageSection, *, detached: bool
         if edits == REVIEW_ROUNDS:  # each edit changed something, and the rounds are used up
             break
         options = [f"Edit field: {describe(ctx, e)}" for e in fields] + [SUBMIT, LEAVE]
-        reply = await llm.choose("form_review", {**variables, "form_state": state, "options": options}, n=len(options),
+        shown = state + (f"\nNot as the task says yet: {'; '.join(refused)}" if refused else "")
+        reply = await llm.choose("form_review", {**variables, "form_state": shown, "options": options}, n=len(options),
                                  max_tokens=CHOICE_TOKENS)
+        refused = ()
         choice = reply.answer.index
         if choice < len(fields):
             edited_from = state  # a NoOp edit (refused before acting) leaves it so too
@@ -158,10 +164,32 @@ async def submit_form(ctx: AgentContext, section: PageSection, *, detached: bool
         if options[choice] == LEAVE:
             actions.append(say.left_form())
             return Outcome(actions=actions)
+        if edits < REVIEW_ROUNDS - 1 and (refused := submit_refused(ctx, purpose, fields)):  # a round is left to ask
+            log.info("the review's submit refused once: %s", "; ".join(refused))
+            continue
         return await _submit(ctx, section, purpose, fields, actions)
     # The review budget ran out: the form stays as it is, and the model is told it was not submitted.
     actions.append(say.left_form_at_review_limit(purpose, REVIEW_ROUNDS))
     return Outcome(actions=actions)
+
+
+def with_named(task: str, fields: list[Element], chosen: list[int]) -> list[int]:
+    """The fields the model chose, then those it left out while the task names a box or option of theirs that is
+    unset (named_fields.unset_choice): such a field is the task's by the task's own words. The default model chose
+    only the email for "Subscribe ada@example.com to the monthly newsletter", and the form went with "Weekly"."""
+    return list(chosen) + [i for i, e in enumerate(fields) if i not in chosen and unset_choice(task, e)]
+
+
+def submit_refused(ctx: AgentContext, purpose: str, fields: list[Element]) -> tuple[str, ...]:
+    """The review's Submit while the task names what is unset in the form (as check_named_fields_set does for a
+    submit button outside a form): refused once per form and what is left, which the next round is shown; chosen
+    again, the form is submitted (the task may name a label for another reason)."""
+    left = tuple(unset_named(ctx.task, fields, ctx.typed_secrets))
+    warning = (f"form:{purpose}", left)
+    if not left or warning in ctx.submit_warnings:
+        return ()
+    ctx.submit_warnings.add(warning)
+    return left
 
 
 def _live(ctx: AgentContext, el: Element) -> Element | None:

@@ -58,13 +58,18 @@ def untyped_values(task: str, fields: list[Element], typed_secrets: frozenset[tu
 def unset_named(task: str, fields: list[Element], typed_secrets: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()) -> list[str]:
     """What the task names among `fields` that is not in the state it names, as short phrases for the model."""
     left: list[str] = [f'"{v}" is not typed into a field yet' for v in untyped_values(task, fields, typed_secrets)]
-    for el in fields:
-        if el.disabled:
-            continue
-        if is_checkable(el) and not el.checked and names_in(task, el.name):
-            left.append(f'{label(el)} is not checked')
-        elif is_native_select(el) and el.options and not names_in(task, el.selected_option or ""):
-            named = [o for o in el.options if o != el.selected_option and names_in(task, o)]
-            if len(named) == 1:  # several named options: which one is meant is the model's call
-                left.append(f'"{named[0]}" of {label(el)} is not selected')
-    return left
+    return left + [what for el in fields if (what := unset_choice(task, el))]
+
+
+def unset_choice(task: str, el: Element) -> str | None:
+    """A box the task names, unchecked, or a native select with one other option the task names: what is left
+    to set on it, else None."""
+    if el.disabled:
+        return None
+    if is_checkable(el) and not el.checked and names_in(task, el.name):
+        return f'{label(el)} is not checked'
+    if is_native_select(el) and el.options and not names_in(task, el.selected_option or ""):
+        named = [o for o in el.options if o != el.selected_option and names_in(task, o)]
+        if len(named) == 1:  # several named options: which one is meant is the model's call
+            return f'"{named[0]}" of {label(el)} is not selected'
+    return None
