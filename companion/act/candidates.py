@@ -39,11 +39,10 @@ log = logging.getLogger(__name__)
 
 UNSELECTED_SECTIONS = 5
 MAX_ELEMENTS_PER_CALL = 60  # a bigger section is asked about in chunks: the prompt stays small on CPU
-MAX_PICKS_PER_CALL = 12  # bounds the answer (and generation time) of one filtering call
-# No filtering call at all when the step offers this many candidates or fewer: one call may keep up to
-# MAX_PICKS_PER_CALL, so filtering so few cannot make the action-selection prompt smaller than a single call's
-# answer may be; it can only drop what the task needs (the textbox of a two-element page) and costs calls.
-FEW_CANDIDATES = MAX_PICKS_PER_CALL
+# No filtering call at all when the step offers this many candidates or fewer: filtering so few cannot make the
+# action-selection prompt much smaller; it can only drop what the task needs (the textbox of a two-element page)
+# and costs calls.
+FEW_CANDIDATES = 12
 NAV_LABEL_CHARS = 80
 VIEW_ALL_LABEL = "view all sections of this page in full"
 END_TASK_LABEL = "end the task (it is complete, or its answer is known)"
@@ -195,30 +194,20 @@ def packed(groups: list[tuple[str, list[Candidate]]], size: int = MAX_ELEMENTS_P
 
 
 async def _filter(ctx: AgentContext, observation: str, pack: Pack) -> list[Candidate]:
-    """candidate_filtering calls: the subset the LLM keeps, in the original order. A call keeps at most
-    MAX_PICKS_PER_CALL; one that used them all is asked again about the rest, so a group with many useful
-    candidates is not cut at that bound (the calls grow only when the model keeps that many)."""
-    candidates, labels, context = pack.candidates, pack.labels, pack.context
-    kept: set[int] = set()
-    left = list(range(len(candidates)))
-    while left:
-        where = f"{context}\n(the rest of them: {len(kept)} were kept already)" if kept else context
-        variables = {"task": ctx.task, "history": ctx.history_text(), "observation": observation, "context": where,
-                     "candidates": [labels[i] for i in left]}
-        limit = min(MAX_PICKS_PER_CALL, len(left))
-        try:
-            reply = await llm.choose_many("candidate_filtering", variables, n=len(left), max_items=limit)
-        except llm.LLMOutputError as exc:
-            # The model kept answering garbage: keep what it was asked about rather than drop it unseen.
-            log.warning("candidate filtering failed, keeping the %d candidates it was asked about: %s", len(left), exc)
-            kept.update(left)
-            break
-        picks = {left[p] for p in reply.answer.indices}
-        kept |= picks
-        if len(picks) < limit:
-            break
-        left = [i for i in left if i not in picks]
-    return [c for i, c in enumerate(candidates) if i in kept]
+    """One candidate_filtering call: the subset the LLM keeps, in the original order. The answer may keep every
+    candidate it was shown (a pack holds at most MAX_ELEMENTS_PER_CALL): a list is never cut at a bound. A bound of
+    12 with the rest asked again cost the Django admin's product list seven calls of about 1,000 prompt tokens per
+    step (the 45-row table kept 12, 12, 12, 9), where one longer answer costs a few seconds of generation."""
+    variables = {"task": ctx.task, "history": ctx.history_text(), "observation": observation, "context": pack.context,
+                 "candidates": pack.labels}
+    try:
+        reply = await llm.choose_many("candidate_filtering", variables, n=len(pack.candidates))
+    except llm.LLMOutputError as exc:
+        # The model kept answering garbage: keep what it was asked about rather than drop it unseen.
+        log.warning("candidate filtering failed, keeping the %d candidates it was asked about: %s", len(pack.candidates), exc)
+        return list(pack.candidates)
+    kept = set(reply.answer.indices)
+    return [c for i, c in enumerate(pack.candidates) if i in kept]
 
 
 def _hides_content(obs: Any, pm) -> bool:

@@ -118,6 +118,23 @@ async def test_gather_packs_the_sections_and_navigation_into_one_call_each_candi
     assert [c.label for c in got][:1] == ['link "Kettle 2"'] and not any("(part" in c.label for c in got)
 
 
+async def test_a_filtering_call_may_keep_more_than_twelve_and_is_not_asked_again(scripted_llm, llm_client_for):
+    """A bound of 12 picks, with the rest asked again, cost the admin's product list seven calls per step."""
+    pm = page(SHOP, url="http://127.0.0.1:8000/kettles")
+    results = next(s for s in pm.sections if any(e.name == "Kettle 2" for e in s.all_elements()))
+    kettles = [i for i, e in enumerate(results.all_elements()) if e.name.startswith("Kettle ")]
+    server = scripted_llm(rules=[{"prompt": "candidate_filtering", "responses": [choose(kettles)]}])
+    llm_client_for(server)
+    others = [s.id for s in pm.sections if s.id != results.id]
+
+    got = await gather_candidates(ctx_for(pm, task="Open a kettle"), obs([results.id], others))
+
+    assert len(server.requests) == 1
+    assert [c.label for c in got if c.kind == "element"] == [f'link "Kettle {i}"' for i in range(12)] and len(kettles) == 12
+    schema = json.dumps(server.requests[0].body)
+    assert '"maxItems": 12' not in schema  # the answer may hold every candidate it was shown
+
+
 def test_packing_never_splits_a_group_and_starts_a_call_when_the_next_group_does_not_fit():
     def group(name: str, n: int) -> tuple[str, list[Candidate]]:
         return name, [Candidate(kind="navigate", label=f"{name} {i}", url=f"http://127.0.0.1/{name}/{i}") for i in range(n)]
