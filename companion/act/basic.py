@@ -18,6 +18,7 @@ from companion.act.confirmation import confirm_action
 from companion.act.elements import field_description, is_text_field, label
 from companion.act.errors import ActionFailed, NoOp
 from companion.act.prefilter import selecting_noop, toggle_noop, typing_noop
+from companion.act.named_fields import value_named_for
 from companion.bridge.errors import BridgeDisconnected, BridgeError
 from companion.pagemem.model import Element
 from companion.protocol import ActionResult
@@ -103,6 +104,8 @@ async def enter_input(ctx: AgentContext, el: Element, *, value: str | None = Non
     value is given, then type it. An answer that only names the input or repeats the task is asked again once,
     with that answer shown as wrong; a second such answer means the task gives no text for it ("Focus into the
     textbox"): the field is clicked, which focuses it, and nothing is typed."""
+    if value is None and prompt == "input_value":
+        value = value_named_for(ctx.task, el)  # 'the password "DYh"': no call (named_fields.py)
     if value is None:
         field = field_description(el, ctx.typed_secrets)
         reply = await llm.ask(prompt, _variables(ctx, observation=ctx.observation, field=field),

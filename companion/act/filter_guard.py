@@ -52,9 +52,15 @@ def normalized(text: str) -> str:
     return " ".join(text.lower().split())
 
 
+def quoted_spans(text: str) -> list[tuple[str, int, int]]:
+    """The task's quoted phrases ("...", “...”, '...'), as written (whitespace collapsed), with where each quote
+    starts and ends in the text."""
+    return [(" ".join(next(g for g in m.groups() if g).split()), m.start(), m.end()) for m in _QUOTED.finditer(text)]
+
+
 def quoted_as_written(text: str) -> list[str]:
     """The task's quoted phrases ("...", “...”, '...'), as written."""
-    return [" ".join(next(g for g in m.groups() if g).split()) for m in _QUOTED.finditer(text)]
+    return [phrase for phrase, _, _ in quoted_spans(text)]
 
 
 def quoted(text: str) -> list[str]:

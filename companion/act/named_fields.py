@@ -11,8 +11,13 @@ label for another reason).
 
 Only labels and option texts of at least two characters that the task contains as whole words count. For text
 fields, a value the task quotes ('Enter "Kasie" into the text field') that no field holds while a text field
-is still empty is unset too; a quoted phrase that names an element of the page ('the "Submit" button') is a
+is still empty is unset too, as is the task's date for an empty date input ('Enter 02/18/2018 as the date'); a quoted phrase that names an element of the page ('the "Submit" button') is a
 reference, not a value. A secret field's value is never read: filled or empty is all that is known of it.
+
+value_named_for: a quoted value the task puts next to a field's own words ('the password "DYh"', '"Ada" as the
+first name') is that field's value, typed without a call, and so is the task's one date for a date input or one
+email address for an email input. Asked, the default model typed the username "sergio" into the password field
+too.
 """
 
 from __future__ import annotations
@@ -20,10 +25,13 @@ from __future__ import annotations
 import re
 
 from companion.act.elements import is_checkable, is_empty, is_native_select, is_text_field, label
-from companion.act.filter_guard import normalized, quoted_as_written
+from companion.act.filter_guard import STOPWORDS, normalized, quoted_as_written, quoted_spans, stem
 from companion.pagemem.model import Element
 
 _WORD = re.compile(r"[\w'-]+", re.UNICODE)
+# On a page this small every field belongs with its one submit button (and with the task's end); on a larger one
+# a label the task names may be there for another reason, so only the clicked button's section counts.
+SMALL_PAGE_ELEMENTS = 40
 
 
 def _words(text: str) -> list[str]:
@@ -45,14 +53,33 @@ def names_in(task: str, phrase: str, *, begun: bool = False) -> bool:
     return any(at(i) for i in range(len(have) - n + 1))
 
 
+# An input type that fixes a format: the task's one value in that format is what such a field is for
+# ("Enter 02/18/2018 as the date": nothing quoted, and the default model clicked Submit on the empty field).
+FORMATS = {
+    "date": re.compile(r"(?<![\w/-])(?:\d{1,2}/\d{1,2}/\d{4}|\d{4}-\d{2}-\d{2})(?![\w/-])"),
+    "email": re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
+}
+
+
+def formatted_value(task: str, el: Element) -> str | None:
+    """The one value of the task in the format this input's type fixes (a date, an email address), else None."""
+    pattern = FORMATS.get(el.input_type) if el.tag == "input" else None
+    found = list(dict.fromkeys(pattern.findall(task))) if pattern else []
+    return found[0] if len(found) == 1 else None
+
+
 def untyped_values(task: str, fields: list[Element], typed_secrets: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()) -> list[str]:
-    """Values the task quotes that no text field of `fields` holds, while one of them is still empty."""
+    """Values the task quotes that no text field of `fields` holds, while one of them is still empty, and the
+    task's value in an empty date or email field's format."""
     texts = [e for e in fields if is_text_field(e) and not e.disabled]
-    if not any(is_empty(e, typed_secrets) for e in texts):
+    empty = [e for e in texts if is_empty(e, typed_secrets)]
+    if not empty:
         return []
     held = {normalized(e.value or "") for e in texts if not e.is_password}
     names = {normalized(n) for e in fields for n in (e.name, e.text) if n}
-    return [q for q in dict.fromkeys(quoted_as_written(task)) if normalized(q) not in held | names]
+    quoted = [q for q in quoted_as_written(task) if normalized(q) not in held | names]
+    formatted = [v for e in empty if (v := formatted_value(task, e)) and normalized(v) not in held]
+    return list(dict.fromkeys(quoted + formatted))
 
 
 def unset_named(task: str, fields: list[Element], typed_secrets: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()) -> list[str]:
@@ -73,3 +100,47 @@ def unset_choice(task: str, el: Element) -> str | None:
         if len(named) == 1:  # several named options: which one is meant is the model's call
             return f'"{named[0]}" of {label(el)} is not selected'
     return None
+
+
+# Words of a field's attributes that say what any field is, not which one.
+_GENERIC = frozenset("input field text textbox box form value entry data id name type".split())
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_AFTER = re.compile(r"\s*(?:as|into|in|for)\s+(?:(?:the|your|a|an|my)\s+)?([\w'-]+)(?:\s+([\w'-]+))?", re.I)
+NEAR_WORDS = 2  # the words before a quote that may name its field ("the username", "and the password")
+
+
+def field_words(el: Element) -> set[str]:
+    """The words that name this field: its accessible name and its name, id, placeholder and aria-label
+    attributes (camelCase and snake_case split), plus "password" for a password input and the input type of an
+    email, phone or URL field."""
+    raw = " ".join([el.name, *(el.attrs.get(a, "") for a in ("name", "id", "placeholder", "aria-label"))])
+    out = {stem(w) for w in _words(_CAMEL.sub(" ", raw).replace("_", " ")) if len(w) >= 3}
+    if el.tag == "input" and el.input_type == "password":
+        out.add("password")
+    if el.input_type in ("email", "tel", "url"):
+        out.add({"tel": "phone"}.get(el.input_type, el.input_type))
+    return out - _GENERIC - STOPWORDS
+
+
+def value_named_for(task: str, el: Element) -> str | None:
+    """The one quoted value the task puts next to this text field's own words: right before the quote ('the
+    password "DYh"') or right after it ('"Ada" as the first name'); when none is, the task's one value in the
+    format the field's type fixes (formatted_value); None when there is none or more than one."""
+    if not is_text_field(el):
+        return None
+    own = field_words(el)
+    spans = quoted_spans(task)
+    claimed: list[str] = []
+    said_after = 0  # where the previous quote's "as the first name" ends: those words are not this quote's
+    for i, (phrase, start, end) in enumerate(spans):
+        gap_end = spans[i + 1][1] if i + 1 < len(spans) else len(task)
+        before = [stem(w) for w in _words(task[said_after:start]) if w not in STOPWORDS][-NEAR_WORDS:]
+        after_m = _AFTER.match(task, end, gap_end)
+        after = [stem(w.lower()) for w in after_m.groups() if w] if after_m else []
+        said_after = after_m.end() if after_m else end
+        if own & (set(before) | set(after)):
+            claimed.append(phrase)
+    values = list(dict.fromkeys(claimed))
+    if len(values) == 1:
+        return values[0]
+    return None if values else formatted_value(task, el)

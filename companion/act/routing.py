@@ -35,7 +35,7 @@ from companion.act.elements import (
 from companion.act.errors import ActionFailed, NoOp, NotYet
 from companion.act.form import submit_form
 from companion.act.models import Candidate, Outcome
-from companion.act.named_fields import unset_named
+from companion.act.named_fields import SMALL_PAGE_ELEMENTS, unset_named, value_named_for
 from companion.act.sites import check_navigation, element_target, parse_url
 from companion.act.search import search
 from companion.bridge.errors import BridgeDisconnected, BridgeError
@@ -131,7 +131,9 @@ async def element_action(ctx: AgentContext, el: Element, section: PageSection | 
         return await search(ctx, el, press=False, value=await field_value(ctx, el, form) if form else None)
     if route == "input":
         if form is not None:
-            value = await field_value(ctx, el, form)
+            # The task's quoted value next to this field's words is its value (named_fields.py), unless the page
+            # rejected what was typed: then the model reads why.
+            value = (None if form.problem else value_named_for(ctx.task, el)) or await field_value(ctx, el, form)
             if not value.strip() and not is_empty(el, ctx.typed_secrets):
                 return await _done(ctx, [])  # nothing to type: the value the field holds stays (typing "" clears it)
             return await _done(ctx, [await type_text(ctx, el, value)])
@@ -312,9 +314,6 @@ async def _execute(ctx: AgentContext, candidate: Candidate, reason: str) -> Outc
         return await submit_form(ctx, form_section, detached=detached)
     check_named_fields_set(ctx, el, section)
     return await element_action(ctx, el, section)
-
-
-SMALL_PAGE_ELEMENTS = 40  # on a page this small every field belongs with its one submit button; else its section's
 
 
 def check_named_fields_set(ctx: AgentContext, el: Element, section: PageSection | None) -> None:

@@ -1,9 +1,12 @@
-"""End of a task: LLMVerifyEndTask (is it really complete?) and LLMFinalAnswer (what to tell the user), and two
+"""End of a task: LLMVerifyEndTask (is it really complete?) and LLMFinalAnswer (what to tell the user), and the
 rule checks that refuse a hollow end before or after them (no LLM call):
 
   - missing_action: a task that asks for an action ("Focus into the textbox", "Select Bob and click Submit") is
     not complete before an action that could do it ran. The rule reads the task's imperative verbs (a verb
     opening the task or a clause) and asks, for each, one action string of a kind that could do it;
+  - unset_at_end: nor is it complete while, on a small page and before anything was submitted, a box, an option
+    or a quoted value the task names is not set (act/named_fields.py, the precondition a Submit gets): the
+    default model ticked one of three named boxes and ended, its observation saying all three were ticked;
   - left_to_try: an answer saying the information is not there ("not provided", "no information", "cannot
     find") is not an answer while the places it could be were not looked at: the site's search box (when the
     page has one and no search was typed), links of the page the task's words point to (not opened yet),
@@ -21,7 +24,9 @@ from urllib.parse import urldefrag
 from companion import llm
 from companion.act.elements import SEARCH_WORDS, is_search_field, label
 from companion.act.filter_guard import words
+from companion.act.named_fields import SMALL_PAGE_ELEMENTS, unset_named
 from companion.llm.answers import FinalAnswer, Verification
+from companion.pagemem.formlike import SUBMIT_WORDS
 from companion.pagemem.model import PageMem
 
 VERIFY_MAX_TOKENS = 80
@@ -98,6 +103,26 @@ def missing_action(task: str, actions_done: list[str]) -> str | None:
     asked = " and ".join(f'"{g}"' for g in missing)
     return (f"the task asks to {asked} on the page, and no browser action that could do it ran yet: "
             "choose the element the task means and act on it")
+
+
+def submitted(actions_done: list[str]) -> bool:
+    """A form was submitted, or a submit-like button clicked, in the task: after that the page's fields may have
+    been reset (a scripted page starts over, a comment box empties), so their state says nothing of the task."""
+    return any(a.startswith("Submitted ") or (a.startswith(("Clicked button", "Pressed")) and SUBMIT_WORDS.search(a))
+               for a in actions_done)
+
+
+def unset_at_end(task: str, pagemem: PageMem | None, actions_done: list[str],
+                 typed_secrets: set[tuple[int, int]] | frozenset[tuple[int, int]] = frozenset()) -> tuple[str, ...]:
+    """What a task that asks to act names on this small page and is not set, while nothing was submitted yet
+    (empty: the end may go on). A question names no action, and a large page's labels may be named for another
+    reason: neither is checked."""
+    if pagemem is None or not requested_actions(task) or submitted(actions_done):
+        return ()
+    fields = list(pagemem.all_elements())
+    if len(fields) > SMALL_PAGE_ELEMENTS:
+        return ()
+    return tuple(unset_named(task, fields, typed_secrets))
 
 
 # ---------------------------------------------------------------------------- an answer that found nothing

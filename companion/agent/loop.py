@@ -48,7 +48,8 @@ from companion.agent.change import describe_change, page_lines
 from companion.agent.checkpoint import TaskCheckpoint, TaskOptions
 from companion.agent.decide import CHANGED_NOTHING, TRIED, select_action
 from companion.agent.events import EventStream, Subscriber, usage_of
-from companion.agent.finish import final_answer, hollow_answer, invented_answer, missing_action, verify_end_task
+from companion.agent.finish import (final_answer, hollow_answer, invented_answer, missing_action, unset_at_end,
+                                    verify_end_task)
 from companion.agent.history import History, StepRecord, format_earlier
 from companion.agent.grounding import SeenText
 from companion.agent.loopguard import LoopGuard, page_state, page_text
@@ -192,6 +193,7 @@ class _Agent:
         self.ctx: AgentContext | None = None
         self.pending_notes: list[str] = []  # refused ends not in the history yet (the next recorded step carries them)
         self.already_so: list[str] = []  # no-op actions refused (act.errors.NoOp): what they asked for was there
+        self.end_warnings: set[tuple[str, ...]] = set()  # end-task refusals for fields left unset (finish.unset_at_end)
         self.pause: PauseGate | None = None
         self.previous: PreviousTask | None = None
 
@@ -428,6 +430,13 @@ class _Agent:
                         end_task_removed = True
                         observation = await self._refuse_end(missing, decision.reason, observation)
                         continue
+                    left = unset_at_end(self.task, ctx.pagemem, self.history.actions() + actions, ctx.typed_secrets)
+                    if left and left not in self.end_warnings:  # once per unset set: the task may name a label for
+                        self.end_warnings.add(left)               # another reason, and the model may insist
+                        end_task_removed = True
+                        why = f"the task names what is unset on this page ({'; '.join(left)}): set that first"
+                        observation = await self._refuse_end(why, decision.reason, observation)
+                        continue
                     if not self.verified:
                         self.verified = True
                         verdict = await verify_end_task(self.task, self._history_with(obs, step_summary, reasons, actions,
@@ -514,7 +523,8 @@ class _Agent:
                     obs_now = obs.model_copy(update={"summary": observation,
                                                      "added": self.observer.added_since_entry(ctx.pagemem)})
                 ctx.observation = observation
-                failed = set()
+                # What was refused was refused for the page as it was: after an action it may be offered again.
+                failed, end_task_removed = set(), False
                 candidates = await gather_candidates(ctx, obs_now, exclude=failed)
         finally:
             if not (self.history.steps and self.history.steps[-1].step == self.step):
