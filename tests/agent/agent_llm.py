@@ -51,6 +51,19 @@ def index_of(labels: list[str], pattern: str) -> int | None:
     return next((i for i, label in enumerate(labels) if re.search(pattern, label, re.I)), None)
 
 
+def option_named(pattern: str) -> Callable[[str], dict]:
+    """A scripted choice among a prompt's numbered options: the one matching `pattern`, else none (-1)."""
+    def answer(text: str) -> dict:
+        found = index_of(options(text), pattern)
+        return {"reason": "scripted", "index": -1 if found is None else found}
+    return answer
+
+
+def submit_the_form(text: str) -> dict:
+    """A form review that submits (its "Submit the form ..." option)."""
+    return {"reason": "every value is right", "index": index_of(options(text), r"^Submit the form")}
+
+
 def echo_details(text: str) -> dict:
     """A faithful extraction: the section's text as the prompt showed it (it ends at the blank line before
     the instructions)."""

@@ -13,7 +13,7 @@ import re
 from selenium.webdriver.common.by import By
 
 from companion.agent.loop import run_task
-from tests.agent.agent_llm import index_of, options
+from tests.agent.agent_llm import index_of, option_named, options, submit_the_form
 
 PAGE = "form_combo.html"
 TASK = "Order a plant for Ada: a Medium pot, delivered to Lisbon, wrapped in Cloth."
@@ -44,17 +44,6 @@ def field_value(text: str) -> dict:
     return {"value": "Medium pot"}  # what a field-by-field typist would put into the pot size
 
 
-def option_named(pattern: str):
-    """A choice among numbered options: the one matching `pattern`, else none (-1)."""
-    def answer(text: str) -> dict:
-        found = index_of(options(text), pattern)
-        return {"reason": "scripted", "index": -1 if found is None else found}
-    return answer
-
-
-def submit(text: str) -> dict:
-    return {"reason": "every value is right", "index": index_of(options(text), r"^Submit the form")}
-
 
 OVERRIDES = {
     "form_field_selection": every_field,
@@ -62,7 +51,7 @@ OVERRIDES = {
     "dropdown_option": option_named(r"Medium pot"),
     "search_suggestion": option_named(r"Lisbon"),
     "select_option": option_named(r"^Cloth$"),
-    "form_review": submit,
+    "form_review": submit_the_form,
 }
 
 

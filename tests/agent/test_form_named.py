@@ -10,7 +10,7 @@ from __future__ import annotations
 from selenium.webdriver.common.by import By
 
 from companion.agent.loop import run_task
-from tests.agent.agent_llm import index_of, options
+from tests.agent.agent_llm import index_of, option_named, options, submit_the_form
 
 PAGE = "agent_news.html"
 TASK = "Subscribe ada@example.com to the monthly newsletter."
@@ -29,22 +29,12 @@ def only_the_email(text: str) -> dict:
     return {"indices": [index_of(fields, r"Email address")]}
 
 
-def option(pattern: str):
-    def answer(text: str) -> dict:
-        found = index_of(options(text), pattern)
-        return {"reason": "scripted", "index": -1 if found is None else found}
-    return answer
-
-
-def submit(text: str) -> dict:
-    return {"reason": "every value is right", "index": index_of(options(text), r"^Submit the form")}
-
 
 OVERRIDES = {
     "form_field_selection": only_the_email,
     "field_value": lambda text: {"value": "ada@example.com"},
-    "select_option": option(r"^Monthly$"),
-    "form_review": submit,
+    "select_option": option_named(r"^Monthly$"),
+    "form_review": submit_the_form,
 }
 
 
@@ -67,7 +57,7 @@ def test_a_field_whose_option_the_task_names_is_filled_though_field_selection_le
 def test_the_reviews_submit_is_refused_once_while_a_named_option_is_unset(browser, pages, agent_llm, memory_dir):
     """The model picks the wrong option and submits: the review is asked again, told what is not as the task says;
     it submits again, and the form goes as it is (the task may name a word for another reason)."""
-    server = agent_llm(choose=open_the_form, overrides={**OVERRIDES, "select_option": option(r"^Weekly$")})
+    server = agent_llm(choose=open_the_form, overrides={**OVERRIDES, "select_option": option_named(r"^Weekly$")})
     result, done = subscribe(browser, pages, memory_dir)
 
     reviews = server.prompts("form_review")
@@ -83,10 +73,10 @@ def test_a_refused_submit_followed_by_the_edit_submits_the_named_option(browser,
     def review(text: str) -> dict:
         if "Not as the task says yet" in text:
             return {"reason": "monthly", "index": index_of(options(text), r'^Edit field: combobox "How often"')}
-        return submit(text)
+        return submit_the_form(text)
 
     server = agent_llm(choose=open_the_form, overrides={**OVERRIDES, "form_review": review,
-                                                         "select_option": lambda text: option(next(picks))(text)})
+                                                         "select_option": lambda text: option_named(next(picks))(text)})
     result, done = subscribe(browser, pages, memory_dir)
 
     assert done == "ada@example.com will get the monthly newsletter.", (done, result.actions)

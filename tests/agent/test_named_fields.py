@@ -14,7 +14,7 @@ from companion.act.named_fields import names_in, unset_named, value_named_for
 from companion.agent.loop import run_task
 from companion.pagemem.model import Element
 from companion.protocol import ElementRef
-from tests.agent.agent_llm import candidates_of, index_of, options
+from tests.agent.agent_llm import candidates_of, index_of, submit_the_form
 
 PAGE = "named_fields.html"
 TASK = "Select Iceland and blue, then click Submit."
@@ -186,7 +186,7 @@ def test_a_login_form_gets_the_values_the_task_names_without_asking(browser, pag
     server = agent_llm(choose=open_login, overrides={
         "form_field_selection": lambda text: {"indices": [0, 1]},
         "field_value": lambda text: {"value": "sergio"},
-        "form_review": lambda text: {"reason": "done", "index": index_of(options(text), r"^Submit the form")},
+        "form_review": submit_the_form,
     })
     task = 'Log in with the username "sergio" and the password "DYh-2024".'
     result = browser.run(run_task(task, session=browser.session, start_url=pages.url("act_login.html"),
