@@ -17,8 +17,8 @@ from companion.act.context import AgentContext
 from companion.act.confirmation import confirm_action
 from companion.act.elements import field_description, is_text_field, label
 from companion.act.errors import ActionFailed, NoOp
-from companion.act.prefilter import selecting_noop, toggle_noop, typing_noop
 from companion.act.named_fields import value_named_for
+from companion.act.prefilter import selecting_noop, toggle_noop, typing_noop
 from companion.bridge.errors import BridgeDisconnected, BridgeError
 from companion.pagemem.model import Element
 from companion.protocol import ActionResult

@@ -11,8 +11,8 @@ label for another reason).
 
 Only labels and option texts of at least two characters that the task contains as whole words count. For text
 fields, a value the task quotes ('Enter "Kasie" into the text field') that no field holds while a text field
-is still empty is unset too, as is the task's date for an empty date input ('Enter 02/18/2018 as the date'); a quoted phrase that names an element of the page ('the "Submit" button') is a
-reference, not a value. A secret field's value is never read: filled or empty is all that is known of it.
+is still empty is unset too, as is the task's date for an empty date input ('Enter 02/18/2018 as the date'); a
+quoted phrase that names an element of the page ('the "Submit" button') is a reference, not a value. A secret field's value is never read: filled or empty is all that is known of it.
 
 value_named_for: a quoted value the task puts next to a field's own words ('the password "DYh"', '"Ada" as the
 first name') is that field's value, typed without a call, and so is the task's one date for a date input or one
@@ -26,7 +26,7 @@ import re
 
 from companion.act.elements import is_checkable, is_empty, is_native_select, is_text_field, label
 from companion.act.filter_guard import STOPWORDS, normalized, quoted_as_written, quoted_spans, stem
-from companion.pagemem.model import Element
+from companion.pagemem.model import Element, PageMem, PageSection
 
 _WORD = re.compile(r"[\w'-]+", re.UNICODE)
 # On a page this small every field belongs with its one submit button (and with the task's end); on a larger one
@@ -66,6 +66,15 @@ def formatted_value(task: str, el: Element) -> str | None:
     pattern = FORMATS.get(el.input_type) if el.tag == "input" else None
     found = list(dict.fromkeys(pattern.findall(task))) if pattern else []
     return found[0] if len(found) == 1 else None
+
+
+def fields_in_scope(pagemem: PageMem, section: PageSection | None = None) -> list[Element]:
+    """The fields whose state the task's names are checked against: every element of a small page
+    (SMALL_PAGE_ELEMENTS), else those of `section` (the clicked button's), else none."""
+    everything = list(pagemem.all_elements())
+    if len(everything) <= SMALL_PAGE_ELEMENTS:
+        return everything
+    return list(section.all_elements()) if section is not None else []
 
 
 def untyped_values(task: str, fields: list[Element], typed_secrets: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()) -> list[str]:

@@ -35,7 +35,7 @@ from companion.act.elements import (
 from companion.act.errors import ActionFailed, NoOp, NotYet
 from companion.act.form import submit_form
 from companion.act.models import Candidate, Outcome
-from companion.act.named_fields import SMALL_PAGE_ELEMENTS, unset_named, value_named_for
+from companion.act.named_fields import fields_in_scope, unset_named, value_named_for
 from companion.act.sites import check_navigation, element_target, parse_url
 from companion.act.search import search
 from companion.bridge.errors import BridgeDisconnected, BridgeError
@@ -321,9 +321,7 @@ def check_named_fields_set(ctx: AgentContext, el: Element, section: PageSection 
     refused once (act/named_fields.py): the model is told what is left; chosen again later, it is clicked."""
     if not is_submit_like(el, outside_form=True) or ctx.pagemem is None:
         return
-    everything = list(ctx.pagemem.all_elements())
-    fields = everything if len(everything) <= SMALL_PAGE_ELEMENTS else list(section.all_elements()) if section else []
-    left = tuple(unset_named(ctx.task, fields, ctx.typed_secrets))
+    left = tuple(unset_named(ctx.task, fields_in_scope(ctx.pagemem, section), ctx.typed_secrets))
     warning = (el.key, left)
     if not left or warning in ctx.submit_warnings:
         return

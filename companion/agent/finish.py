@@ -24,7 +24,7 @@ from urllib.parse import urldefrag
 from companion import llm
 from companion.act.elements import SEARCH_WORDS, is_search_field, label
 from companion.act.filter_guard import words
-from companion.act.named_fields import SMALL_PAGE_ELEMENTS, unset_named
+from companion.act.named_fields import fields_in_scope, unset_named
 from companion.llm.answers import FinalAnswer, Verification
 from companion.pagemem.formlike import SUBMIT_WORDS
 from companion.pagemem.model import PageMem
@@ -119,10 +119,7 @@ def unset_at_end(task: str, pagemem: PageMem | None, actions_done: list[str],
     reason: neither is checked."""
     if pagemem is None or not requested_actions(task) or submitted(actions_done):
         return ()
-    fields = list(pagemem.all_elements())
-    if len(fields) > SMALL_PAGE_ELEMENTS:
-        return ()
-    return tuple(unset_named(task, fields, typed_secrets))
+    return tuple(unset_named(task, fields_in_scope(pagemem), typed_secrets))
 
 
 # ---------------------------------------------------------------------------- an answer that found nothing

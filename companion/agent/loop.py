@@ -430,9 +430,10 @@ class _Agent:
                         end_task_removed = True
                         observation = await self._refuse_end(missing, decision.reason, observation)
                         continue
+                    # Refused once per set of unset fields: the task may name a label for another reason.
                     left = unset_at_end(self.task, ctx.pagemem, self.history.actions() + actions, ctx.typed_secrets)
-                    if left and left not in self.end_warnings:  # once per unset set: the task may name a label for
-                        self.end_warnings.add(left)               # another reason, and the model may insist
+                    if left and left not in self.end_warnings:
+                        self.end_warnings.add(left)
                         end_task_removed = True
                         why = f"the task names what is unset on this page ({'; '.join(left)}): set that first"
                         observation = await self._refuse_end(why, decision.reason, observation)
