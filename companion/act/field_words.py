@@ -14,37 +14,44 @@ import unicodedata
 from dataclasses import dataclass
 
 
+_SEPARATORS = re.compile(r"[\W_]+")
+_WORDS = re.compile(r"[^\W\d_]+|\d+")
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
 def _fold(text: str) -> str:
+    if text.isascii():  # most names: no accents to drop
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
-def _tokens(text: str) -> set[str]:
-    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text)  # cardNumber -> card Number
-    return set(re.findall(r"[^\W\d_]+|\d+", _fold(spaced)))
+@dataclass(frozen=True)
+class Folded:
+    """A text as the word classes read it: its tokens, and all its letters and digits run together."""
 
+    tokens: frozenset[str]
+    compact: str
 
-def _compact(text: str) -> str:
-    return "".join(c for c in _fold(text) if c.isalnum())
+    @classmethod
+    def of(cls, text: str) -> "Folded":
+        folded = _fold(_CAMEL.sub(" ", text))  # cardNumber -> card number
+        return cls(frozenset(_WORDS.findall(folded)), _SEPARATORS.sub("", folded))
 
 
 @dataclass(frozen=True)
 class WordClass:
     what: str  # for the question: "holds a payment card field"
     tokens: frozenset[str]
-    stems: tuple[str, ...]
+    stems: re.Pattern[str]  # any of the stems, matched in Folded.compact
 
-    def matches(self, text: str) -> bool:
-        if not text:
-            return False
-        if self.tokens & _tokens(text):
-            return True
-        compact = _compact(text)
-        return any(stem in compact for stem in self.stems)
+    def matches(self, text: Folded) -> bool:
+        return bool(self.tokens & text.tokens) or (bool(text.compact) and self.stems.search(text.compact) is not None)
 
 
 def _cls(what: str, tokens: str, stems: str) -> WordClass:
-    return WordClass(what, frozenset(_fold(t) for t in tokens.split()), tuple(_compact(s) for s in stems.split()))
+    pattern = "|".join(re.escape(Folded.of(s).compact) for s in stems.split())
+    return WordClass(what, frozenset(_fold(t) for t in tokens.split()), re.compile(pattern or "(?!)"))
 
 
 # No bare "card", "account" or "code": a search box labelled "Card name" or "Search accounts" is still a search.
@@ -68,8 +75,8 @@ SENSITIVE_CLASSES = (
     _cls("a password field", "pwd pw pass passwd",
          "password passwort kennwort contrasena motdepasse senha wachtwoord haslo sifre salasana пароль 密码 "
          "パスワード 비밀번호 passcode passphrase"),
-    _cls("a one-time-code field", "otp totp mtan smstan 2fa",
-         "onetimecode onetimepassword verificationcode bestatigungscode bestaetigungscode authcode "
+    _cls("a one-time-code field", "otp totp mtan smstan",
+         "2fa onetimecode onetimepassword verificationcode bestatigungscode bestaetigungscode authcode "
          "authenticationcode smscode codigodeverificacion codedeverification codicediverifica 验证码 認証コード"),
     _cls("an amount or money transfer field", "importe importo monto somme kwota quantia",
          "amount betrag summe montant bedrag сумма 金额 金額 금액 transfer uberweisung ueberweisung virement "
@@ -87,12 +94,15 @@ SEARCH_ACTION = _cls("a search action", _SEARCH_TOKENS, _SEARCH_STEMS)
 
 def sensitive_words(text: str) -> str | None:
     """What the field is by its words ("a PIN field"); None: nothing sensitive said."""
-    return next((c.what for c in SENSITIVE_CLASSES if c.matches(text)), None)
+    if not text:
+        return None
+    folded = Folded.of(text)
+    return next((c.what for c in SENSITIVE_CLASSES if c.matches(folded)), None)
 
 
 def search_field_words(text: str) -> bool:
-    return SEARCH_FIELD.matches(text)
+    return bool(text) and SEARCH_FIELD.matches(Folded.of(text))
 
 
 def search_action_words(action: str) -> bool:
-    return SEARCH_ACTION.matches(action)
+    return bool(action) and SEARCH_ACTION.matches(Folded.of(action))

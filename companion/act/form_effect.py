@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from typing import Callable, TypeVar
+from typing import Callable, Iterator, TypeVar
 
 from companion.act.field_words import search_action_words, search_field_words, sensitive_words
 from companion.protocol import FrameSnapshot, Snapshot, SnapshotElement
@@ -193,6 +193,14 @@ def _nearest(frame: FrameSnapshot, own: Callable[[SnapshotElement], V | None]) -
     return memo
 
 
+def _up(by_id: dict[int, SnapshotElement], el: SnapshotElement, limit: int) -> Iterator[SnapshotElement]:
+    """The element and its nearest ancestors, nearest first (at most `limit` of them)."""
+    node: SnapshotElement | None = el
+    while node is not None and limit > 0:
+        yield node
+        node, limit = (by_id.get(node.parent) if node.parent is not None else None), limit - 1
+
+
 def form_owners(frame: FrameSnapshot) -> dict[int, int]:
     """Element id -> id of the <form> it belongs to, as the browser reads it: a control's form owner as the
     extension sent it (`form`: a form= attribute can name a form anywhere in the document), else its nearest
@@ -207,27 +215,28 @@ def form_owners(frame: FrameSnapshot) -> dict[int, int]:
     return owners
 
 
-def _field_words(frame: FrameSnapshot) -> Callable[[SnapshotElement], str]:
+def _field_words(frame: FrameSnapshot, by_id: dict[int, SnapshotElement]) -> Callable[[SnapshotElement], str]:
     """A field's words as a person and a script read them: name, id, placeholder, aria-label, title, the text
     of its <label for>, of a <label> around it and of the elements its aria-labelledby names."""
     by_attr_id = {e.attrs["id"]: e for e in frame.elements if e.attrs.get("id")}
     label_for = {e.attrs["for"]: e.run_text or e.text for e in frame.elements if e.tag == "label" and e.attrs.get("for")}
-    around = _nearest(frame, lambda e: (e.run_text or e.text) if e.tag == "label" else None)
 
     def words(el: SnapshotElement) -> str:
         a = el.attrs
         named = [by_attr_id[i].run_text or by_attr_id[i].text for i in a.get("aria-labelledby", "").split() if i in by_attr_id]
+        around = next((n.run_text or n.text for n in _up(by_id, el, 5) if n.tag == "label"), "")  # as render.py reads it
         parts = [*(a.get(k, "") for k in ("name", "id", "placeholder", "aria-label", "title")),
-                 label_for.get(a.get("id", ""), ""), around.get(el.id) or "", *named]
+                 label_for.get(a.get("id", ""), ""), around, *named]
         return " ".join(p for p in parts if p)
 
     return words
 
 
 def _read_frame(frame: FrameSnapshot, facts: PageFacts) -> None:
+    by_id = {e.id: e for e in frame.elements}
     owners = form_owners(frame)
     landmark = _nearest(frame, lambda e: True if e.attrs.get("role", "").lower() == "search" or e.tag == "search" else None)
-    words = _field_words(frame)
+    words = _field_words(frame, by_id)
 
     def form_facts(form_id: int) -> FormFacts:
         key = (frame.frame, form_id)
