@@ -104,19 +104,21 @@ def _effective(ctx: AgentContext, submitter: Key | None, form: FormFacts) -> For
     return replace(form, method=method) if method else form
 
 
-def submission(ctx: AgentContext, action: Action, el: Element, section: PageSection | None = None) -> tuple[FormFacts, Key | None] | None:
-    """(the form, the button it is submitted with) when `action` on `el` submits a <form>; None otherwise. Enter
-    in a field (and SubmitForm without a button) submits with the form's first submit button, as the browser
-    does; a click submits when `el` is a submit button of a form."""
+def submission(ctx: AgentContext, action: Action, el: Element,
+               section: PageSection | None = None) -> tuple[FormFacts, Key | None] | None:
+    """(the form as submitted, the button it is submitted with) when `action` on `el` submits a <form>; None
+    otherwise. A click submits when `el` is a submit button of a form; Enter in a field (and SubmitForm without
+    a button) submits with the form's first submit button, as the browser does."""
     form = _form_of(ctx, el)
     if action == "submit" and form is None and section is not None:  # the anchor may be no control of the form
         form = next((f for f in map(lambda e: _form_of(ctx, e), section.all_elements()) if f is not None), None)
     if form is None or action == "type":
         return None
     if _submits(el):
-        return (form, el.key) if action in ("click", "submit") else None
+        return (_effective(ctx, el.key, form), el.key) if action in ("click", "submit") else None
     if action == "submit" or (action == "enter" and is_text_field(el) and el.tag != "textarea"):
-        return form, (form.submitters[0] if form.submitters else None)
+        submitter = form.submitters[0] if form.submitters else None
+        return _effective(ctx, submitter, form), submitter
     return None
 
 
@@ -130,15 +132,14 @@ def needs_confirmation(ctx: AgentContext, action: Action, el: Element, *, sectio
         foreign = facts.foreign_origin(el.ref.frame)
         return f"the field is in a frame from {foreign}, another site than the page" if foreign else None
     submitted = submission(ctx, action, el, section)
+    sent = submitted[0] if submitted is not None else None
     if action == "submit":
-        if submitted is None:
+        if sent is None:
             return "it submits a form handled by the page's script"
-        form = _effective(ctx, submitted[1], submitted[0])
-        return None if form.is_real_search() else f"it submits {_what_form(form)}"
+        return None if sent.is_real_search() else f"it submits {_what_form(sent)}"
     if action == "enter":
-        if submitted is not None:  # Enter in a form's field submits it
-            form = _effective(ctx, submitted[1], submitted[0])
-            return None if form.is_real_search() else f"pressing Enter submits {_what_form(form)}"
+        if sent is not None:  # Enter in a form's field submits it
+            return None if sent.is_real_search() else f"pressing Enter submits {_what_form(sent)}"
         why = _scope(ctx, el).sensitive_reason()  # no <form>: the page's script decides what Enter does
         return f"its effect is unknown and the field is inside a form that {why}" if why else None
     # click
@@ -148,10 +149,8 @@ def needs_confirmation(ctx: AgentContext, action: Action, el: Element, *, sectio
             return f"it is a suggestion inside {_what_form(owner)}"
         if owner is None and (why := _scope(ctx, suggestion_for).sensitive_reason()):
             return f"it is a suggestion inside a form that {why}"
-    if submitted is not None:
-        sent = _effective(ctx, submitted[1], submitted[0])
-        if not sent.is_real_search():
-            return f"it submits {_what_form(sent)}"
+    if sent is not None and not sent.is_real_search():
+        return f"it submits {_what_form(sent)}"
     if _navigating_link(el) and form is not None and (why := form.sensitive_reason()):
         return f"it is a link inside a form that {why}"  # "Bestellen" as a link in a checkout
     if is_button_like(el):
