@@ -1,15 +1,16 @@
-"""What a form does when submitted, read from the snapshot: method, action, the kinds of fields it holds, and
-the origin of the frame it lives in. A pure function of the snapshot (no labels, no LLM): confirmation.py
-decides by these facts, never by what the page calls its form, so a payment form labelled "Search" is still
-a payment form and a German "Jetzt kaufen" is still a click inside a checkout.
+"""What a form does when submitted, read from the snapshot: method, action, its submit buttons, the kinds of
+fields it holds, and the origin of the frame it lives in. A pure function of the snapshot (no LLM):
+confirmation.py decides by these facts, never by what the page calls its form or its buttons, so a payment form
+labelled "Search" is still a payment form and a German "Jetzt kaufen" is still a click inside a checkout. A
+field's own words (field_words.py) say what it holds where no type or autocomplete token does ("Kartennummer"),
+and they are what lets a one-field GET form pass as a site search at all (a "q" or "Suche" field).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
-
 from typing import Callable, Iterator, TypeVar
+from urllib.parse import urlsplit
 
 from companion.act.field_words import search_action_words, search_field_words, sensitive_words
 from companion.protocol import FrameSnapshot, Snapshot, SnapshotElement
