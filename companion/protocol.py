@@ -92,6 +92,10 @@ class SnapshotElement(_SharedFieldsSet):
                                               "document: a link's href, a form's action, a submit button's formaction")
     url_truncated: bool = Field(False, description="`url` was longer than the extension sends (a huge data: URL): it is cut "
                                                    "and must never be followed")
+    form: int | None = Field(None, description="for a form-associated control (button, input, select, textarea, fieldset, "
+                                               "output, object): the id, in this frame, of the form the browser submits it "
+                                               "with (its `form` property, which honours a form= attribute naming a form "
+                                               "anywhere in the document); absent when it has none")
     checked: bool | None = None
     selected: bool | None = Field(None, description="for <option>: currently selected")
     box: Box | None = None

@@ -4,14 +4,20 @@ dropdown.py ask through confirm_action().
 
 Asked before:
   - submitting a form (a submit button, Enter in a form's field, SubmitForm's submit) unless the form is a real
-    site search (GET, one text/search field, nothing sensitive, role=search or an action URL);
+    site search (GET, one text/search field, nothing sensitive, and something that says search: role=search,
+    type=search, a search-like field or action name); a form is the one the browser submits (a form= attribute
+    ties a button outside it), and a button submits unless its type is button or reset;
   - clicking a button-like element (any tag: a div with a handler counts) whose effect is unknown inside a
-    payment, account or checkout scope (a form or, without <form>, the section holding card, password,
-    one-time-code or address fields; or a POST form);
+    payment, account or checkout scope (a form or, without <form>, the section holding card, CVC, PIN, bank
+    account, password, one-time-code, amount or address fields, by autocomplete or by name in any language;
+    or a POST form);
+  - following a link inside such a <form>;
   - clicking a search suggestion that belongs to a form that is not a real search;
   - typing into a field of a frame from another origin than the page (once per origin and document);
   - clicking what the irreversible keyword list matches (an extra signal, English only).
 The question names the page, and the frame's origin when the element lives in another origin's frame.
+Where a submission goes (the submitting button's formaction, else the form's action) is judged first by the
+task's site rule (act/sites.py), as a link is: refused outside --allow-domain, asked outside the task's sites.
 """
 
 from __future__ import annotations
@@ -22,7 +28,8 @@ from typing import Literal
 from companion.act.context import AgentContext
 from companion.act.elements import irreversible_reason, is_checkable, is_file_input, is_native_select, is_text_field, label
 from companion.act.errors import ActionFailed
-from companion.act.form_effect import FormFacts, PageFacts, scope_facts
+from companion.act.form_effect import FormFacts, Key, PageFacts, is_submit_button, scope_facts
+from companion.act.sites import check_navigation
 from companion.pagemem.model import Element, PageSection
 
 Action = Literal["click", "type", "enter", "submit"]
@@ -60,10 +67,8 @@ def _scope(ctx: AgentContext, el: Element) -> FormFacts:
 
 
 def _submits(el: Element) -> bool:
-    """A control that submits its form when clicked (a <button> without a type is a submit button)."""
-    if el.tag == "input" and el.input_type in ("submit", "image"):
-        return True
-    return el.tag == "button" and el.attrs.get("type", "submit").lower() == "submit"
+    """A control that submits its form when clicked (a <button> of any type but button or reset)."""
+    return is_submit_button(el.tag, el.attrs.get("type"))
 
 
 def _navigating_link(el: Element) -> bool:
@@ -93,10 +98,28 @@ def _what_form(form: FormFacts) -> str:
     return "a form that is not a site search"
 
 
-def _effective(ctx: AgentContext, el: Element, form: FormFacts) -> FormFacts:
+def _effective(ctx: AgentContext, submitter: Key | None, form: FormFacts) -> FormFacts:
     """The form as this button submits it: a formmethod on the button overrides the form's method."""
-    method = _facts(ctx).button_method.get(el.key)
+    method = _facts(ctx).button_method.get(submitter) if submitter is not None else None
     return replace(form, method=method) if method else form
+
+
+def submission(ctx: AgentContext, action: Action, el: Element,
+               section: PageSection | None = None) -> tuple[FormFacts, Key | None] | None:
+    """(the form as submitted, the button it is submitted with) when `action` on `el` submits a <form>; None
+    otherwise. A click submits when `el` is a submit button of a form; Enter in a field (and SubmitForm without
+    a button) submits with the form's first submit button, as the browser does."""
+    form = _form_of(ctx, el)
+    if action == "submit" and form is None and section is not None:  # the anchor may be no control of the form
+        form = next((f for f in map(lambda e: _form_of(ctx, e), section.all_elements()) if f is not None), None)
+    if form is None or action == "type":
+        return None
+    if _submits(el):
+        return (_effective(ctx, el.key, form), el.key) if action in ("click", "submit") else None
+    if action == "submit" or (action == "enter" and is_text_field(el) and el.tag != "textarea"):
+        submitter = form.submitters[0] if form.submitters else None
+        return _effective(ctx, submitter, form), submitter
+    return None
 
 
 def needs_confirmation(ctx: AgentContext, action: Action, el: Element, *, section: PageSection | None = None,
@@ -108,17 +131,15 @@ def needs_confirmation(ctx: AgentContext, action: Action, el: Element, *, sectio
     if action == "type":
         foreign = facts.foreign_origin(el.ref.frame)
         return f"the field is in a frame from {foreign}, another site than the page" if foreign else None
+    submitted = submission(ctx, action, el, section)
+    sent = submitted[0] if submitted is not None else None
     if action == "submit":
-        if form is None and section is not None:  # the anchor may sit outside the <form> (form= attribute)
-            form = next((f for f in map(lambda e: _form_of(ctx, e), section.all_elements()) if f is not None), None)
-        if form is not None and _submits(el):
-            form = _effective(ctx, el, form)
-        if form is not None and form.is_real_search():
-            return None
-        return "it submits " + (_what_form(form) if form is not None else "a form handled by the page's script")
+        if sent is None:
+            return "it submits a form handled by the page's script"
+        return None if sent.is_real_search() else f"it submits {_what_form(sent)}"
     if action == "enter":
-        if form is not None and is_text_field(el) and el.tag != "textarea":  # Enter in a form's field submits it
-            return None if form.is_real_search() else f"pressing Enter submits {_what_form(form)}"
+        if sent is not None:  # Enter in a form's field submits it
+            return None if sent.is_real_search() else f"pressing Enter submits {_what_form(sent)}"
         why = _scope(ctx, el).sensitive_reason()  # no <form>: the page's script decides what Enter does
         return f"its effect is unknown and the field is inside a form that {why}" if why else None
     # click
@@ -128,10 +149,10 @@ def needs_confirmation(ctx: AgentContext, action: Action, el: Element, *, sectio
             return f"it is a suggestion inside {_what_form(owner)}"
         if owner is None and (why := _scope(ctx, suggestion_for).sensitive_reason()):
             return f"it is a suggestion inside a form that {why}"
-    if form is not None and _submits(el):
-        submitted = _effective(ctx, el, form)
-        if not submitted.is_real_search():
-            return f"it submits {_what_form(submitted)}"
+    if sent is not None and not sent.is_real_search():
+        return f"it submits {_what_form(sent)}"
+    if _navigating_link(el) and form is not None and (why := form.sensitive_reason()):
+        return f"it is a link inside a form that {why}"  # "Bestellen" as a link in a checkout
     if is_button_like(el):
         why = _scope(ctx, el).sensitive_reason()
         if why:
@@ -145,12 +166,31 @@ def place(ctx: AgentContext, el: Element) -> str:
     return f"in a frame from {foreign} on {ctx.url}" if foreign else f"on {ctx.url}"
 
 
+async def _check_submission_target(ctx: AgentContext, action: Action, el: Element, section: PageSection | None,
+                                   done: list[str] | None) -> None:
+    """Where a submission goes, by the task's site rule: the submitting button's formaction, else the form's
+    action, as the browser resolved them (a refusal or a declined site raises ActionFailed with `done`)."""
+    submitted = submission(ctx, action, el, section)
+    if submitted is None:
+        return
+    form, submitter = submitted
+    target = ctx.form_urls.get(submitter) if submitter is not None else None
+    target = target or (ctx.form_urls.get(form.key) if form.key is not None else None)
+    if target is None:
+        return
+    try:
+        await check_navigation(ctx, target[0], f"the form of {label(el)}", truncated=target[1])
+    except ActionFailed as exc:
+        raise ActionFailed(str(exc), done) from exc
+
+
 async def confirm_action(ctx: AgentContext, action: Action, el: Element, *, done: list[str] | None = None,
                          what: str | None = None, section: PageSection | None = None,
                          suggestion_for: Element | None = None) -> None:
     """Ask the user when needs_confirmation() says so; a decline raises ActionFailed (with `done`). `what`
     replaces the default description of the action ("Click button "Pay""). Typing into another origin's
     frame is asked once per origin and document."""
+    await _check_submission_target(ctx, action, el, section, done)
     reason = needs_confirmation(ctx, action, el, section=section, suggestion_for=suggestion_for)
     if reason is None:
         return

@@ -17,7 +17,7 @@ from companion.pagemem.update import PageUpdate, SectionDiff, update_page_mem
 from companion.protocol import Snapshot, TabInfo
 from companion.act.errors import ActionFailed
 from companion.act.sites import SitePolicy, form_targets
-from companion.act.form_effect import PageFacts, read_page_facts
+from companion.act.form_effect import PageFacts, form_owners, read_page_facts
 from companion.llm.prompts import new_nonce
 
 
@@ -169,30 +169,16 @@ class AgentContext:
 
 
 def enclosing_forms(snapshot: Snapshot) -> tuple[dict[tuple[int, int], tuple[int, int]], dict[tuple[int, int], str]]:
-    """(frame, id) of every element inside a <form> -> (frame, id) of that form; and form -> its label."""
+    """(frame, id) of every element of a <form> -> (frame, id) of that form (form_effect.form_owners: the
+    browser's form owner, which a form= attribute can set from outside the form); and form -> its label."""
     members: dict[tuple[int, int], tuple[int, int]] = {}
     labels: dict[tuple[int, int], str] = {}
     for frame in snapshot.frames:
         by_id = {e.id: e for e in frame.elements}
-        memo: dict[int, int | None] = {}
-        for el in frame.elements:
-            chain: list[int] = []
-            node = el
-            found: int | None = None
-            while node is not None:
-                if node.id in memo:
-                    found = memo[node.id]
-                    break
-                chain.append(node.id)
-                if node.tag == "form":
-                    found = node.id
-                    break
-                node = by_id.get(node.parent) if node.parent is not None else None
-            for eid in chain:
-                memo[eid] = found
-            if found is not None and el.id != found:
-                members[(frame.frame, el.id)] = (frame.frame, found)
-        for eid, form in {v: v for v in memo.values() if v is not None}.items():
+        owners = form_owners(frame)
+        for eid, form in owners.items():
+            members[(frame.frame, eid)] = (frame.frame, form)
+        for form in set(owners.values()):
             a = by_id[form].attrs
             labels[(frame.frame, form)] = a.get("aria-label") or a.get("title") or a.get("name") or a.get("id") or ""
     return members, labels

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 # One definition of the paper's submit-like keywords and the non-text inputs: DividePage's form-like rule uses them too.
+from companion.act.form_effect import is_submit_button
 from companion.pagemem.formlike import NON_TEXT_INPUTS, SUBMIT_WORDS
 from companion.pagemem.model import Element, PageSection
 
@@ -48,12 +49,14 @@ def is_form_field(el: Element) -> bool:
 
 
 def is_submit_like(el: Element, *, outside_form: bool = False) -> bool:
-    """A button with type submit, or a button whose text matches submit-like keywords (the paper's IsForm rule).
-    outside_form: the button is in no <form> element, where a <button> without a type submits nothing (a
-    "previous" button of a form-like block is a plain button; its "Submit" still counts by its text)."""
+    """A submit button (in a form, a <button> of any type but button or reset: the browser's rule), or a button
+    whose text matches submit-like keywords (the paper's IsForm rule). outside_form: the button belongs to no
+    <form>, where only a declared type=submit counts (a "previous" button of a form-like block is a plain
+    button; its "Submit" still counts by its text)."""
     if el.tag == "input" and el.input_type in ("submit", "image"):
         return True
-    if el.tag == "button" and el.attrs.get("type", "" if outside_form else "submit").lower() == "submit":
+    if el.tag == "button" and (el.attrs.get("type", "").lower() == "submit" if outside_form
+                               else is_submit_button(el.tag, el.attrs.get("type"))):
         return True
     return el.role == "button" and bool(SUBMIT_WORDS.search(el.name or el.text))
 

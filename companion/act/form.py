@@ -26,6 +26,7 @@ from companion.act.elements import (
     field_description, is_empty, is_form_field, is_native_select, is_submit_like, is_text_field, label,
 )
 from companion.act.errors import ActionFailed
+from companion.act.form_effect import is_submit_button
 from companion.act.models import Outcome
 from companion.act.named_fields import unset_choice, unset_named
 from companion.pagemem.model import Element, PageSection
@@ -62,7 +63,7 @@ def describe(ctx: AgentContext, el: Element) -> str:
 
 def submit_button(section: PageSection) -> Element | None:
     buttons = [e for e in section.all_elements() if not is_form_field(e) and is_submit_like(e) and not e.disabled]
-    typed = [e for e in buttons if e.input_type in ("submit", "image") or (e.tag == "button" and e.attrs.get("type", "submit") == "submit")]
+    typed = [e for e in buttons if is_submit_button(e.tag, e.attrs.get("type"))]  # what the browser submits with
     return (typed or buttons or [None])[0]
 
 

@@ -1,14 +1,18 @@
-"""What a form does when submitted, read from the snapshot: method, action, the kinds of fields it holds, and
-the origin of the frame it lives in. A pure function of the snapshot (no labels, no LLM): confirmation.py
-decides by these facts, never by what the page calls its form, so a payment form labelled "Search" is still
-a payment form and a German "Jetzt kaufen" is still a click inside a checkout.
+"""What a form does when submitted, read from the snapshot: method, action, its submit buttons, the kinds of
+fields it holds, and the origin of the frame it lives in. A pure function of the snapshot (no LLM):
+confirmation.py decides by these facts, never by what the page calls its form or its buttons, so a payment form
+labelled "Search" is still a payment form and a German "Jetzt kaufen" is still a click inside a checkout. A
+field's own words (field_words.py) say what it holds where no type or autocomplete token does ("Kartennummer"),
+and they are what lets a one-field GET form pass as a site search at all (a "q" or "Suche" field).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable, Iterator, TypeVar
 from urllib.parse import urlsplit
 
+from companion.act.field_words import search_action_words, search_field_words, sensitive_words
 from companion.protocol import FrameSnapshot, Snapshot, SnapshotElement
 
 Key = tuple[int, int]
@@ -43,8 +47,18 @@ def autocomplete_tokens(el: SnapshotElement) -> set[str]:
     return set(el.attrs.get("autocomplete", "").lower().split())
 
 
-def sensitive_field(el: SnapshotElement) -> str | None:
-    """Why this field makes its form a payment, account or checkout form (None: it does not)."""
+def is_submit_button(tag: str, type_attr: str | None) -> bool:
+    """Whether the browser submits a form when this control is activated: <input type=submit|image>, and a
+    <button> of any type but button or reset (a missing, empty, misspelt or unknown type is submit)."""
+    kind = (type_attr or "").lower()
+    if tag == "input":
+        return kind in ("submit", "image")
+    return tag == "button" and kind not in ("button", "reset")
+
+
+def sensitive_field(el: SnapshotElement, words: str = "") -> str | None:
+    """Why this field makes its form a payment, account or checkout form (None: it does not): its type, its
+    autocomplete token, or what its `words` (name, id, placeholder, labels) call it in any language."""
     if el.tag == "input" and el.attrs.get("type", "").lower() == "password":
         return "a password field"
     tokens = autocomplete_tokens(el)
@@ -54,7 +68,9 @@ def sensitive_field(el: SnapshotElement) -> str | None:
         return "a password or one-time-code field"
     if tokens & ADDRESS_TOKENS:
         return "an address field"
-    return None
+    if el.tag == "input" and el.attrs.get("type", "").lower() in _UNTYPED_INPUTS:
+        return None  # a box or button is no card field, whatever its label (a "Tan" colour filter)
+    return sensitive_words(words)
 
 
 @dataclass
@@ -65,6 +81,7 @@ class FieldFacts:
     hidden: bool  # <input type=hidden>
     typed: bool  # something one types text into
     sensitive: str | None  # sensitive_field()
+    search_like: bool = False  # type=search, role=searchbox, or its words say search (field_words)
 
 
 @dataclass
@@ -77,6 +94,8 @@ class FormFacts:
     action: str  # the action attribute as written ("" when absent)
     in_search_landmark: bool  # role=search on the form or an ancestor, or inside <search>
     fields: list[FieldFacts] = field(default_factory=list)
+    # Its submit buttons in document order: the first is the one Enter in a field submits with.
+    submitters: list[Key] = field(default_factory=list)
 
     @property
     def origin(self) -> str:
@@ -93,8 +112,10 @@ class FormFacts:
 
     def is_real_search(self) -> bool:
         """A site search by what it does: GET, exactly one text/search field besides hidden ones, no sensitive
-        field, declared as search (role=search) or with an action URL. POST, a password or a card field,
-        two text fields, or a script-only box (no <form>) are no real search, whatever the labels say."""
+        field (by type, autocomplete or name in any language), and something that says search: role=search or
+        <search> around it, a type=search or role=searchbox field, or a field or action named for a search
+        ("q", "Suche", "buscar"). POST, a card, PIN or amount field, two text fields, a one-field form that
+        says nothing of search (a "transfer" box), or a script-only box (no <form>) is no real search."""
         if self.key is None or self.method != "get":
             return False
         if self.sensitive_reason() is not None:
@@ -105,7 +126,7 @@ class FormFacts:
         action = self.action.strip().lower()
         if action.startswith(("javascript:", "data:")):
             return False
-        return self.in_search_landmark or bool(action)
+        return self.in_search_landmark or visible[0].search_like or search_action_words(action)
 
 
 @dataclass
@@ -115,7 +136,7 @@ class PageFacts:
     top_url: str = ""
     frame_urls: dict[int, str] = field(default_factory=dict)
     forms: dict[Key, FormFacts] = field(default_factory=dict)
-    form_of: dict[Key, Key] = field(default_factory=dict)  # element -> its <form> (the enclosing or the form= one)
+    form_of: dict[Key, Key] = field(default_factory=dict)  # element -> its <form> (form_owners)
     fields: dict[Key, FieldFacts] = field(default_factory=dict)
     # Buttons' own formmethod/formaction (they override the form's when that button submits).
     button_method: dict[Key, str] = field(default_factory=dict)
@@ -141,56 +162,105 @@ def _is_typed(el: SnapshotElement) -> bool:
     return el.tag == "input" and el.attrs.get("type", "").lower() not in _UNTYPED_INPUTS | {"hidden"}
 
 
-def _field_facts(frame: int, el: SnapshotElement) -> FieldFacts | None:
-    if el.tag not in ("input", "textarea", "select") and not _is_typed(el) and el.attrs.get("role") not in ("textbox", "searchbox"):
+def _field_facts(frame: int, el: SnapshotElement, words_of: Callable[[SnapshotElement], str]) -> FieldFacts | None:
+    role = el.attrs.get("role", "").lower()
+    if el.tag not in ("input", "textarea", "select") and not _is_typed(el) and role not in ("textbox", "searchbox"):
         return None
+    words = words_of(el)
     kind = el.attrs.get("type", "").lower() if el.tag == "input" else ""
     return FieldFacts(key=(frame, el.id), tag=el.tag, type=kind, hidden=el.tag == "input" and kind == "hidden",
-                      typed=_is_typed(el) or el.attrs.get("role") in ("textbox", "searchbox"), sensitive=sensitive_field(el))
+                      typed=_is_typed(el) or role in ("textbox", "searchbox"), sensitive=sensitive_field(el, words),
+                      search_like=kind == "search" or role == "searchbox" or search_field_words(words))
+
+
+V = TypeVar("V")
+
+
+def _nearest(frame: FrameSnapshot, own: Callable[[SnapshotElement], V | None]) -> dict[int, V | None]:
+    """Each element's own value, else its nearest ancestor's (None: neither it nor an ancestor has one)."""
+    by_id = {e.id: e for e in frame.elements}
+    memo: dict[int, V | None] = {}
+    for el in frame.elements:
+        chain: list[SnapshotElement] = []
+        node: SnapshotElement | None = el
+        while node is not None and node.id not in memo:
+            chain.append(node)
+            node = by_id.get(node.parent) if node.parent is not None else None
+        inherited = memo[node.id] if node is not None else None
+        for n in reversed(chain):  # from the top down
+            mine = own(n)
+            inherited = mine if mine is not None else inherited
+            memo[n.id] = inherited
+    return memo
+
+
+def _up(by_id: dict[int, SnapshotElement], el: SnapshotElement, limit: int) -> Iterator[SnapshotElement]:
+    """The element and its nearest ancestors, nearest first (at most `limit` of them)."""
+    node: SnapshotElement | None = el
+    while node is not None and limit > 0:
+        yield node
+        node, limit = (by_id.get(node.parent) if node.parent is not None else None), limit - 1
+
+
+def form_owners(frame: FrameSnapshot) -> dict[int, int]:
+    """Element id -> id of the <form> it belongs to, as the browser reads it: a control's form owner as the
+    extension sent it (`form`: a form= attribute can name a form anywhere in the document), else its nearest
+    enclosing <form> (a link or a scripted div belongs to the form it sits in). Forms themselves are left out."""
+    forms = {e.id for e in frame.elements if e.tag == "form"}
+    enclosing = _nearest(frame, lambda e: e.id if e.tag == "form" else None)
+    owners: dict[int, int] = {}
+    for el in frame.elements:
+        owner = el.form if el.form in forms else enclosing.get(el.id)
+        if owner is not None and el.tag != "form":
+            owners[el.id] = owner
+    return owners
+
+
+def _field_words(frame: FrameSnapshot, by_id: dict[int, SnapshotElement]) -> Callable[[SnapshotElement], str]:
+    """A field's words as a person and a script read them: name, id, placeholder, aria-label, title, the text
+    of its <label for>, of a <label> around it and of the elements its aria-labelledby names."""
+    by_attr_id = {e.attrs["id"]: e for e in frame.elements if e.attrs.get("id")}
+    label_for = {e.attrs["for"]: e.run_text or e.text for e in frame.elements if e.tag == "label" and e.attrs.get("for")}
+
+    def words(el: SnapshotElement) -> str:
+        a = el.attrs
+        named = [by_attr_id[i].run_text or by_attr_id[i].text for i in a.get("aria-labelledby", "").split() if i in by_attr_id]
+        around = next((n.run_text or n.text for n in _up(by_id, el, 5) if n.tag == "label"), "")  # as render.py reads it
+        parts = [*(a.get(k, "") for k in ("name", "id", "placeholder", "aria-label", "title")),
+                 label_for.get(a.get("id", ""), ""), around, *named]
+        return " ".join(p for p in parts if p)
+
+    return words
 
 
 def _read_frame(frame: FrameSnapshot, facts: PageFacts) -> None:
     by_id = {e.id: e for e in frame.elements}
-    enclosing: dict[int, int | None] = {}  # element id -> id of its enclosing <form>
-    landmark: dict[int, bool] = {}  # element id -> inside role=search / <search>
+    owners = form_owners(frame)
+    landmark = _nearest(frame, lambda e: True if e.attrs.get("role", "").lower() == "search" or e.tag == "search" else None)
+    words = _field_words(frame, by_id)
 
-    def walk_up(el: SnapshotElement) -> tuple[int | None, bool]:
-        chain: list[SnapshotElement] = []
-        node: SnapshotElement | None = el
-        form, search = None, False
-        while node is not None and node.id not in enclosing:
-            chain.append(node)
-            node = by_id.get(node.parent) if node.parent is not None else None
-        if node is not None:
-            form, search = enclosing[node.id], landmark[node.id]
-        for n in reversed(chain):  # from the top down: a node inherits its parent's answer
-            if n.tag == "form" and form is None:
-                form = n.id
-            search = search or n.attrs.get("role", "").lower() == "search" or n.tag == "search"
-            enclosing[n.id], landmark[n.id] = form, search
-        return enclosing[el.id], landmark[el.id]
+    def form_facts(form_id: int) -> FormFacts:
+        key = (frame.frame, form_id)
+        return facts.forms.setdefault(key, FormFacts(key=key, frame_url=frame.url, method="get", action="", in_search_landmark=False))
 
-    by_name = {e.attrs["id"]: e.id for e in frame.elements if e.tag == "form" and e.attrs.get("id")}
     for el in frame.elements:
-        form_id, search = walk_up(el)
+        key = (frame.frame, el.id)
         if el.tag == "form":
-            key = (frame.frame, el.id)
-            facts.forms.setdefault(key, FormFacts(key=key, frame_url=frame.url, method="", action="", in_search_landmark=False))
-            form = facts.forms[key]
+            form = form_facts(el.id)
             form.method = (el.attrs.get("method") or "get").lower()
             form.action = el.attrs.get("action", "")
-            form.in_search_landmark = search
+            form.in_search_landmark = bool(landmark.get(el.id))
             continue
-        owner = by_name.get(el.attrs.get("form", "")) if el.attrs.get("form") else form_id
-        key = (frame.frame, el.id)
+        owner = owners.get(el.id)
         if owner is not None:
             facts.form_of[key] = (frame.frame, owner)
-        f = _field_facts(frame.frame, el)
+            if is_submit_button(el.tag, el.attrs.get("type")):
+                form_facts(owner).submitters.append(key)
+        f = _field_facts(frame.frame, el, words)
         if f is not None:
             facts.fields[key] = f
             if owner is not None:
-                facts.forms.setdefault((frame.frame, owner), FormFacts(key=(frame.frame, owner), frame_url=frame.url, method="get",
-                                                                       action="", in_search_landmark=False)).fields.append(f)
+                form_facts(owner).fields.append(f)
         if "formmethod" in el.attrs:
             facts.button_method[key] = el.attrs["formmethod"].lower()
 

@@ -346,8 +346,12 @@
   function implicitSubmit(el) {
     const form = el.form;
     if (!form) return;
-    // As a browser does: the first submit button is the submitter; without one the form still submits.
-    const submitter = form.querySelector("button:not([type]), button[type=submit], input[type=submit], input[type=image]");
+    // As a browser does: the first submit button in tree order that the form owns (`e.form` honours form=, and a
+    // button's `type` reads submit for a missing or unknown type) is the submitter; without one the form still
+    // submits. (form.elements would leave out image buttons.)
+    const submitter = Array.from(form.getRootNode().querySelectorAll("button, input")).find(
+      (e) => e.form === form && (e.type === "submit" || e.type === "image"),
+    );
     if (submitter && submitter.disabled) return;
     form.requestSubmit(submitter || undefined);
   }

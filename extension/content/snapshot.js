@@ -24,6 +24,7 @@
     "listbox", "treeitem", "gridcell", "scrollbar",
   ]);
   const VALUE_TAGS = new Set(["input", "textarea", "select"]);
+  const FORM_OWNED = new Set(["button", "input", "select", "textarea", "fieldset", "output", "object"]);
   // Page structure that is practically never the click target itself: no cursor check. Should one
   // show a pointer anyway, its children inherit it and are flagged in its place.
   const STRUCTURAL_TAGS = new Set([
@@ -311,6 +312,9 @@
           rec.url = target;
         }
       }
+
+      // The browser's form owner, not the enclosing <form>: form="id" ties a control to a form anywhere on the page.
+      if (FORM_OWNED.has(tag) && el.form) rec.form = walk.idOf(el.form);
 
       if (VALUE_TAGS.has(tag)) {
         // A secret never leaves the page, not even its length: only whether there is one.
