@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 from typing import Literal
+from urllib.parse import urldefrag
 
 from companion.act.context import AgentContext
 from companion.act.elements import irreversible_reason, is_checkable, is_file_input, is_native_select, is_text_field, label
-from companion.act.errors import ActionFailed
+from companion.act.errors import Declined
 from companion.act.form_effect import FormFacts, PageFacts, scope_facts
 from companion.pagemem.model import Element, PageSection
 
@@ -145,15 +146,35 @@ def place(ctx: AgentContext, el: Element) -> str:
     return f"in a frame from {foreign} on {ctx.url}" if foreign else f"on {ctx.url}"
 
 
+def effect_of(ctx: AgentContext, action: Action, el: Element, section: PageSection | None = None) -> str:
+    """What the action does, which a decline is remembered by for the rest of the task: submitting a form is
+    one effect however it is done (its button, Enter in a field, SubmitForm), named by where and how it sends;
+    typing into another origin's frame is one per origin; anything else is the element on its page."""
+    form = _form_of(ctx, el)
+    if form is None and section is not None:
+        form = next((f for f in (_form_of(ctx, e) for e in section.all_elements()) if f is not None), None)
+    if form is not None and (action in ("submit", "enter") or _submits(el)):
+        target = (ctx.form_urls.get(el.key) if _submits(el) else None) or ctx.form_urls.get(form.key)
+        method = _effective(ctx, el, form).method if _submits(el) else form.method
+        return f"submit a {method} form to {target[0] if target else form.frame_url}"
+    if action == "type":
+        return f"type into a frame from {_facts(ctx).foreign_origin(el.ref.frame)}"
+    return f"{action} {label(el)} on {urldefrag(ctx.url)[0]}"
+
+
 async def confirm_action(ctx: AgentContext, action: Action, el: Element, *, done: list[str] | None = None,
                          what: str | None = None, section: PageSection | None = None,
                          suggestion_for: Element | None = None) -> None:
-    """Ask the user when needs_confirmation() says so; a decline raises ActionFailed (with `done`). `what`
-    replaces the default description of the action ("Click button "Pay""). Typing into another origin's
-    frame is asked once per origin and document."""
+    """Ask the user when needs_confirmation() says so; a decline raises Declined (with `done`), and so does
+    an action doing what the user declined earlier in the task, unasked. `what` replaces the default
+    description of the action ("Click button "Pay""). Typing into another origin's frame is asked once per
+    origin and document."""
     reason = needs_confirmation(ctx, action, el, section=section, suggestion_for=suggestion_for)
     if reason is None:
         return
+    effect = effect_of(ctx, action, el, section)
+    if effect in ctx.declined:
+        raise Declined(f"declined by the user earlier in this task: {ctx.declined[effect]}", ctx.declined[effect], done)
     memo = None
     if action == "type":
         memo = _facts(ctx).foreign_origin(el.ref.frame)
@@ -162,6 +183,7 @@ async def confirm_action(ctx: AgentContext, action: Action, el: Element, *, done
     verb = {"click": "Click", "type": "Type into", "enter": "Press Enter in", "submit": "Submit"}[action]
     description = f"{what or f'{verb} {label(el)}'} {place(ctx, el)}: {reason}"
     if not await ctx.confirm(description):
-        raise ActionFailed(f"declined by the user: {description}", done)
+        ctx.declined[effect] = description
+        raise Declined(f"declined by the user: {description}", description, done)
     if memo:
         ctx.approved_origins.add(memo)

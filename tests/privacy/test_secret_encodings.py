@@ -51,9 +51,17 @@ def leaked(secret: str, text: str) -> list[str]:
     return sorted(f for f in spellings(secret) if f in text)
 
 
-@pytest.mark.parametrize("password", PASSWORDS)
-def test_a_typed_password_in_a_get_forms_url_is_in_no_file_in_any_spelling(browser, open_page, find, tmp_path, password):
+@pytest.fixture
+def no_known_secrets():
+    """Typed secrets are remembered for the process: start from none, and leave none to later tests."""
     typed_secrets.forget_all()
+    yield
+    typed_secrets.forget_all()
+
+
+@pytest.mark.parametrize("password", PASSWORDS)
+def test_a_typed_password_in_a_get_forms_url_is_in_no_file_in_any_spelling(browser, open_page, find, tmp_path, password,
+                                                                              no_known_secrets):
     task = f'Log in as alice with the password "{password}".'
     llm_file = tmp_path / "llm" / "calls.jsonl"
     llm_recorder = LLMRecorder(llm_file)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from companion import typed_secrets
 from companion.memory.store import normalize_url
 from companion.urls import REDACTED, scrub_text, scrub_url, secret_param
 
@@ -28,6 +29,7 @@ def test_an_ordinary_name_is_not_taken_for_a_secret(name):
 
 
 def test_memory_and_recordings_keep_no_value_of_a_secret_named_parameter():
+    typed_secrets.forget_all()  # what earlier tests typed is no concern here
     url = ("https://shop.example/login?user=alice&pw=p%40ss+w0rd&passcode=4821&cvc=913&cardnumber=4111111111111111"
            "&passwort=geheim99&page=2&q=teapot&sort=price")
     for kept in (normalize_url(url), scrub_url(url), scrub_text(f"went to {url} then")):
