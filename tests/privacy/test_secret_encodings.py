@@ -109,3 +109,51 @@ def test_a_typed_password_in_a_get_forms_url_is_in_no_file_in_any_spelling(brows
     for where, text in kept.items():
         assert leaked(password, text) == [], where
     assert typed_secrets.MASK in kept["session recording"]
+
+
+def test_an_agent_login_through_a_get_form_leaves_the_password_in_no_file(browser, pages, tmp_path, no_known_secrets):
+    """The whole task: the real loop logs in (the user approves the submission), the next URL carries the password,
+    and the LLM recording the real client wrote, the session recording, the site's memory file and the task's
+    checkpoint hold it in no spelling."""
+    from companion import llm
+    from companion.agent.loop import run_task
+    from companion.llm.client import LLMClient
+    from tests.agent.agent_llm import AgentLLM, index_of, submit_the_form
+
+    password = "p@ss w0rd+é"
+
+    def log_in(text: str, labels: list[str]) -> int:
+        if "Welcome back" in text:
+            return index_of(labels, r"^end the task")
+        found = index_of(labels, r'button "Log in"')
+        return found if found is not None else index_of(labels, r"^end the task")
+
+    async def approve(question: str) -> bool:
+        return True
+
+    server = AgentLLM(choose=log_in, verify=lambda text: True, answer=lambda text: "Logged in as alice.",
+                      overrides={"form_field_selection": lambda text: {"indices": [0, 1]},
+                                 "field_value": lambda text: {"value": "alice"},
+                                 "form_review": submit_the_form}).start()
+    llm_file = tmp_path / "llm" / "calls.jsonl"
+    llm.set_client(LLMClient(spec=server.spec, record_path=str(llm_file)))
+    session_file = tmp_path / "bridge" / "session.jsonl"
+    browser.hub.recorder = Recorder(session_file)
+    memory = tmp_path / "memory"
+    try:
+        result = browser.run(run_task(f'Log in as alice with the password "{password}".', session=browser.session,
+                                      start_url=pages.url("sec_get_login.html"), confirm=approve, memory_dir=memory,
+                                      max_steps=3), timeout=300)
+    finally:
+        browser.hub.recorder.close()
+        browser.hub.recorder = None
+        llm.set_client(None)
+        server.stop()
+    assert parse_qs(urlsplit(browser.driver.current_url).query)["w"] == [password]  # it logged in through the URL
+    assert result.status == "done", result.explanation
+    kept = {"session recording": session_file.read_text(), "LLM recording": llm_file.read_text(),
+            "checkpoint": open(result.checkpoint, encoding="utf-8").read(),
+            **{f"memory file {p.name}": p.read_text() for p in memory.rglob("*.json")}}
+    assert any("sec_get_login_done" in text for where, text in kept.items() if where.startswith("memory"))
+    for where, text in kept.items():
+        assert leaked(password, text) == [], where
