@@ -199,7 +199,7 @@ class _Agent:
         self.already_so: list[str] = []  # no-op actions refused (act.errors.NoOp): what they asked for was there
         self.end_warnings: set[tuple[str, ...]] = set()  # end-task refusals for fields left unset (finish.unset_at_end)
         self.declined_here: set[tuple[str, str]] = set()  # (page, candidate label) the user declined: not offered again
-        self.declined: str | None = None  # the last declined action, until an action that moves on runs (finish.py)
+        self.declined_pending: str | None = None  # the last declined, until an action that moves on runs (finish.py)
         self.pause: PauseGate | None = None
         self.previous: PreviousTask | None = None
 
@@ -424,7 +424,7 @@ class _Agent:
                                                unavailable=unavailable)
                 chosen = candidates[decision.index]
                 if chosen.kind == "end_task":
-                    declined = declined_end(self.task, self.declined)
+                    declined = declined_end(self.task, self.declined_pending)
                     if declined:  # the user said no to what the task needed: say so, never "done"
                         raise _Ended("stopped", declined)
                     # The rule check runs on every end-task choice (it is not the one LLM verification of the
@@ -494,7 +494,7 @@ class _Agent:
                         not_yet = f" ({chosen.label} {exc}.)"  # until the next action (then it may be stale)
                     elif isinstance(exc, Declined):  # not offered again here, and the task's end must say so
                         self.declined_here.add((urldefrag(ctx.url)[0], chosen.label))
-                        self.declined = exc.what
+                        self.declined_pending = exc.what
                     attempts += not isinstance(exc, NotYet)  # refused once per button and unset set in a task: bounded
                     await self.events.emit("note", step=self.step, text=f"Attempt failed ({chosen.label}): {exc}")
                     if attempts >= MAX_ATTEMPTS:
@@ -505,7 +505,7 @@ class _Agent:
                 not_yet = ""
                 actions += outcome.actions
                 if moves_on(outcome.actions, outcome.url_changed):
-                    self.declined = None
+                    self.declined_pending = None
                 reasons.append(decision.reason)
                 await self.events.emit("action", step=self.step, reason=decision.reason, actions=outcome.actions,
                                        text="; ".join(outcome.actions) or chosen.label)
