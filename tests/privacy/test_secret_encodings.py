@@ -157,3 +157,16 @@ def test_an_agent_login_through_a_get_form_leaves_the_password_in_no_file(browse
     assert any("sec_get_login_done" in text for where, text in kept.items() if where.startswith("memory"))
     for where, text in kept.items():
         assert leaked(password, text) == [], where
+
+
+def test_an_ordinary_field_where_the_last_page_had_its_password_is_no_secret(browser, open_page, find, no_known_secrets):
+    """Element ids restart with each document: a field of the next page with the id the last page's password field
+    had is an ordinary field, and what is typed into it is not masked (it would be, in prompts and memory too)."""
+    open_page("sec_get_login.html")
+    before = browser.run(browser.session.snapshot())
+    open_page("sec_same_shape.html")
+    after = browser.run(browser.session.snapshot())
+    (_, password), (ref, tea) = find(before, id="w"), find(after, id="w")
+    assert password.secret and not tea.secret and password.id == tea.id  # the same id, a password no more
+    assert browser.run(browser.session.type(ref, "green sencha")).ok
+    assert typed_secrets.mask("green sencha") == "green sencha"
