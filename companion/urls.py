@@ -17,6 +17,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
+from urllib.parse import unquote_plus
 
 import ada_url
 
@@ -58,25 +59,44 @@ def parse_url(url: str, base: str | None = None) -> WebURL | None:
 
 # ------------------------------------------------------------------------------------------ secret scrubbing
 
-# Found anywhere in a parameter's name.
-_SECRET_PARTS = ("token", "session", "sessid", "password", "passwd", "secret", "csrf", "xsrf", "apikey", "signature",
-                 "credential", "bearer")
-# Whole words of a name ("api_key", "sig", "authCode"); as substrings they would hit "monkey" or "zipcode".
-_SECRET_WORDS = {"key", "sid", "code", "sig", "pwd", "pass", "pin", "otp", "jwt", "nonce", "auth", "ticket", "hmac",
-                 "saml", "samlresponse", "oauth", "assertion"}
-_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+# Found anywhere in a parameter's name (long enough not to hit an ordinary word).
+_SECRET_PARTS = ("token", "session", "sessid", "password", "passwd", "passwort", "passcode", "passphrase", "secret",
+                 "csrf", "xsrf", "apikey", "signature", "credential", "bearer", "contrasena", "contraseña",
+                 "motdepasse", "kennwort", "wachtwoord", "salasana", "cardnumber", "creditcard")
+# Whole words of a name, or of adjacent words run together ("api_key", "sig", "authCode", "user_pw", "cardNumber",
+# "mot_de_passe", "cc_num"); as substrings they would hit "monkey", "zipcode", "compass" or "pinned". Secrets in
+# several languages and their usual abbreviations: passwords, PINs, card data, bank and identity numbers, codes.
+_SECRET_WORDS = {
+    "key", "sid", "code", "sig", "jwt", "nonce", "auth", "ticket", "hmac", "saml", "samlresponse", "oauth", "assertion",
+    "pw", "pwd", "pword", "pass", "passwd", "passwort", "pin", "pincode", "otp", "totp", "hotp", "mfa", "2fa",
+    "senha", "heslo", "haslo", "hasło", "jelszo", "jelszó", "sifre", "şifre", "lozinka", "parol", "пароль", "geheimzahl",
+    "cvc", "cvc2", "cvv", "cvv2", "csc", "cvn", "ccv", "card", "cardno", "cc", "ccnum", "ccno", "ccn", "iban", "ssn",
+}
+# A name's words: split at anything but letters and digits, between lower and upper case, and between letters
+# and digits ("cardNumber2" -> card, number, 2).
+_SEPARATOR = re.compile(r"[\W_]+")
+_CASE_OR_DIGIT = re.compile(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])|(?<=[a-zß-ÿ])(?=[A-ZÀ-Þ])")
 _RANDOM_CHARS = re.compile(r"^[A-Za-z0-9+/=_\-.~%]+$")
 _SLUG = re.compile(r"^[a-z]+(?:-[a-z0-9]+)+$")
 MIN_RANDOM_LEN = 24
 MIN_RANDOM_BITS = 3.5  # Shannon entropy per character
 
 
+def name_words(name: str) -> list[str]:
+    """A parameter name's words, lower-case; a percent- or form-encoded name is read decoded first."""
+    decoded = unquote_plus(name)
+    return [w.lower() for part in _SEPARATOR.split(decoded) for w in _CASE_OR_DIGIT.split(part) if w]
+
+
 def secret_param(name: str) -> bool:
-    """Whether a query parameter's name says its value is a secret."""
-    low = name.lower()
-    if any(part in low for part in _SECRET_PARTS):
+    """Whether a query parameter's name says its value is a secret: a telling part anywhere in it, or a word of
+    it (or adjacent words run together) in the secret words."""
+    words = name_words(name)
+    joined = "".join(words)
+    if any(part in joined for part in _SECRET_PARTS):
         return True
-    return any(w.lower() in _SECRET_WORDS for w in _WORD.findall(name))
+    runs = ("".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1))
+    return any(run in _SECRET_WORDS for run in runs)
 
 
 def looks_random(value: str) -> bool:

@@ -24,10 +24,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 from typing import Literal
+from urllib.parse import urldefrag
 
 from companion.act.context import AgentContext
 from companion.act.elements import irreversible_reason, is_checkable, is_file_input, is_native_select, is_text_field, label
-from companion.act.errors import ActionFailed
+from companion.act.errors import ActionFailed, Declined
 from companion.act.form_effect import FormFacts, Key, PageFacts, is_submit_button, scope_facts
 from companion.act.sites import check_navigation
 from companion.pagemem.model import Element, PageSection
@@ -166,34 +167,59 @@ def place(ctx: AgentContext, el: Element) -> str:
     return f"in a frame from {foreign} on {ctx.url}" if foreign else f"on {ctx.url}"
 
 
+def _target(ctx: AgentContext, form: FormFacts, submitter: Key | None) -> tuple[str, bool] | None:
+    """Where a submission goes, as the browser resolved it: the submitting button's formaction, else the form's
+    action (with whether the extension cut the URL); None for a form handled by the page's script."""
+    target = ctx.form_urls.get(submitter) if submitter is not None else None
+    return target or (ctx.form_urls.get(form.key) if form.key is not None else None)
+
+
 async def _check_submission_target(ctx: AgentContext, action: Action, el: Element, section: PageSection | None,
                                    done: list[str] | None) -> None:
-    """Where a submission goes, by the task's site rule: the submitting button's formaction, else the form's
-    action, as the browser resolved them (a refusal or a declined site raises ActionFailed with `done`)."""
+    """Where a submission goes, by the task's site rule (a refusal raises ActionFailed with `done`, a declined
+    site Declined with `done`)."""
     submitted = submission(ctx, action, el, section)
     if submitted is None:
         return
-    form, submitter = submitted
-    target = ctx.form_urls.get(submitter) if submitter is not None else None
-    target = target or (ctx.form_urls.get(form.key) if form.key is not None else None)
+    target = _target(ctx, *submitted)
     if target is None:
         return
     try:
         await check_navigation(ctx, target[0], f"the form of {label(el)}", truncated=target[1])
+    except Declined as exc:
+        raise Declined(str(exc), exc.what, done) from exc
     except ActionFailed as exc:
         raise ActionFailed(str(exc), done) from exc
+
+
+def effect_of(ctx: AgentContext, action: Action, el: Element, section: PageSection | None = None) -> str:
+    """What the action does, which a decline is remembered by for the rest of the task: submitting a form is
+    one effect however it is done (its button, Enter in a field, SubmitForm), named by where and how it sends;
+    typing into another origin's frame is one per origin; anything else is the element on its page."""
+    submitted = submission(ctx, action, el, section)
+    if submitted is not None:
+        form, submitter = submitted
+        target = _target(ctx, form, submitter)
+        return f"submit a {form.method} form to {target[0] if target else form.frame_url}"
+    if action == "type":
+        return f"type into a frame from {_facts(ctx).foreign_origin(el.ref.frame)}"
+    return f"{action} {label(el)} on {urldefrag(ctx.url)[0]}"
 
 
 async def confirm_action(ctx: AgentContext, action: Action, el: Element, *, done: list[str] | None = None,
                          what: str | None = None, section: PageSection | None = None,
                          suggestion_for: Element | None = None) -> None:
-    """Ask the user when needs_confirmation() says so; a decline raises ActionFailed (with `done`). `what`
-    replaces the default description of the action ("Click button "Pay""). Typing into another origin's
-    frame is asked once per origin and document."""
+    """Ask the user when needs_confirmation() says so; a decline raises Declined (with `done`), and so does
+    an action doing what the user declined earlier in the task, unasked. `what` replaces the default
+    description of the action ("Click button "Pay""). Typing into another origin's frame is asked once per
+    origin and document."""
     await _check_submission_target(ctx, action, el, section, done)
     reason = needs_confirmation(ctx, action, el, section=section, suggestion_for=suggestion_for)
     if reason is None:
         return
+    effect = effect_of(ctx, action, el, section)
+    if effect in ctx.declined:
+        raise Declined(f"declined by the user earlier in this task: {ctx.declined[effect]}", ctx.declined[effect], done)
     memo = None
     if action == "type":
         memo = _facts(ctx).foreign_origin(el.ref.frame)
@@ -202,6 +228,7 @@ async def confirm_action(ctx: AgentContext, action: Action, el: Element, *, done
     verb = {"click": "Click", "type": "Type into", "enter": "Press Enter in", "submit": "Submit"}[action]
     description = f"{what or f'{verb} {label(el)}'} {place(ctx, el)}: {reason}"
     if not await ctx.confirm(description):
-        raise ActionFailed(f"declined by the user: {description}", done)
+        ctx.declined[effect] = description
+        raise Declined(f"declined by the user: {description}", description, done)
     if memo:
         ctx.approved_origins.add(memo)

@@ -67,6 +67,9 @@ class AgentContext:
     # confirmation.py decides; and the frame origins the user allowed typing into on this document.
     page_facts: PageFacts = field(default_factory=PageFacts)
     approved_origins: set[str] = field(default_factory=set)
+    # What the user declined in this task, by what it does (confirmation.py effect_of) -> the question they
+    # answered: never asked again, on any page of the task (a decline is not undone by a reload).
+    declined: dict[str, str] = field(default_factory=dict)
     # (frame, id) of a menu trigger -> the names of the options it revealed on this document (act/dropdown.py).
     menu_options: dict[tuple[int, int], set[str]] = field(default_factory=dict)
     # Submit clicks refused for fields the task names that are unset (act/named_fields.py): (button, what was unset).

@@ -31,3 +31,13 @@ class NotYet(ActionFailed):
     """The action is premature: the task names something on the page it has not done yet (a submit click
     before the checkboxes or option the task names are set: act/named_fields.py). The loop tells the next
     choice why, so the model does that first."""
+
+
+class Declined(ActionFailed):
+    """The user said no to the action (`what`: the question they answered). The task remembers it by what the
+    action does (AgentContext.declined): it is not asked again, and a task that then ends without anything else
+    doing what it asks says it was declined instead of done (agent/finish.py declined_end)."""
+
+    def __init__(self, message: str, what: str, done: list[str] | None = None):
+        super().__init__(message, done)
+        self.what = what

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Literal
 
-from companion.act.errors import ActionFailed
+from companion.act.errors import ActionFailed, Declined
 from companion.urls import WEB_SCHEMES, WebURL, parse_url
 
 if TYPE_CHECKING:
@@ -241,7 +241,8 @@ async def check_navigation(ctx: "AgentContext", url: str | None, what: str, *, b
         approved = await ctx.confirm(leave_question(what, decision, policy))
         policy.record_answer(decision.url, approved)
         if not approved:
-            raise ActionFailed(f"declined by the user: {what} leads to {decision.url.host}, outside this task's sites")
+            raise Declined(f"declined by the user: {what} leads to {decision.url.host}, outside this task's sites",
+                           f"going to {decision.url.host} ({what})")
         return decision.url.href
     if decision.verdict == "refuse":
         raise ActionFailed(f"{what}: {decision.reason}")

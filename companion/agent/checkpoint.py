@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from companion.agent.history import History, StepRecord
 from companion.paths import data_dir
-from companion.urls import scrub_text, scrub_url
+from companion.typed_secrets import map_strings
 
 CHECKPOINT_VERSION = 1
 Status = Literal["running", "done", "stopped", "failed", "out_of_steps", "looping"]
@@ -93,17 +93,10 @@ class TaskCheckpoint(BaseModel):
         return self.path
 
     def _scrubbed(self) -> dict:
-        """What the file holds: the task's state with secret-looking URL query values replaced (a resume on a
-        page whose URL carried a token opens it without the token, as memory and recordings do)."""
-        data = self.model_dump(mode="json")
-        data["url"] = scrub_url(data["url"])
-        data["start_url"] = scrub_url(data["start_url"]) if data["start_url"] else data["start_url"]
-        data["explanation"], data["answer"] = scrub_text(data["explanation"]), scrub_text(data["answer"])
-        for step in data["history"]:
-            step["url"] = scrub_url(step["url"])
-            step["summary"], step["reason"] = scrub_text(step["summary"]), scrub_text(step["reason"])
-            step["actions"] = [scrub_text(a) for a in step["actions"]]
-        return data
+        """What the file holds: every string of the task's state through typed_secrets.redact (a secret the
+        task typed is masked in any spelling, the task's own text included; secret-looking URL query values
+        are replaced, so a resume on a page whose URL carried a token opens it without the token)."""
+        return map_strings(self.model_dump(mode="json"))
 
 
 def tasks_dir() -> Path:

@@ -10,6 +10,8 @@ SELECTION_MAX_TOKENS = 90  # {"reason": <=15 words, "index": n}
 # What a candidate tried in this step is shown as: it keeps its number, so the others keep theirs (a small
 # model that answered "3" answers "3" again, and "3" must not have become another action).
 TRIED = "(tried in this step: not available now)"
+# What an action the user declined is shown as, on the page it was declined on, for the rest of the task.
+DECLINED = "(declined by the user: not offered again in this task)"
 # What an action that was done on this same page state and changed nothing is shown as (loopguard.py).
 CHANGED_NOTHING = "(done before on this same page: it changed nothing, so it is not offered again)"
 

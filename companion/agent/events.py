@@ -12,6 +12,7 @@ import logging
 from typing import Any, Awaitable, Callable
 
 from companion.llm.usage import UsageTally
+from companion.typed_secrets import map_strings, mask
 from companion.protocol import TaskEventData, TaskUsage
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,8 @@ class EventStream:
         self.events: list[TaskEventData] = []
 
     async def emit(self, kind: str, **fields) -> TaskEventData:
+        # Events are shown and kept (the side panel's task history): a secret the task typed is masked in them.
+        fields = {k: map_strings(v, mask) if isinstance(v, (str, list)) else v for k, v in fields.items()}
         event = TaskEventData(seq=len(self.events), kind=kind, **fields)
         self.events.append(event)
         for subscriber in list(self.subscribers):

@@ -7,6 +7,8 @@ rule checks that refuse a hollow end before or after them (no LLM call):
   - unset_at_end: nor is it complete while, on a small page and before anything was submitted, a box, an option
     or a quoted value the task names is not set (act/named_fields.py, the precondition a Submit gets): the
     default model ticked one of three named boxes and ended, its observation saying all three were ticked;
+  - declined_end: a task that asks to act ends "stopped", saying what the user declined, when it ends after a
+    declined action with nothing done since that could have done it another way (never "done");
   - left_to_try: an answer saying the information is not there ("not provided", "no information", "cannot
     find") is not an answer while the places it could be were not looked at: the site's search box (when the
     page has one and no search was typed), links of the page the task's words point to (not opened yet),
@@ -103,6 +105,25 @@ def missing_action(task: str, actions_done: list[str]) -> str | None:
     asked = " and ".join(f'"{g}"' for g in missing)
     return (f"the task asks to {asked} on the page, and no browser action that could do it ran yet: "
             "choose the element the task means and act on it")
+
+
+# What can still bring a task forward after the user declined an action: acting on the page (a click, a submit,
+# Enter) or going somewhere. Typing, ticking or choosing alone leave the declined submit or click undone.
+_MOVES_ON = ("Clicked", "Submitted", "Pressed", "Navigated", "Switched")
+
+
+def moves_on(actions: list[str], url_changed: bool) -> bool:
+    """Whether an executed action could have done, another way, what a declined one would have."""
+    return url_changed or any(a.split(" ", 1)[0] in _MOVES_ON for a in actions)
+
+
+def declined_end(task: str, declined: str | None) -> str | None:
+    """Why a task that asks to act ends declined, not done (None: it may end): the user declined `declined` (the
+    question they answered) and no action that could do it another way ran since. A question task is left to the
+    other checks: the answer it reads from a page does not depend on an action it declined."""
+    if declined is None or not requested_actions(task):
+        return None
+    return f"you declined: {declined}"
 
 
 def submitted(actions_done: list[str]) -> bool:

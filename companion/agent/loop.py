@@ -17,6 +17,9 @@ one numbered candidate with a reason, execute it. Around that:
     the site was not searched (finish.py);
   - view all: the observer shows every section in full for the rest of the page; observe again;
   - each step's observation loses the sentences stating numbers no visited page showed (grounding.py);
+  - a declined action (act.errors.Declined) is shown as declined and not offered again on its page for the rest
+    of the task (confirmation.py refuses what does the same, unasked); a task that asks to act and ends with
+    nothing done since that could do it another way ends "stopped", saying what was declined (finish.py);
   - known no-ops: an action that left the page state and text as they were is not offered again on that
     state (it keeps its number, shown as done); loop detection (loopguard.py), the step budget,
     cancellation (asyncio or a `stop` event) and a confirm callback the workflows call before irreversible
@@ -36,20 +39,21 @@ import logging
 import tempfile
 from pathlib import Path
 from typing import Awaitable, Callable, Literal
+from urllib.parse import urldefrag
 
 from pydantic import BaseModel, Field
 
 from companion import llm
 from companion.act import ActionFailed, AgentContext, Candidate, execute, gather_candidates
-from companion.act.errors import NoOp, NotYet
+from companion.act.errors import Declined, NoOp, NotYet
 from companion.act.sites import WEB_SCHEMES, SitePolicy, parse_url
 from companion.agent.bookmarks import choose_bookmarks
 from companion.agent.change import describe_change, page_lines
 from companion.agent.checkpoint import TaskCheckpoint, TaskOptions
-from companion.agent.decide import CHANGED_NOTHING, TRIED, select_action
+from companion.agent.decide import CHANGED_NOTHING, DECLINED, TRIED, select_action
 from companion.agent.events import EventStream, Subscriber, usage_of
-from companion.agent.finish import (final_answer, hollow_answer, invented_answer, missing_action, unset_at_end,
-                                    verify_end_task)
+from companion.agent.finish import (declined_end, final_answer, hollow_answer, invented_answer, missing_action,
+                                    moves_on, unset_at_end, verify_end_task)
 from companion.agent.history import History, StepRecord, format_earlier
 from companion.agent.grounding import SeenText
 from companion.agent.loopguard import LoopGuard, page_state, page_text
@@ -194,6 +198,8 @@ class _Agent:
         self.pending_notes: list[str] = []  # refused ends not in the history yet (the next recorded step carries them)
         self.already_so: list[str] = []  # no-op actions refused (act.errors.NoOp): what they asked for was there
         self.end_warnings: set[tuple[str, ...]] = set()  # end-task refusals for fields left unset (finish.unset_at_end)
+        self.declined_here: set[tuple[str, str]] = set()  # (page, candidate label) the user declined: not offered again
+        self.declined_pending: str | None = None  # the last declined, until an action that moves on runs (finish.py)
         self.pause: PauseGate | None = None
         self.previous: PreviousTask | None = None
 
@@ -404,7 +410,9 @@ class _Agent:
                 noops = self.guard.changed_nothing(state)
                 unavailable: dict[int, str] = {}  # kept numbers, not choosable
                 for i, c in enumerate(candidates):
-                    if c.key in failed or (end_task_removed and c.kind == "end_task"):
+                    if (urldefrag(ctx.url)[0], c.label) in self.declined_here:
+                        unavailable[i] = DECLINED
+                    elif c.key in failed or (end_task_removed and c.kind == "end_task"):
                         unavailable[i] = TRIED
                     elif c.label in noops:
                         unavailable[i] = CHANGED_NOTHING
@@ -416,6 +424,9 @@ class _Agent:
                                                unavailable=unavailable)
                 chosen = candidates[decision.index]
                 if chosen.kind == "end_task":
+                    declined = declined_end(self.task, self.declined_pending)
+                    if declined:  # the user said no to what the task needed: say so, never "done"
+                        raise _Ended("stopped", declined)
                     # The rule check runs on every end-task choice (it is not the one LLM verification of the
                     # paper): an observation stating a number no page showed is an invention, not an answer.
                     invented = self.seen.ungrounded_numbers(observation)
@@ -481,6 +492,9 @@ class _Agent:
                         observation += f" (Already so: {exc}.)"
                     elif isinstance(exc, NotYet):  # a submit before the fields the task names: say what is left,
                         not_yet = f" ({chosen.label} {exc}.)"  # until the next action (then it may be stale)
+                    elif isinstance(exc, Declined):  # not offered again here, and the task's end must say so
+                        self.declined_here.add((urldefrag(ctx.url)[0], chosen.label))
+                        self.declined_pending = exc.what
                     attempts += not isinstance(exc, NotYet)  # refused once per button and unset set in a task: bounded
                     await self.events.emit("note", step=self.step, text=f"Attempt failed ({chosen.label}): {exc}")
                     if attempts >= MAX_ATTEMPTS:
@@ -490,6 +504,8 @@ class _Agent:
                 executed += 1
                 not_yet = ""
                 actions += outcome.actions
+                if moves_on(outcome.actions, outcome.url_changed):
+                    self.declined_pending = None
                 reasons.append(decision.reason)
                 await self.events.emit("action", step=self.step, reason=decision.reason, actions=outcome.actions,
                                        text="; ".join(outcome.actions) or chosen.label)

@@ -3,8 +3,8 @@
 One line per message: {"ts": unix time, "dir": "in"|"out", "session": id, "raw": exact text}.
 "in" is extension -> companion. The raw text is kept verbatim (also for malformed messages)
 so a recording can be replayed or inspected byte for byte, with two exceptions that keep secrets
-out of it: URLs lose their secret-looking query values (urls.scrub_text), and text the agent typed
-into a secret field is masked wherever it appears, also in lines written before (typed_secrets).
+out of it (typed_secrets.redact): text the agent typed into a secret field is masked wherever and however
+spelled it appears, also in lines written before, and URLs lose their secret-looking query values.
 Secret field values never reach it: snapshots do not carry them, and a typed command to a secret field
 is written redacted (BrowserSession.act). The file is 0600 (paths.private_file).
 """
@@ -20,7 +20,6 @@ from typing import Iterator, Literal
 from pydantic import BaseModel
 
 from companion import paths, typed_secrets
-from companion.urls import scrub_text
 
 Direction = Literal["in", "out"]
 
@@ -42,7 +41,7 @@ class Recorder:
 
     @staticmethod
     def _clean(raw: str) -> str:
-        return typed_secrets.mask(scrub_text(raw))
+        return typed_secrets.redact(raw)
 
     def record(self, direction: Direction, raw: str, session: str) -> None:
         line = json.dumps({"ts": time.time(), "dir": direction, "session": session, "raw": self._clean(raw)},

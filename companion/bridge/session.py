@@ -513,6 +513,10 @@ class BrowserSession:
     # ------------------------------------------------------------------ password bookkeeping
 
     def _remember_password_fields(self, result: SnapshotResult) -> None:
+        # The tab's latest snapshot says which of its fields are secret: element ids restart with each document,
+        # so the last page's password id must not make an ordinary field of this one a secret (what is typed
+        # into a secret is masked everywhere, prompts included). In place: an inheriting session shares the set.
+        self._password_refs.difference_update({r for r in self._password_refs if r[0] in (result.tab_id, None)})
         for frame in result.snapshot.frames:
             for element in frame.elements:
                 if element.secret or (element.tag == "input" and element.attrs.get("type", "").lower() == "password"):

@@ -7,7 +7,8 @@ server's prompt cache reuses the common prefix across the calls of one step.
 
 Page text is untrusted: everything a web page wrote (or a model wrote about one) enters a prompt only through
 untrusted(), the `page` filter, which puts it between <page-content nonce=N> markers with this task's nonce
-and removes anything marker-like from the text first, so a page can neither close the block nor forge one.
+and removes anything marker-like from the text first, so a page can neither close the block nor forge one;
+a secret the task typed (typed_secrets) is masked in it in any spelling (the URL a GET login led to holds it).
 The system message says what the markers mean. The nonce is per task (AgentContext.nonce, made current for the
 task's calls by use_task_nonce); outside a task a per-process one is used.
 """
@@ -23,6 +24,8 @@ from pathlib import Path
 
 import jinja2
 from pydantic import BaseModel
+
+from companion.typed_secrets import mask
 
 PROMPTS_DIR = Path(__file__).resolve().parents[2] / "prompts"
 SYSTEM_PROMPT = "_system"
@@ -55,7 +58,7 @@ def untrusted(text, nonce: str | None = None) -> str:
     """`text` (page-derived) between this task's page-content markers, with every marker-like string and the
     nonce itself removed from it: the one way page text enters a prompt."""
     nonce = nonce or current_nonce()
-    body = _MARKER_RE.sub("", str(text))
+    body = _MARKER_RE.sub("", mask(str(text)))  # a secret the task typed, as the next URL or the page echoes it
     body = re.sub(re.escape(nonce), "", body, flags=re.I).strip("\n")
     opening, closing = f"<page-content nonce={nonce}>", f"</page-content nonce={nonce}>"
     if "\n" not in body:

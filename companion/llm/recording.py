@@ -4,9 +4,9 @@ The key of a request is a hash of what determines the answer: prompt name, rende
 and max_tokens (not the structured-output mode, which depends on the server, not on the question).
 Repeated identical requests are answered in recorded order.
 
-What is written keeps no secrets: URLs lose their secret-looking query values (urls.scrub_text), and text the
-agent typed into a secret field is masked in every line, also those written before it was typed
-(typed_secrets): a replay then types the mask, not the secret. The file is 0600 (paths.private_file). The
+What is written keeps no secrets (typed_secrets.redact): text the agent typed into a secret field is masked in
+every line and every spelling, also in lines written before it was typed (a replay then types the mask, not the
+secret), and URLs lose their secret-looking query values. The file is 0600 (paths.private_file). The
 key is computed before any of this, so a replay still finds every call.
 
 Besides the calls, a session file may hold meta lines ({"meta": {...}}): facts about the recorded run that a
@@ -28,7 +28,6 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from companion import paths, typed_secrets
-from companion.urls import scrub_text
 
 from companion.llm.prompts import mask_nonce
 
@@ -89,7 +88,7 @@ class Recorder:
         self._write({"browser": exchange})
 
     def _write(self, record: dict) -> None:
-        line = json.dumps(_clean(record, scrub_text), ensure_ascii=False) + "\n"
+        line = json.dumps(_clean(record, typed_secrets.redact), ensure_ascii=False) + "\n"
         with self._lock, paths.private_file(self.path, "a") as fh:
             fh.write(line)  # one write per record: readers never see half a line from us
 
@@ -97,21 +96,15 @@ class Recorder:
         """A secret was just typed: mask it in the calls already recorded (their prompts quote the task, and
         the call that chose the value answered it)."""
         def clean(line: str) -> str:
-            return json.dumps(_clean(json.loads(line), lambda t: t), ensure_ascii=False) if line.strip() else line
+            return json.dumps(_clean(json.loads(line), typed_secrets.mask), ensure_ascii=False) if line.strip() else line
 
         with self._lock:
             typed_secrets.rewrite_lines(self.path, clean)
 
 
-def _clean(value, scrub, field: str = ""):
-    """Every string of a record through `scrub` and typed_secrets.mask, except the request key (a hash)."""
-    if isinstance(value, str):
-        return value if field == "key" else typed_secrets.mask(scrub(value))
-    if isinstance(value, dict):
-        return {k: _clean(v, scrub, k) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_clean(v, scrub, field) for v in value]
-    return value
+def _clean(record: dict, clean) -> dict:
+    """Every string of a record through `clean`, except the request key (a hash)."""
+    return {k: v if k == "key" else typed_secrets.map_strings(v, clean) for k, v in record.items()}
 
 
 class Replayer:

@@ -23,6 +23,9 @@ file does not. Callers treat what they read as read-only (TinyDB hands out shall
 Batches: `batched()` holds the lock and lets many table operations (one committed exploration page, or
 several) go to the file as one atomic write at the end; a batch that fails writes nothing.
 
+Secrets: every write masks the secrets the agent typed (typed_secrets.mask, in any spelling) in every string
+of the file, whichever table or row holds it.
+
 Damage: a file that is not a WebChallenger memory database (integrity.py lists the shapes) is never
 overwritten: it is copied to `<name>.corrupt-<timestamp>` where it can be, and MemoryFileError says where
 the file and its copy are.
@@ -44,6 +47,7 @@ from tinydb import TinyDB
 from tinydb.storages import Storage
 from tinydb.table import Table
 
+from companion import typed_secrets
 from companion.memory.integrity import model_problem, shape_problem
 
 # Generous: a holder is another process's single file write (milliseconds), but a loaded 2-core machine
@@ -239,6 +243,8 @@ class AtomicJSONStorage(Storage):
 
     def _write(self, data: dict[str, dict[str, Any]]) -> None:
         self._kept = None
+        if typed_secrets.known():  # whatever a row holds (a URL a login form led to, a summary), never a typed secret
+            data = typed_secrets.map_strings(data, typed_secrets.mask)
         stamp = write_atomic(self.path, json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
         self.writes += 1
         self._kept = (stamp, data)

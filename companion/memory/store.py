@@ -29,7 +29,8 @@ from tinydb import Query, TinyDB
 from tinydb.storages import MemoryStorage
 
 from companion import paths
-from companion.urls import parse_url, scrub_query_pairs, scrub_url
+from companion.typed_secrets import mask, redact_url
+from companion.urls import parse_url, scrub_query_pairs
 from companion.memory.records import DropdownRecord, LinkRecord, PageStats
 from companion.memory.storage import AtomicJSONStorage, LockedTinyDB, MemoryFileError, file_lock, holding, sweep_temp_files
 from companion.pagemem.model import Bookmark, PageMem, PageSection, Template, WebsiteMem
@@ -59,7 +60,7 @@ def normalize_url(url: str) -> str:
     the browser reads it (urls.parse_url); a URL that does not parse is kept as it is (scrubbed), never an error."""
     parsed = parse_url(url)
     if parsed is None:
-        return scrub_url(url.strip())
+        return redact_url(url.strip())
     p = urlsplit(parsed.href)
     scheme = p.scheme.lower()
     host = (p.hostname or "").lower()
@@ -69,9 +70,10 @@ def normalize_url(url: str) -> str:
     path = p.path or "/"
     if len(path) > 1 and path.endswith("/"):
         path = path.rstrip("/")
-    # Secret-looking query values (tokens, session ids, codes) are never stored: urls.scrub_query_pairs.
+    # Secret-looking query values (tokens, session ids, codes) are never stored: urls.scrub_query_pairs; nor a
+    # typed secret a form put in the URL (the storage masks it too: the key must read as the stored one).
     query = urlencode(sorted(scrub_query_pairs(parse_qsl(p.query, keep_blank_values=True))))
-    return urlunsplit((scheme, host, path, query, ""))
+    return mask(urlunsplit((scheme, host, path, query, "")))
 
 
 def purpose_scope(template_id: str, signature: str) -> str:
@@ -85,7 +87,7 @@ def scrub(pagemem: PageMem) -> PageMem:
     """A copy safe to persist: no typed values, no password values, no task extractions. A section that
     held typed text loses its details and summaries (recomputed on the next visit); its purpose stays."""
     copy = pagemem.model_copy(deep=True)
-    copy.url = scrub_url(copy.url)
+    copy.url = redact_url(copy.url)
     sections = list(_all_sections(copy))
     typed = [any((e.is_typed_field or e.is_password) and e.value for e in s.all_elements()) for s in sections]
     for section, has_typed in zip(sections, typed):
@@ -97,9 +99,9 @@ def scrub(pagemem: PageMem) -> PageMem:
             section.needs_summary = True
         for el in section.elements:
             if el.url:
-                el.url = scrub_url(el.url)
+                el.url = redact_url(el.url)
             if "href" in el.attrs:
-                el.attrs["href"] = scrub_url(el.attrs["href"])
+                el.attrs["href"] = redact_url(el.attrs["href"])
             if el.is_typed_field or el.is_password:
                 el.value = None
                 if el.tag != "input" and el.tag != "textarea":
