@@ -20,6 +20,7 @@ from companion.act.errors import ActionFailed, NoOp
 from companion.act.named_fields import value_named_for
 from companion.act.prefilter import selecting_noop, toggle_noop, typing_noop
 from companion.bridge.errors import BridgeDisconnected, BridgeError
+from companion.llm.fit import declare, declare_choice
 from companion.pagemem.model import Element
 from companion.protocol import ActionResult
 
@@ -27,9 +28,16 @@ log = logging.getLogger(__name__)
 
 CREATE_NEW_FILE = "Create a new text file"
 FILE_PREVIEW_CHARS = 60
-VALUE_TOKENS = 120
+VALUE_TOKENS = 270  # TextValue allows 500 characters (llm/fit.py)
 CHOICE_TOKENS = 80
-NEW_FILE_TOKENS = 600
+NEW_FILE_TOKENS = 570  # NewFile: an 80-character name and 1,000 characters (llm/fit.py)
+for _prompt in ("input_value", "search_query", "field_value"):
+    declare(_prompt, llm.TextValue, VALUE_TOKENS)
+declare("new_file_content", llm.NewFile, NEW_FILE_TOKENS)
+declare_choice("select_option", CHOICE_TOKENS)
+declare_choice("upload_file_choice", CHOICE_TOKENS)
+declare_choice("dropdown_option", CHOICE_TOKENS, allow_none=True)  # choose_paged (dropdown.py, search.py)
+declare_choice("search_suggestion", CHOICE_TOKENS, allow_none=True)
 COPY_READ_ATTEMPTS = 3
 COPY_READ_PAUSE_S = 0.15
 # The page's clock and ours are the same machine's, but Date.now() may be coarsened a little.
@@ -126,8 +134,8 @@ async def select_option(ctx: AgentContext, el: Element, *, field_hint: str = "")
     if not el.options:
         raise ActionFailed(f"{label(el)} has no options to choose from")
     field = field_description(el, ctx.typed_secrets, options=False) + (f" ({field_hint})" if field_hint else "")
-    reply = await llm.choose("select_option", _variables(ctx, field=field, options=el.options), n=len(el.options),
-                             max_tokens=CHOICE_TOKENS)
+    reply = await llm.decided_twice(lambda v: llm.choose("select_option", v, n=len(el.options), max_tokens=CHOICE_TOKENS),
+                                    _variables(ctx, field=field, options=el.options), prompt="select_option")
     option = el.options[reply.answer.index]
     noop = selecting_noop(el, option)
     if noop:

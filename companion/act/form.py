@@ -28,6 +28,7 @@ from companion.act.elements import (
 from companion.act.errors import ActionFailed
 from companion.act.models import Outcome
 from companion.act.named_fields import unset_choice, unset_named
+from companion.llm.fit import declare_choice, declare_subset
 from companion.pagemem.model import Element, PageSection
 
 log = logging.getLogger(__name__)
@@ -36,6 +37,8 @@ REVIEW_ROUNDS = 3  # edits before the form is left as it is: a small model can l
 FIELD_PICK_TOKENS_MAX = 120  # ~4 tokens per listed index
 SUBMIT = "Submit the form"
 LEAVE = "Leave the form without submitting"
+declare_subset("form_field_selection", FIELD_PICK_TOKENS_MAX)
+declare_choice("form_review", CHOICE_TOKENS)
 
 
 def is_custom_select(el: Element) -> bool:
@@ -152,8 +155,8 @@ async def submit_form(ctx: AgentContext, section: PageSection, *, detached: bool
             break
         options = [f"Edit field: {describe(ctx, e)}" for e in fields] + [SUBMIT, LEAVE]
         shown = state + (f"\nNot as the task says yet: {'; '.join(refused)}" if refused else "")
-        reply = await llm.choose("form_review", {**variables, "form_state": shown, "options": options}, n=len(options),
-                                 max_tokens=CHOICE_TOKENS)
+        reply = await llm.decided_twice(lambda v: llm.choose("form_review", v, n=len(options), max_tokens=CHOICE_TOKENS),
+                                        {**variables, "form_state": shown, "options": options}, prompt="form_review")
         refused = ()
         choice = reply.answer.index
         if choice < len(fields):

@@ -6,10 +6,12 @@ passive learning and earlier tasks), shown as "title (url): note"."""
 from __future__ import annotations
 
 from companion import llm
+from companion.llm.fit import declare_subset
 from companion.memory.store import WebsiteMemStore
 from companion.pagemem.model import Bookmark
 
 MAX_BOOKMARKS = 5
+declare_subset("bookmark_selection", max_items=MAX_BOOKMARKS)
 
 
 async def choose_bookmarks(task: str, store: WebsiteMemStore | None) -> list[Bookmark]:

@@ -26,11 +26,14 @@ from companion.act.elements import SEARCH_WORDS, is_search_field, label
 from companion.act.filter_guard import words
 from companion.act.named_fields import fields_in_scope, unset_named
 from companion.llm.answers import FinalAnswer, Verification
+from companion.llm.fit import declare
 from companion.pagemem.formlike import SUBMIT_WORDS
 from companion.pagemem.model import PageMem
 
-VERIFY_MAX_TOKENS = 80
-ANSWER_MAX_TOKENS = 200
+VERIFY_MAX_TOKENS = 130  # a reason of REASON_MAX characters and a boolean (llm/fit.py)
+ANSWER_MAX_TOKENS = 520  # FinalAnswer allows 1,000 characters
+declare("end_task_verification", Verification, VERIFY_MAX_TOKENS)
+declare("final_answer", FinalAnswer, ANSWER_MAX_TOKENS)
 
 
 async def verify_end_task(task: str, history: str, observation: str, actions_done: list[str],
@@ -40,7 +43,8 @@ async def verify_end_task(task: str, history: str, observation: str, actions_don
     checked_values: the observation's numbers found in a visited page's text, with the page (grounding.py)."""
     variables = {"task": task, "history": history, "observation": observation, "actions_done": actions_done,
                  "checked_values": checked_values or []}
-    reply = await llm.ask("end_task_verification", variables, Verification, max_tokens=VERIFY_MAX_TOKENS)
+    reply = await llm.decided_twice(lambda v: llm.ask("end_task_verification", v, Verification, max_tokens=VERIFY_MAX_TOKENS),
+                                    variables, prompt="end_task_verification")
     return reply.answer
 
 
