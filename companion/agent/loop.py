@@ -550,6 +550,8 @@ class _Agent:
                 failed, end_task_removed = set(), False
                 candidates = await gather_candidates(ctx, obs_now, exclude=failed)
         except NoDecision as exc:
+            self.pending_notes.append(f"Step {self.step} ended with no action: the model gave no valid answer.")
+            self._record(obs, step_summary, reasons, actions, no_op=True)  # the reason is in the history
             await self._no_decision(exc)
         finally:
             await self._tell_fallbacks()
@@ -565,12 +567,11 @@ class _Agent:
             await self.events.emit("note", step=self.step, text=f"Fallback: {note}")
 
     async def _no_decision(self, problem: NoDecision) -> None:
-        """The step ends as a no-op, with the reason in the history; the MAX_NO_DECISIONS-th such step ends the
-        task (run() stops it with a checkpoint, as for a stalled call)."""
+        """The step ended as a no-op (recorded with its reason); the MAX_NO_DECISIONS-th such step ends the task
+        (run() stops it with a checkpoint, as for a stalled call)."""
         self.no_decisions += 1
         why = f"no valid answer from the model ({problem})"
         await self.events.emit("note", step=self.step, text=f"Step {self.step} ends with no action: {why}")
-        self.pending_notes.append(f"Step {self.step} ended with no action: the model gave no valid answer.")
         if self.no_decisions >= MAX_NO_DECISIONS:
             raise NoDecision(f"{self.no_decisions} steps ended with no valid answer from the model; the last: {problem}")
 
@@ -629,8 +630,9 @@ class _Agent:
             self.pending_notes.append(f"End task refused at step {self.step}: {why}.")
         return f"{observation} (Not done yet: {why}.)"
 
-    def _record(self, obs, summary: str, reasons: list[str], actions: list[str]) -> None:
-        if not actions or (self.history.steps and self.history.steps[-1].step == self.step):
+    def _record(self, obs, summary: str, reasons: list[str], actions: list[str], no_op: bool = False) -> None:
+        """no_op: recorded though no action ran (a step with no valid decision: its note says why)."""
+        if not (actions or no_op) or (self.history.steps and self.history.steps[-1].step == self.step):
             return  # nothing happened in the browser: failed attempts are never logged
         self.history.add(StepRecord(step=self.step, page_name=obs.page_title or obs.url, url=obs.url, summary=summary,
                                     reason=" Then: ".join(r for r in reasons if r) or "-", actions=list(actions),
