@@ -19,6 +19,7 @@ rule checks that refuse a hollow end before or after them (no LLM call):
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 from urllib.parse import urldefrag
 
 from companion import llm
@@ -48,10 +49,25 @@ async def verify_end_task(task: str, history: str, observation: str, actions_don
     return reply.answer
 
 
-async def final_answer(task: str, history: str, observation: str) -> str:
-    reply = await llm.ask("final_answer", {"task": task, "history": history, "observation": observation},
-                          FinalAnswer, max_tokens=ANSWER_MAX_TOKENS)
-    return reply.answer.answer.strip()
+UNVERIFIED_ANSWER = "the latest observation's text for the task (not verified)"
+
+
+class FinalText(NamedTuple):
+    text: str
+    stood_in: bool  # no valid answer from the model, asked twice: the observation's own text, unverified
+
+
+async def final_answer(task: str, history: str, observation: str) -> FinalText:
+    """The answer for the user. With no valid answer (asked once more without the history), the latest
+    observation's text for the task (the page task summary of what the page shows) stands in: what was read,
+    never a made-up answer; the caller marks it unverified."""
+    ask = lambda v: llm.ask("final_answer", v, FinalAnswer, max_tokens=ANSWER_MAX_TOKENS)  # noqa: E731
+    reply = await llm.or_stand_in(llm.decided_twice(ask, {"task": task, "history": history, "observation": observation},
+                                                    prompt="final_answer"),
+                                  lambda: None, prompt="final_answer", what=UNVERIFIED_ANSWER)
+    if reply is None:
+        return FinalText(" ".join(observation.split()), True)
+    return FinalText(reply.answer.answer.strip(), False)
 
 
 # ---------------------------------------------------------------------------- a task that asks to act

@@ -76,6 +76,9 @@ DEFAULT_MAX_STEPS = 30
 MAX_ATTEMPTS = 3  # failed executions per step (the retry rule)
 MAX_STEP_ACTIONS = 5  # actions per step, continuation included
 MAX_NO_DECISIONS = 2  # steps that ended with no valid decision from the model before the task stops
+# A final answer with no valid reply from the model (finish.final_answer's stand-in): said in the result.
+UNVERIFIED = ("the model gave no valid final answer (asked twice); the answer is the latest observation's text for "
+              "the task, not verified")
 NOTHING_GROUNDED = "(The page summary was left out: it stated values that appear on no page visited.)"
 
 Status = Literal["done", "stopped", "failed", "out_of_steps", "looping"]
@@ -94,14 +97,17 @@ class TaskResult(BaseModel):
     events: list[TaskEventData] = Field(default_factory=list)
     checkpoint: str = ""  # the task's checkpoint file: `webchallenger run --resume FILE` goes on from its last step
     llm_error: bool = False  # it failed on an LLM error (no valid answer, a stalled or lost server): the benches count it
+    unverified: bool = False  # "done", but the answer is the observation's text: the model gave no valid final answer
 
 
 class _Ended(Exception):
     """Internal: the task ends now with this status (raised from deep inside a step)."""
 
-    def __init__(self, status: Status, explanation: str = "", answer: str = "", llm_error: bool = False):
+    def __init__(self, status: Status, explanation: str = "", answer: str = "", llm_error: bool = False,
+                 unverified: bool = False):
         super().__init__(explanation)
         self.status, self.explanation, self.answer, self.llm_error = status, explanation, answer, llm_error
+        self.unverified = unverified
 
 
 async def _approve_everything(description: str) -> bool:
@@ -273,7 +279,7 @@ class _Agent:
         keeps what was found (in the bench, a 1.5B model read the price, then repeated its search 5 times).
         The status still says the task did not finish; nothing here is verified."""
         try:
-            answer = await final_answer(self.task, self.history.render(), self.history.steps[-1].summary)
+            answer = (await final_answer(self.task, self.history.render(), self.history.steps[-1].summary)).text
         except LLMError as exc:
             log.warning("no answer from the history of an unfinished task: %s", exc)
             return ""
@@ -316,7 +322,7 @@ class _Agent:
         self.finished = TaskResult(task=self.task, status=ended.status, answer=ended.answer, explanation=ended.explanation,
                                    steps=self.step, history=self.history.render(), actions=self.history.actions(),
                                    usage=usage, events=list(self.events.events), checkpoint=str(path or ""),
-                                   llm_error=ended.llm_error)
+                                   llm_error=ended.llm_error, unverified=ended.unverified)
         return self.finished
 
     async def _save_checkpoint(self, ended: _Ended | None = None) -> Path | None:
@@ -471,7 +477,8 @@ class _Agent:
                             await self.events.emit("note", step=self.step, reason=decision.reason,
                                                    text=f"Not done yet: {verdict.reason}")
                             continue
-                    answer = await final_answer(self.task, self._history_with(obs, step_summary, reasons, actions), observation)
+                    final = await final_answer(self.task, self._history_with(obs, step_summary, reasons, actions), observation)
+                    answer = final.text
                     done_so_far = self.history.actions() + actions
                     hollow = (hollow_answer(answer, self.task, ctx.pagemem, done_so_far, ctx.visited_urls)
                               or invented_answer(self.seen.check(answer).unseen, self.task, ctx.pagemem, done_so_far,
@@ -481,8 +488,10 @@ class _Agent:
                         observation = await self._refuse_end(hollow, decision.reason, observation)
                         continue
                     self._record(obs, step_summary, reasons, actions)
+                    if final.stood_in:
+                        await self.events.emit("note", step=self.step, text=f"Answer not verified: {UNVERIFIED}.")
                     await self._check_answer(answer)
-                    raise _Ended("done", answer=answer)
+                    raise _Ended("done", UNVERIFIED if final.stood_in else "", answer=answer, unverified=final.stood_in)
                 if chosen.kind == "view_all":
                     self.observer.view_all()
                     ctx.view_all_active = True
@@ -550,7 +559,15 @@ class _Agent:
                 failed, end_task_removed = set(), False
                 candidates = await gather_candidates(ctx, obs_now, exclude=failed)
         except NoDecision as exc:
-            self.pending_notes.append(f"Step {self.step} ended with no action: the model gave no valid answer.")
+            if exc.done:  # a workflow's actions before the decision that failed (a form's fills) did happen
+                actions += exc.done
+                reasons.append(decision.reason)
+                await self.events.emit("action", step=self.step, reason=decision.reason, actions=exc.done,
+                                       text="; ".join(exc.done))
+                self.pending_notes.append(f"Step {self.step} ended after these actions: the model gave no valid "
+                                          "answer to what came next.")
+            else:
+                self.pending_notes.append(f"Step {self.step} ended with no action: the model gave no valid answer.")
             self._record(obs, step_summary, reasons, actions, no_op=True)  # the reason is in the history
             await self._no_decision(exc)
         finally:

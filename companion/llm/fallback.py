@@ -25,7 +25,12 @@ log = logging.getLogger(__name__)
 
 
 class NoDecision(LLMOutputError):
-    """A decision call had no valid answer, asked twice (the second time without the history)."""
+    """A decision call had no valid answer, asked twice (the second time without the history).
+    done: what a workflow had already done in the browser before it (a form's fills): the step's history keeps it."""
+
+    def __init__(self, message: str, done: list[str] | None = None):
+        super().__init__(message)
+        self.done = list(done or [])
 
 
 async def or_stand_in(call: Awaitable[T], stand_in: Callable[[], T], *, prompt: str, what: str) -> T:
