@@ -90,7 +90,7 @@ async def abstract_section(caller: Caller, section: PageSection, pagemem: PageMe
         purpose, summary = describe_tiny(section)
         section.purpose = section.purpose or purpose
         section.summary = section.state_summary = summary
-        section.needs_summary = False
+        section.needs_summary = section.stood_in = False
         return False
     variables = {"page_title": pagemem.title, "url": pagemem.url, "content": "", "purpose": section.purpose or ""}
     room = min(budget.summary_preview_tokens, budget.usable - prompt_tokens("section_summary", variables))
@@ -108,7 +108,8 @@ async def abstract_section(caller: Caller, section: PageSection, pagemem: PageMe
     section.summary = answer.summary.strip()
     section.state_summary = answer.state.strip()
     section.needs_summary = False
-    if answer is stand_in:  # not the model's: not remembered, and no call counted as made
+    section.stood_in = answer is stand_in
+    if section.stood_in:  # not the model's: never remembered (memory/store.py), and no call counted as made
         return False
     if store is not None and section.content_hash and remember:
         remember_sections(store, [section], pagemem.template_id)
@@ -177,6 +178,7 @@ async def summarize_page(caller: Caller, pagemem: PageMem, store: WebsiteMemStor
                               PageSummary, max_tokens=PAGE_SUMMARY_MAX_TOKENS,
                               fallback=Fallback("the sections' purposes", lambda: stand_in))
     pagemem.summary = answer.summary.strip()
+    pagemem.summary_stood_in = answer is stand_in
     if store is not None and answer is not stand_in:
         store.store_summary(key, pagemem.summary)
     return True
