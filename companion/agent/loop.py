@@ -29,9 +29,10 @@ one numbered candidate with a reason, execute it. Around that:
     previous task and its result ahead of its history;
   - one bad model answer never costs the task (llm/fallback.py): a call of the observation (or a change
     description, a candidate filtering) with no valid answer gets a deterministic stand-in, said in the step's
-    notes; a decision (the action, a form review, an option, the end-task verification) is asked once more
-    without the history, and with no valid answer again the step ends as a no-op with the reason in the
-    history; the MAX_NO_DECISIONS-th such step stops the task with a checkpoint, as a stalled call does.
+    notes; a decision (the action, a form review, an option, a value to type, a file, the end-task verification)
+    is asked once more without the history, and with no valid answer again the step ends as a no-op with the
+    reason (and any fills a form did before it) in the history; the MAX_NO_DECISIONS-th such step stops the task
+    with a checkpoint, as a stalled call does. A final answer with none is the observation's text, unverified.
 """
 
 from __future__ import annotations
