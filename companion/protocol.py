@@ -517,6 +517,7 @@ class TaskUsage(WireModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     llm_seconds: float = 0.0
+    fallbacks: int = 0  # calls with no valid answer that a deterministic stand-in answered (llm/fallback.py)
 
 
 class TaskEventData(WireModel):

@@ -20,6 +20,7 @@ from companion.act.errors import ActionFailed, NoOp
 from companion.act.named_fields import value_named_for
 from companion.act.prefilter import selecting_noop, toggle_noop, typing_noop
 from companion.bridge.errors import BridgeDisconnected, BridgeError
+from companion.llm.fit import declare, declare_choice
 from companion.pagemem.model import Element
 from companion.protocol import ActionResult
 
@@ -27,9 +28,16 @@ log = logging.getLogger(__name__)
 
 CREATE_NEW_FILE = "Create a new text file"
 FILE_PREVIEW_CHARS = 60
-VALUE_TOKENS = 120
+VALUE_TOKENS = 270  # TextValue allows 500 characters (llm/fit.py)
 CHOICE_TOKENS = 80
-NEW_FILE_TOKENS = 600
+NEW_FILE_TOKENS = 570  # NewFile: an 80-character name and 1,000 characters (llm/fit.py)
+for _prompt in ("input_value", "search_query", "field_value"):
+    declare(_prompt, llm.TextValue, VALUE_TOKENS)
+declare("new_file_content", llm.NewFile, NEW_FILE_TOKENS)
+declare_choice("select_option", CHOICE_TOKENS)
+declare_choice("upload_file_choice", CHOICE_TOKENS)
+declare_choice("dropdown_option", CHOICE_TOKENS, allow_none=True)  # choose_paged (dropdown.py, search.py)
+declare_choice("search_suggestion", CHOICE_TOKENS, allow_none=True)
 COPY_READ_ATTEMPTS = 3
 COPY_READ_PAUSE_S = 0.15
 # The page's clock and ours are the same machine's, but Date.now() may be coarsened a little.
@@ -99,6 +107,15 @@ def no_text_given(value: str, el: Element, task: str) -> bool:
     return not value.strip() or names_the_field(value, el) or copies_the_task(value, task)
 
 
+async def text_value(prompt: str, variables: dict) -> str:
+    """What to type (input_value, search_query, field_value): a decision, so with no valid answer it is asked once
+    more without the history, then NoDecision ends the step as a no-op (llm/fallback.py): a made-up text typed
+    into a page could do harm; nothing typed costs one step."""
+    reply = await llm.decided_twice(lambda v: llm.ask(prompt, v, llm.TextValue, max_tokens=VALUE_TOKENS), variables,
+                                    prompt=prompt)
+    return reply.answer.value
+
+
 async def enter_input(ctx: AgentContext, el: Element, *, value: str | None = None, prompt: str = "input_value") -> str:
     """EnterInput: ask the LLM what to type (`prompt`: input_value, or search_query for a search box) unless a
     value is given, then type it. An answer that only names the input or repeats the task is asked again once,
@@ -108,13 +125,9 @@ async def enter_input(ctx: AgentContext, el: Element, *, value: str | None = Non
         value = value_named_for(ctx.task, el)  # 'the password "DYh"': no call (named_fields.py)
     if value is None:
         field = field_description(el, ctx.typed_secrets)
-        reply = await llm.ask(prompt, _variables(ctx, observation=ctx.observation, field=field),
-                              llm.TextValue, max_tokens=VALUE_TOKENS)
-        value = reply.answer.value
+        value = await text_value(prompt, _variables(ctx, observation=ctx.observation, field=field))
         if no_text_given(value, el, ctx.task):
-            reply = await llm.ask(prompt, _variables(ctx, observation=ctx.observation, field=field, rejected=value),
-                                  llm.TextValue, max_tokens=VALUE_TOKENS)
-            value = reply.answer.value
+            value = await text_value(prompt, _variables(ctx, observation=ctx.observation, field=field, rejected=value))
             if no_text_given(value, el, ctx.task):
                 text, _ = await click_element(ctx, el)
                 return text
@@ -126,8 +139,8 @@ async def select_option(ctx: AgentContext, el: Element, *, field_hint: str = "")
     if not el.options:
         raise ActionFailed(f"{label(el)} has no options to choose from")
     field = field_description(el, ctx.typed_secrets, options=False) + (f" ({field_hint})" if field_hint else "")
-    reply = await llm.choose("select_option", _variables(ctx, field=field, options=el.options), n=len(el.options),
-                             max_tokens=CHOICE_TOKENS)
+    reply = await llm.decided_twice(lambda v: llm.choose("select_option", v, n=len(el.options), max_tokens=CHOICE_TOKENS),
+                                    _variables(ctx, field=field, options=el.options), prompt="select_option")
     option = el.options[reply.answer.index]
     noop = selecting_noop(el, option)
     if noop:
@@ -185,14 +198,15 @@ async def upload_file(ctx: AgentContext, el: Element) -> list[str]:
     field = field_description(el, ctx.typed_secrets)
     index = 0
     if files:
-        reply = await llm.choose("upload_file_choice", _variables(ctx, field=field, files=options), n=len(options),
-                                 max_tokens=CHOICE_TOKENS)
+        reply = await llm.decided_twice(lambda v: llm.choose("upload_file_choice", v, n=len(options), max_tokens=CHOICE_TOKENS),
+                                        _variables(ctx, field=field, files=options), prompt="upload_file_choice")
         index = reply.answer.index
     actions: list[str] = []
     if index < len(files):
         path, created = files[index], False
     else:
-        reply = await llm.ask("new_file_content", _variables(ctx, field=field), llm.NewFile, max_tokens=NEW_FILE_TOKENS)
+        reply = await llm.decided_twice(lambda v: llm.ask("new_file_content", v, llm.NewFile, max_tokens=NEW_FILE_TOKENS),
+                                        _variables(ctx, field=field), prompt="new_file_content")
         path, created = _unique_path(directory, reply.answer.filename), True
         paths.write_private_text(path, reply.answer.content)
         actions.append(say.created_file(path.name, len(reply.answer.content)))

@@ -28,6 +28,7 @@ from companion.act.filter_guard import guard_kept
 from companion.act.models import Candidate
 from companion.act.prefilter import prefilter, usable_elements
 from companion.act.sites import policy_of
+from companion.llm.fit import declare_subset
 from companion.memory.learn import known_dropdowns
 from companion.memory.records import DropdownRecord
 from companion.pagemem.model import Element, PageSection
@@ -39,6 +40,7 @@ log = logging.getLogger(__name__)
 
 UNSELECTED_SECTIONS = 5
 MAX_ELEMENTS_PER_CALL = 60  # a bigger section is asked about in chunks: the prompt stays small on CPU
+declare_subset("candidate_filtering")
 # No filtering call at all when the step offers this many candidates or fewer: filtering so few cannot make the
 # action-selection prompt much smaller; it can only drop what the task needs (the textbox of a two-element page)
 # and costs calls.
@@ -200,11 +202,10 @@ async def _filter(ctx: AgentContext, observation: str, pack: Pack) -> list[Candi
     step (the 45-row table kept 12, 12, 12, 9), where one longer answer costs a few seconds of generation."""
     variables = {"task": ctx.task, "history": ctx.history_text(), "observation": observation, "context": pack.context,
                  "candidates": pack.labels}
-    try:
-        reply = await llm.choose_many("candidate_filtering", variables, n=len(pack.candidates))
-    except llm.LLMOutputError as exc:
-        # The model kept answering garbage: keep what it was asked about rather than drop it unseen.
-        log.warning("candidate filtering failed, keeping the %d candidates it was asked about: %s", len(pack.candidates), exc)
+    # The model kept answering garbage: keep what it was asked about rather than drop it unseen.
+    reply = await llm.or_stand_in(llm.choose_many("candidate_filtering", variables, n=len(pack.candidates)), lambda: None,
+                                  prompt="candidate_filtering", what="every candidate it was asked about")
+    if reply is None:
         return list(pack.candidates)
     kept = set(reply.answer.indices)
     return [c for i, c in enumerate(pack.candidates) if i in kept]

@@ -10,7 +10,9 @@ combobox, is kept). A field whose action left the page or opened a modal ends th
 unsubmitted says so in the history, and why: the model chose to leave it, or the review ran out of rounds. A
 review edit that changes no field ends the review: the form is submitted. The fields the task names a box or an
 option of, unset, are filled even when field selection left them out, and the review's Submit is refused once while
-they are unset (named_fields.py: the same precondition as a submit button's outside a form).
+they are unset (named_fields.py: the same precondition as a submit button's outside a form). With no valid field
+selection, every field but the boxes and radios stands in (llm/fallback.py); a decision with none (a value, the
+review) ends the step as a no-op, and the fills done before it stay in the step's history (NoDecision.done).
 """
 
 from __future__ import annotations
@@ -23,12 +25,14 @@ from companion.act.basic import CHOICE_TOKENS, browser, settle
 from companion.act.confirmation import confirm_action
 from companion.act.context import AgentContext
 from companion.act.elements import (
-    field_description, is_empty, is_form_field, is_native_select, is_submit_like, is_text_field, label,
+    field_description, is_checkable, is_empty, is_form_field, is_native_select, is_submit_like, is_text_field, label,
 )
 from companion.act.errors import ActionFailed
 from companion.act.form_effect import is_submit_button
 from companion.act.models import Outcome
 from companion.act.named_fields import unset_choice, unset_named
+from companion.llm.fallback import NoDecision
+from companion.llm.fit import declare_choice, declare_subset
 from companion.pagemem.model import Element, PageSection
 
 log = logging.getLogger(__name__)
@@ -37,6 +41,8 @@ REVIEW_ROUNDS = 3  # edits before the form is left as it is: a small model can l
 FIELD_PICK_TOKENS_MAX = 120  # ~4 tokens per listed index
 SUBMIT = "Submit the form"
 LEAVE = "Leave the form without submitting"
+declare_subset("form_field_selection", FIELD_PICK_TOKENS_MAX)
+declare_choice("form_review", CHOICE_TOKENS)
 
 
 def is_custom_select(el: Element) -> bool:
@@ -116,12 +122,31 @@ async def submit_form(ctx: AgentContext, section: PageSection, *, detached: bool
     if not fields:
         raise ActionFailed(f"{purpose} has no fields to fill")
     actions: list[str] = []
+    try:
+        return await _fill_and_review(ctx, section, detached, purpose, fields, actions)
+    except NoDecision as exc:  # the fills so far happened in the browser: the step's history keeps them
+        raise NoDecision(str(exc), done=actions + exc.done) from exc
+
+
+def _fields_to_fill(fields: list[Element]) -> list[int]:
+    """form_field_selection's stand-in (no valid answer): every field one fills with a value (text, select, file,
+    custom select), not the boxes and radios (ticking every one is no neutral default); with_named adds those the
+    task names."""
+    return [i for i, e in enumerate(fields) if not is_checkable(e)]
+
+
+async def _fill_and_review(ctx: AgentContext, section: PageSection, detached: bool, purpose: str,
+                           fields: list[Element], actions: list[str]) -> Outcome:
+    """submit_form's phases; `actions` gets each basic action as it is done."""
     variables = {"task": ctx.task, "history": ctx.history_text(), "form_purpose": purpose}
 
     # Phase 1: which fields, then fill each.
-    reply = await llm.choose_many("form_field_selection", {**variables, "fields": [describe(ctx, e) for e in fields]},
-                                  n=len(fields), max_tokens=min(FIELD_PICK_TOKENS_MAX, 16 + 4 * len(fields)))
-    for i in with_named(ctx.task, fields, reply.answer.indices):
+    reply = await llm.or_stand_in(
+        llm.choose_many("form_field_selection", {**variables, "fields": [describe(ctx, e) for e in fields]},
+                        n=len(fields), max_tokens=min(FIELD_PICK_TOKENS_MAX, 16 + 4 * len(fields))),
+        lambda: None, prompt="form_field_selection", what="every field but the boxes and radios (and those the task names)")
+    chosen = reply.answer.indices if reply is not None else _fields_to_fill(fields)
+    for i in with_named(ctx.task, fields, chosen):
         # The fields as the page now has them: filling one (opening a combobox) refreshes the PageMem.
         el = _live(ctx, fields[i])
         if el is not None and (ended := await _fill(ctx, el, purpose, actions)):
@@ -153,8 +178,8 @@ async def submit_form(ctx: AgentContext, section: PageSection, *, detached: bool
             break
         options = [f"Edit field: {describe(ctx, e)}" for e in fields] + [SUBMIT, LEAVE]
         shown = state + (f"\nNot as the task says yet: {'; '.join(refused)}" if refused else "")
-        reply = await llm.choose("form_review", {**variables, "form_state": shown, "options": options}, n=len(options),
-                                 max_tokens=CHOICE_TOKENS)
+        reply = await llm.decided_twice(lambda v: llm.choose("form_review", v, n=len(options), max_tokens=CHOICE_TOKENS),
+                                        {**variables, "form_state": shown, "options": options}, prompt="form_review")
         refused = ()
         choice = reply.answer.index
         if choice < len(fields):

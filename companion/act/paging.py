@@ -69,8 +69,8 @@ async def choose_paged(prompt: str, variables: dict, labels: list[str], *, key: 
         shown = ([labels[out.index] + CARRIED] if carried else []) + [labels[i] for i in page]
         paging = None if len(pages) == 1 else Paging(total=len(labels), first=page[0] + 1, last=page[-1] + 1,
                                                      after=len(labels) - page[-1] - 1, carried=carried)
-        reply = await llm.choose(prompt, {**variables, key: shown, "paging": paging}, n=len(shown),
-                                 allow_none=True, max_tokens=max_tokens)
+        reply = await llm.decided_twice(lambda v: llm.choose(prompt, v, n=len(shown), allow_none=True, max_tokens=max_tokens),
+                                        {**variables, key: shown, "paging": paging}, prompt=prompt)
         out.calls += 1
         picked = reply.answer.index
         if picked < 0:

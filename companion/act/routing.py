@@ -20,10 +20,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from companion import llm
 from companion.act import action_strings as say
 from companion.act.basic import (
-    VALUE_TOKENS, browser, click_element, copy_to_clipboard, enter_input, select_option, set_checked, settle, type_text,
+    browser, click_element, copy_to_clipboard, enter_input, select_option, set_checked, settle, text_value, type_text,
     upload_file,
 )
 from companion.act.context import AgentContext, same_document_url
@@ -109,10 +108,8 @@ def element_route(ctx: AgentContext, el: Element, section: PageSection | None = 
 
 async def field_value(ctx: AgentContext, el: Element, form: FormField) -> str:
     """What to type into a form's field, asked with the form's purpose and any rejection (prompts/field_value.j2)."""
-    reply = await llm.ask("field_value", {"task": ctx.task, "history": ctx.history_text(), "form_purpose": form.purpose,
-                                          "field": field_description(el, ctx.typed_secrets), "problem": form.problem},
-                          llm.TextValue, max_tokens=VALUE_TOKENS)
-    return reply.answer.value
+    return await text_value("field_value", {"task": ctx.task, "history": ctx.history_text(), "form_purpose": form.purpose,
+                                            "field": field_description(el, ctx.typed_secrets), "problem": form.problem})
 
 
 async def element_action(ctx: AgentContext, el: Element, section: PageSection | None = None, *,
@@ -180,9 +177,8 @@ async def _navigate(ctx: AgentContext, url: str) -> Outcome:
 
 async def _type_url(ctx: AgentContext) -> Outcome:
     field = "the browser's address bar: a full URL starting with http:// or https://"
-    reply = await llm.ask("input_value", {"task": ctx.task, "history": ctx.history_text(), "observation": ctx.observation,
-                                          "field": field}, llm.TextValue, max_tokens=VALUE_TOKENS)
-    url = reply.answer.value.strip()
+    url = (await text_value("input_value", {"task": ctx.task, "history": ctx.history_text(),
+                                            "observation": ctx.observation, "field": field})).strip()
     parsed = parse_url(url)
     if parsed is None or not parsed.hostname:
         raise ActionFailed(f"{url!r} is not a full URL: type one starting with http:// or https://")

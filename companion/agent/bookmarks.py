@@ -6,10 +6,12 @@ passive learning and earlier tasks), shown as "title (url): note"."""
 from __future__ import annotations
 
 from companion import llm
+from companion.llm.fit import declare_subset
 from companion.memory.store import WebsiteMemStore
 from companion.pagemem.model import Bookmark
 
 MAX_BOOKMARKS = 5
+declare_subset("bookmark_selection", max_items=MAX_BOOKMARKS)
 
 
 async def choose_bookmarks(task: str, store: WebsiteMemStore | None) -> list[Bookmark]:
@@ -19,6 +21,8 @@ async def choose_bookmarks(task: str, store: WebsiteMemStore | None) -> list[Boo
     if not available:
         return []  # no call when there is nothing to choose
     labels = [f"{b.title or b.url} ({b.url})" + (f": {b.note}" if b.note else "") for b in available]
-    reply = await llm.choose_many("bookmark_selection", {"task": task, "bookmarks": labels}, n=len(labels),
-                                  max_items=MAX_BOOKMARKS)
-    return [available[i] for i in reply.answer.indices]
+    # With no valid answer, none: bookmarks only add navigation candidates, the task goes on without them.
+    reply = await llm.or_stand_in(llm.choose_many("bookmark_selection", {"task": task, "bookmarks": labels},
+                                                  n=len(labels), max_items=MAX_BOOKMARKS),
+                                  lambda: None, prompt="bookmark_selection", what="no bookmark")
+    return [available[i] for i in reply.answer.indices] if reply is not None else []

@@ -3,7 +3,8 @@
 The paper asks a VLM to compare screenshots; we compare the page's text form instead: the sections'
 rendered details before and after (which also catches plain text such as "Saved" or an error message,
 not only interactive elements) plus the element state changes of the PageMem diff. A text model turns
-that into a sentence. No change at all needs no call, nor does a page shown whole (the lines are listed).
+that into a sentence. No change at all needs no call, nor does a page shown whole (the lines are listed); the
+listed lines also stand in for a sentence the model gave no valid answer for (llm/fallback.py).
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ import re
 
 from companion import llm
 from companion.llm.answers import ChangeDescription
+from companion.llm.fit import declare
 from companion.pagemem.model import Element, PageMem
 from companion.pagemem.update import PageUpdate
 
-CHANGE_MAX_TOKENS = 90
+CHANGE_MAX_TOKENS = 120  # ChangeDescription allows 200 characters (llm/fit.py)
+declare("change_description", ChangeDescription, CHANGE_MAX_TOKENS)
 MAX_LINES = 12  # per list: the description needs the gist, not every option of a long menu
 NO_CHANGE = "No visible change on the page."
 
@@ -87,6 +90,8 @@ async def describe_change(action: str, before: dict[str, list[str]], after: dict
         return NO_CHANGE
     if by_rule:
         return listed_change(added, removed, changed)
-    reply = await llm.ask("change_description", {"action": action, "added": added, "removed": removed, "changed": changed},
-                          ChangeDescription, max_tokens=CHANGE_MAX_TOKENS)
-    return reply.answer.description.strip() or NO_CHANGE
+    asked = llm.ask("change_description", {"action": action, "added": added, "removed": removed, "changed": changed},
+                    ChangeDescription, max_tokens=CHANGE_MAX_TOKENS)
+    listed = listed_change(added, removed, changed)
+    reply = await llm.or_stand_in(asked, lambda: None, prompt="change_description", what="the changed lines")
+    return (reply.answer.description.strip() if reply else listed) or NO_CHANGE

@@ -1,12 +1,15 @@
-"""Action selection: the numbered candidates, one constrained choice with a reason (prompts/action_selection.j2)."""
+"""Action selection: the numbered candidates, one constrained choice with a reason (prompts/action_selection.j2).
+With no valid answer it is asked once more without the history, then llm.NoDecision (llm/fallback.py)."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel
 
 from companion import llm
+from companion.llm.fit import declare_choice
 
-SELECTION_MAX_TOKENS = 90  # {"reason": <=15 words, "index": n}
+SELECTION_MAX_TOKENS = 90  # {"reason": <=15 words, "index": n}: the reason gets what is left (llm/fit.py)
+declare_choice("action_selection", SELECTION_MAX_TOKENS)
 # What a candidate tried in this step is shown as: it keeps its number, so the others keep theirs (a small
 # model that answered "3" answers "3" again, and "3" must not have become another action).
 TRIED = "(tried in this step: not available now)"
@@ -29,6 +32,7 @@ async def select_action(task: str, history: str, observation: str, labels: list[
     last = max((i for i in range(len(labels)) if i not in shown_as), default=-1)
     shown = [shown_as.get(i, label) for i, label in enumerate(labels[:last + 1])]
     variables = {"task": task, "history": history, "observation": observation, "candidates": shown, "nudge": nudge}
-    reply = await llm.choose("action_selection", variables, n=len(shown), max_tokens=SELECTION_MAX_TOKENS,
-                             exclude=frozenset(i for i in unavailable if i < len(shown)))
+    exclude = frozenset(i for i in unavailable if i < len(shown))
+    reply = await llm.decided_twice(lambda v: llm.choose("action_selection", v, n=len(shown), max_tokens=SELECTION_MAX_TOKENS,
+                                                         exclude=exclude), variables, prompt="action_selection")
     return Decision(index=reply.answer.index, reason=reply.answer.reason.strip())

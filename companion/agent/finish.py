@@ -21,6 +21,7 @@ rule checks that refuse a hollow end before or after them (no LLM call):
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 from urllib.parse import urldefrag
 
 from companion import llm
@@ -28,11 +29,14 @@ from companion.act.elements import SEARCH_WORDS, is_search_field, label
 from companion.act.filter_guard import words
 from companion.act.named_fields import fields_in_scope, unset_named
 from companion.llm.answers import FinalAnswer, Verification
+from companion.llm.fit import declare
 from companion.pagemem.formlike import SUBMIT_WORDS
 from companion.pagemem.model import PageMem
 
-VERIFY_MAX_TOKENS = 80
-ANSWER_MAX_TOKENS = 200
+VERIFY_MAX_TOKENS = 130  # a reason of REASON_MAX characters and a boolean (llm/fit.py)
+ANSWER_MAX_TOKENS = 520  # FinalAnswer allows 1,000 characters
+declare("end_task_verification", Verification, VERIFY_MAX_TOKENS)
+declare("final_answer", FinalAnswer, ANSWER_MAX_TOKENS)
 
 
 async def verify_end_task(task: str, history: str, observation: str, actions_done: list[str],
@@ -42,14 +46,30 @@ async def verify_end_task(task: str, history: str, observation: str, actions_don
     checked_values: the observation's numbers found in a visited page's text, with the page (grounding.py)."""
     variables = {"task": task, "history": history, "observation": observation, "actions_done": actions_done,
                  "checked_values": checked_values or []}
-    reply = await llm.ask("end_task_verification", variables, Verification, max_tokens=VERIFY_MAX_TOKENS)
+    reply = await llm.decided_twice(lambda v: llm.ask("end_task_verification", v, Verification, max_tokens=VERIFY_MAX_TOKENS),
+                                    variables, prompt="end_task_verification")
     return reply.answer
 
 
-async def final_answer(task: str, history: str, observation: str) -> str:
-    reply = await llm.ask("final_answer", {"task": task, "history": history, "observation": observation},
-                          FinalAnswer, max_tokens=ANSWER_MAX_TOKENS)
-    return reply.answer.answer.strip()
+UNVERIFIED_ANSWER = "the latest observation's text for the task (not verified)"
+
+
+class FinalText(NamedTuple):
+    text: str
+    stood_in: bool  # no valid answer from the model, asked twice: the observation's own text, unverified
+
+
+async def final_answer(task: str, history: str, observation: str) -> FinalText:
+    """The answer for the user. With no valid answer (asked once more without the history), the latest
+    observation's text for the task (the page task summary of what the page shows) stands in: what was read,
+    never a made-up answer; the caller marks it unverified."""
+    ask = lambda v: llm.ask("final_answer", v, FinalAnswer, max_tokens=ANSWER_MAX_TOKENS)  # noqa: E731
+    reply = await llm.or_stand_in(llm.decided_twice(ask, {"task": task, "history": history, "observation": observation},
+                                                    prompt="final_answer"),
+                                  lambda: None, prompt="final_answer", what=UNVERIFIED_ANSWER)
+    if reply is None:
+        return FinalText(" ".join(observation.split()), True)
+    return FinalText(reply.answer.answer.strip(), False)
 
 
 # ---------------------------------------------------------------------------- a task that asks to act

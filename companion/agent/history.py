@@ -12,7 +12,8 @@ A step with several basic actions (a compound workflow or a continuation chain) 
     - Press Enter
 
 Only successful actions are recorded: failed attempts (the retry rule) never reach the history.
-A step that produced no action at all is not recorded either. A refused end of the task is (a "Note:" line of
+A step that produced no action at all is not recorded either, but for one the model gave no valid decision in
+("Action: none" and a note saying so: loop.py, llm/fallback.py). A refused end of the task is (a "Note:" line of
 the next recorded step), so the model keeps being told what was left to try.
 
 The action-selection call sees the history without the earlier steps' reasons (render_for_actor): a small
@@ -31,7 +32,7 @@ class StepRecord(BaseModel):
     url: str
     summary: str  # the page task summary of the step (the observation)
     reason: str
-    actions: list[str] = Field(min_length=1)  # basic action strings, in execution order
+    actions: list[str]  # basic action strings, in execution order (none: the step had no valid decision)
     notes: list[str] = Field(default_factory=list)  # what the agent was told in the step (a refused end task)
 
 
@@ -48,7 +49,9 @@ def format_step(record: StepRecord, reason: bool = True, notes: bool = True) -> 
     ]
     if reason:
         lines.append(f"Reason for Action: {_one_line(record.reason)}")
-    if len(record.actions) == 1:
+    if not record.actions:  # a step that ended with no valid decision (its note says so)
+        lines.append("Action: none")
+    elif len(record.actions) == 1:
         lines.append(f"Action: {_one_line(record.actions[0])}")
     else:
         lines.append("Actions:")

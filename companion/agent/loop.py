@@ -29,12 +29,19 @@ one numbered candidate with a reason, execute it. Around that:
   - a checkpoint (checkpoint.py) is saved after every step and at the end; a failed task names it, and a
     task given one with steps done resumes with its history on the page it had reached;
   - Pause (pause.py) holds the task between steps, never inside one; a follow-up task (the side panel's) gets the
-    previous task and its result ahead of its history.
+    previous task and its result ahead of its history;
+  - one bad model answer never costs the task (llm/fallback.py): a call of the observation (or a change
+    description, a candidate filtering) with no valid answer gets a deterministic stand-in, said in the step's
+    notes; a decision (the action, a form review, an option, a value to type, a file, the end-task verification)
+    is asked once more without the history, and with no valid answer again the step ends as a no-op with the
+    reason (and any fills a form did before it) in the history; the MAX_NO_DECISIONS-th such step stops the task
+    with a checkpoint, as a stalled call does. A final answer with none is the observation's text, unverified.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import tempfile
 from pathlib import Path
@@ -62,6 +69,8 @@ from companion.agent.site_memory import SiteMemory
 from companion.bridge.errors import BridgeActionInterrupted, BridgeError
 from companion.bridge.session import BrowserSession
 from companion.llm.client import LLMError
+from companion.llm.fallback import NoDecision
+from companion.llm.fit import check_declared
 from companion.memory.store import WebsiteMemStore
 from companion.observe import PageObserver
 from companion.protocol import PreviousTask, TaskEventData, TaskUsage
@@ -71,6 +80,10 @@ log = logging.getLogger(__name__)
 DEFAULT_MAX_STEPS = 30
 MAX_ATTEMPTS = 3  # failed executions per step (the retry rule)
 MAX_STEP_ACTIONS = 5  # actions per step, continuation included
+MAX_NO_DECISIONS = 2  # steps that ended with no valid decision from the model before the task stops
+# A final answer with no valid reply from the model (finish.final_answer's stand-in): said in the result.
+UNVERIFIED = ("the model gave no valid final answer (asked twice); the answer is the latest observation's text for "
+              "the task, not verified")
 NOTHING_GROUNDED = "(The page summary was left out: it stated values that appear on no page visited.)"
 
 Status = Literal["done", "stopped", "failed", "out_of_steps", "looping"]
@@ -88,18 +101,29 @@ class TaskResult(BaseModel):
     usage: TaskUsage = Field(default_factory=TaskUsage)
     events: list[TaskEventData] = Field(default_factory=list)
     checkpoint: str = ""  # the task's checkpoint file: `webchallenger run --resume FILE` goes on from its last step
+    llm_error: bool = False  # it failed on an LLM error (no valid answer, a stalled or lost server): the benches count it
+    unverified: bool = False  # "done", but the answer is the observation's text: the model gave no valid final answer
 
 
 class _Ended(Exception):
     """Internal: the task ends now with this status (raised from deep inside a step)."""
 
-    def __init__(self, status: Status, explanation: str = "", answer: str = ""):
+    def __init__(self, status: Status, explanation: str = "", answer: str = "", llm_error: bool = False,
+                 unverified: bool = False):
         super().__init__(explanation)
-        self.status, self.explanation, self.answer = status, explanation, answer
+        self.status, self.explanation, self.answer, self.llm_error = status, explanation, answer, llm_error
+        self.unverified = unverified
 
 
 async def _approve_everything(description: str) -> bool:
     return True
+
+
+@functools.cache
+def replies_fit() -> None:
+    """At start-up (the first task of the process): every prompt's answer fits its max_tokens (llm/fit.py); the
+    modules imported above declared theirs. A ReplyBudgetError names each prompt that does not."""
+    check_declared()
 
 
 async def run_task(task: str, *, session: BrowserSession, tab: int | None = None, start_url: str | None = None,
@@ -119,6 +143,7 @@ async def run_task(task: str, *, session: BrowserSession, tab: int | None = None
     pause: paused, the task waits before its next step until resumed (pause.py).
     previous: a follow-up: the task before it and its result, shown to the LLM ahead of the history.
     """
+    replies_fit()
     subscribers = on_event if isinstance(on_event, list) else [on_event] if on_event else []
     events = EventStream(subscribers)
     checkpoint = checkpoint or TaskCheckpoint.begin(task, start_url, TaskOptions(max_steps=max_steps,
@@ -202,6 +227,8 @@ class _Agent:
         self.declined_pending: str | None = None  # the last declined, until an action that moves on runs (finish.py)
         self.pause: PauseGate | None = None
         self.previous: PreviousTask | None = None
+        self.no_decisions = 0  # steps ended without a valid decision (NoDecision)
+        self.fallbacks_told = 0  # the tally's fallback notes already said in a step's notes
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -232,7 +259,7 @@ class _Agent:
                 ended.answer = await self._found_so_far()
             return ended
         except (LLMError, BridgeError, ActionFailed) as exc:
-            ended = _Ended("failed", f"{type(exc).__name__}: {exc}")
+            ended = _Ended("failed", f"{type(exc).__name__}: {exc}", llm_error=isinstance(exc, LLMError))
             if self.history.steps and not isinstance(exc, LLMError):  # the LLM still answers: say what was found
                 ended.answer = await self._found_so_far()
             return ended
@@ -259,7 +286,7 @@ class _Agent:
         keeps what was found (in the bench, a 1.5B model read the price, then repeated its search 5 times).
         The status still says the task did not finish; nothing here is verified."""
         try:
-            answer = await final_answer(self.task, self.history.render(), self.history.steps[-1].summary)
+            answer = (await final_answer(self.task, self.history.render(), self.history.steps[-1].summary)).text
         except LLMError as exc:
             log.warning("no answer from the history of an unfinished task: %s", exc)
             return ""
@@ -301,7 +328,8 @@ class _Agent:
         await self.events.emit("finished", status=ended.status, usage=usage, text=text)
         self.finished = TaskResult(task=self.task, status=ended.status, answer=ended.answer, explanation=ended.explanation,
                                    steps=self.step, history=self.history.render(), actions=self.history.actions(),
-                                   usage=usage, events=list(self.events.events), checkpoint=str(path or ""))
+                                   usage=usage, events=list(self.events.events), checkpoint=str(path or ""),
+                                   llm_error=ended.llm_error, unverified=ended.unverified)
         return self.finished
 
     async def _save_checkpoint(self, ended: _Ended | None = None) -> Path | None:
@@ -402,6 +430,7 @@ class _Agent:
         arrived = False
         try:
             while True:
+                await self._tell_fallbacks()
                 state, text = page_state(ctx.pagemem), page_text(ctx.pagemem)
                 if not arrived:  # the page this step started on (loopguard.py: returns to it)
                     self.guard.arrive(state, text, self.step)
@@ -460,7 +489,8 @@ class _Agent:
                             await self.events.emit("note", step=self.step, reason=decision.reason,
                                                    text=f"Not done yet: {verdict.reason}")
                             continue
-                    answer = await final_answer(self.task, self._history_with(obs, step_summary, reasons, actions), observation)
+                    final = await final_answer(self.task, self._history_with(obs, step_summary, reasons, actions), observation)
+                    answer = final.text
                     done_so_far = self.history.actions() + actions
                     hollow = (hollow_answer(answer, self.task, ctx.pagemem, done_so_far, ctx.visited_urls)
                               or invented_answer(self.seen.check(answer).unseen, self.task, ctx.pagemem, done_so_far,
@@ -470,8 +500,10 @@ class _Agent:
                         observation = await self._refuse_end(hollow, decision.reason, observation)
                         continue
                     self._record(obs, step_summary, reasons, actions)
+                    if final.stood_in:
+                        await self.events.emit("note", step=self.step, text=f"Answer not verified: {UNVERIFIED}.")
                     await self._check_answer(answer)
-                    raise _Ended("done", answer=answer)
+                    raise _Ended("done", UNVERIFIED if final.stood_in else "", answer=answer, unverified=final.stood_in)
                 if chosen.kind == "view_all":
                     self.observer.view_all()
                     ctx.view_all_active = True
@@ -543,10 +575,39 @@ class _Agent:
                 # What was refused was refused for the page as it was: after an action it may be offered again.
                 failed, end_task_removed = set(), False
                 candidates = await gather_candidates(ctx, obs_now, exclude=failed)
+        except NoDecision as exc:
+            if exc.done:  # a workflow's actions before the decision that failed (a form's fills) did happen
+                actions += exc.done
+                reasons.append(decision.reason)
+                await self.events.emit("action", step=self.step, reason=decision.reason, actions=exc.done,
+                                       text="; ".join(exc.done))
+                self.pending_notes.append(f"Step {self.step} ended after these actions: the model gave no valid "
+                                          "answer to what came next.")
+            else:
+                self.pending_notes.append(f"Step {self.step} ended with no action: the model gave no valid answer.")
+            self._record(obs, step_summary, reasons, actions, no_op=True)  # the reason is in the history
+            await self._no_decision(exc)
         finally:
+            await self._tell_fallbacks()
             if not (self.history.steps and self.history.steps[-1].step == self.step):
                 self._record(obs, step_summary, reasons, actions)
             self.sites.remember(page)
+
+    async def _tell_fallbacks(self) -> None:
+        """Say in the step's notes each call a stand-in answered since the last time (llm/fallback.py)."""
+        notes = self.tally.fallbacks[self.fallbacks_told:] if self.tally is not None else []
+        self.fallbacks_told += len(notes)
+        for note in notes:
+            await self.events.emit("note", step=self.step, text=f"Fallback: {note}")
+
+    async def _no_decision(self, problem: NoDecision) -> None:
+        """The step ended as a no-op (recorded with its reason); the MAX_NO_DECISIONS-th such step ends the task
+        (run() stops it with a checkpoint, as for a stalled call)."""
+        self.no_decisions += 1
+        why = f"no valid answer from the model ({problem})"
+        await self.events.emit("note", step=self.step, text=f"Step {self.step} ends with no action: {why}")
+        if self.no_decisions >= MAX_NO_DECISIONS:
+            raise NoDecision(f"{self.no_decisions} steps ended with no valid answer from the model; the last: {problem}")
 
     async def _learn_noop(self, state: str, text: str) -> None:
         """The page after the last action: unchanged, that action is a known no-op here (loopguard.py), said once."""
@@ -603,8 +664,9 @@ class _Agent:
             self.pending_notes.append(f"End task refused at step {self.step}: {why}.")
         return f"{observation} (Not done yet: {why}.)"
 
-    def _record(self, obs, summary: str, reasons: list[str], actions: list[str]) -> None:
-        if not actions or (self.history.steps and self.history.steps[-1].step == self.step):
+    def _record(self, obs, summary: str, reasons: list[str], actions: list[str], no_op: bool = False) -> None:
+        """no_op: recorded though no action ran (a step with no valid decision: its note says why)."""
+        if not (actions or no_op) or (self.history.steps and self.history.steps[-1].step == self.step):
             return  # nothing happened in the browser: failed attempts are never logged
         self.history.add(StepRecord(step=self.step, page_name=obs.page_title or obs.url, url=obs.url, summary=summary,
                                     reason=" Then: ".join(r for r in reasons if r) or "-", actions=list(actions),

@@ -43,10 +43,11 @@ def reuse_sections(previous: PageMem, page: PageMem) -> int:
         s.extractions = {**old.extractions, **s.extractions}
         if old.summary is not None and not old.needs_summary:
             s.summary, s.state_summary, s.needs_summary = old.summary, old.state_summary, False
+            s.stood_in = old.stood_in
         s.purpose = s.purpose or old.purpose
         served += 1
     if page.summary is None and previous.summary and served == len(sections(page)) == len(sections(previous)):
-        page.summary = previous.summary
+        page.summary, page.summary_stood_in = previous.summary, previous.summary_stood_in
     return served
 
 

@@ -79,6 +79,8 @@ class EpisodeResult(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     llm_seconds: float = 0.0
+    fallbacks: int = 0  # calls with no valid answer that a stand-in answered (llm/fallback.py)
+    llm_error: bool = False  # the agent failed on an LLM error: a task lost to the model, not to the page
     wall_s: float = 0.0  # from handing the utterance to the agent to the episode's end
     actions: list[str] = Field(default_factory=list)
 
@@ -328,7 +330,7 @@ class MiniWoBHarness:
         result.steps = task_result.steps
         result.actions = list(task_result.actions)
         result.calls, result.prompt_tokens, result.completion_tokens = usage.calls, usage.prompt_tokens, usage.completion_tokens
-        result.llm_seconds = usage.llm_seconds
+        result.llm_seconds, result.fallbacks, result.llm_error = usage.llm_seconds, usage.fallbacks, task_result.llm_error
         if state.done:
             result.ended_by, result.reward, result.success = "miniwob", state.raw, state.raw >= 1
             result.reason = f"MiniWoB ended the episode: raw reward {state.raw:g}" + (f" ({state.reason})" if state.reason else "")

@@ -84,6 +84,8 @@ class TaskRun(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     llm_s: float = 0.0
+    fallbacks: int = 0  # calls with no valid answer that a stand-in answered (llm/fallback.py)
+    llm_error: bool = False  # the agent failed on an LLM error: a task lost to the model
     wall_s: float = 0.0
     db_changed: bool = False  # the run wrote to the database (for a lookup: a side effect)
     error: str = ""  # the harness could not run or judge the task (not the agent's failure)
@@ -197,6 +199,7 @@ def run_task_once(task: AppTask, site, memory: MemoryMode, opts: RunOptions, wor
         run.calls, run.prompt_tokens, run.completion_tokens = (result.usage.calls, result.usage.prompt_tokens,
                                                                result.usage.completion_tokens)
         run.llm_s = round(result.usage.llm_seconds, 2)
+        run.fallbacks, run.llm_error = result.usage.fallbacks, result.llm_error
     if timed_out:
         run.status = "timeout"
     try:
@@ -245,6 +248,8 @@ def summarize(runs: list[TaskRun]) -> dict:
             row[kind] = {"tasks": len(of_kind), "success": sum(r.success for r in of_kind)}
         row["overall"] = {"tasks": len(mine), "success": sum(r.success for r in mine)}
         row["errors"] = sum(1 for r in mine if r.error)
+        row["fallbacks"] = sum(r.fallbacks for r in mine)
+        row["lost_to_llm"] = sum(r.llm_error for r in mine)
         for field in ("steps", "calls", "prompt_tokens", "completion_tokens", "wall_s"):
             row[f"mean_{field}"] = round(sum(getattr(r, field) for r in mine) / len(mine), 1) if mine else 0
         out[memory] = row

@@ -75,7 +75,9 @@ def summarize(episodes: list[dict]) -> dict:
                 "success_rate": round(sum(e["success"] for e in group) / len(group), 3) if group else 0.0,
                 "mean_reward": round(statistics.fmean(scored), 3) if scored else None,
                 "steps": mean("steps"), "calls": mean("calls"), "prompt_tokens": mean("prompt_tokens"),
-                "completion_tokens": mean("completion_tokens"), "wall_s": mean("wall_s"), "ended_by": ended}
+                "completion_tokens": mean("completion_tokens"), "wall_s": mean("wall_s"), "ended_by": ended,
+                "fallbacks": sum(e.get("fallbacks", 0) for e in group),
+                "lost_to_llm": sum(bool(e.get("llm_error")) for e in group)}
 
     tasks: dict[str, list[dict]] = {}
     for e in episodes:
@@ -87,13 +89,14 @@ def summarize(episodes: list[dict]) -> dict:
 def format_table(summary: dict, peer: dict | None = None, peer_name: str = "browser-use") -> str:
     """The per-task table; with `peer` (the peer's summarize()), its row under ours for each task and overall."""
     agent = f"{'agent':13} " if peer else ""
-    head = f"{'task':30} {'category':11} {agent}{'success':>8} {'reward':>7} {'steps':>6} {'calls':>6} {'prompt':>8} {'compl':>6} {'wall s':>7}"
+    head = f"{'task':30} {'category':11} {agent}{'success':>8} {'reward':>7} {'steps':>6} {'calls':>6} {'prompt':>8} {'compl':>6} {'wall s':>7} {'fallb':>5} {'llm-lost':>8}"
     lines = [head, "-" * len(head)]
 
     def row(name: str, category: str, f: dict, who: str = "webchallenger") -> str:
         reward = "-" if f["mean_reward"] is None else f"{f['mean_reward']:.2f}"
         return (f"{name:30} {category:11} {(who[:13] + ' ').ljust(14) if peer else ''}{f['successes']:>3}/{f['episodes']:<4} {reward:>7} "
-                f"{f['steps']:>6.1f} {f['calls']:>6.1f} {f['prompt_tokens']:>8.0f} {f['completion_tokens']:>6.0f} {f['wall_s']:>7.1f}")
+                f"{f['steps']:>6.1f} {f['calls']:>6.1f} {f['prompt_tokens']:>8.0f} {f['completion_tokens']:>6.0f} {f['wall_s']:>7.1f} "
+                f"{f.get('fallbacks', 0):>5} {f.get('lost_to_llm', 0):>8}")
 
     for name, f in summary["tasks"].items():
         lines.append(row(name, f["category"], f))
@@ -106,7 +109,8 @@ def format_table(summary: dict, peer: dict | None = None, peer_name: str = "brow
         lines.append(row("", "", peer["overall"], peer_name))
     lines.append(f"success rate {overall['success_rate']:.1%}; episodes ended by " +
                  ", ".join(f"{k}: {v}" for k, v in sorted(overall["ended_by"].items())) +
-                 " (means per episode; tokens as the server counted them)")
+                 " (means per episode; tokens as the server counted them; fallb: calls a stand-in answered, "
+                 "llm-lost: episodes the agent lost to an LLM error, both totals)")
     if peer:
         lines.append(f"{peer_name}: success rate {peer['overall']['success_rate']:.1%}; episodes ended by " +
                      ", ".join(f"{k}: {v}" for k, v in sorted(peer["overall"]["ended_by"].items())) +

@@ -25,6 +25,7 @@ from companion.llm.client import (
     LLMServerError,
     LLMTimeoutError,
 )
+from companion.llm.fallback import NoDecision, decided_twice, or_stand_in
 from companion.llm.config import LLMConfigError, LLMSettings, add_llm_arguments, load_settings, parse_spec
 from companion.llm.prompts import PromptError, available_prompts, numbered, render, untrusted, use_task_nonce
 from companion.llm.structured import StrictAnswer, choice_model, subset_model

@@ -2,7 +2,8 @@
 
 Numbered choices use `client.choose` / `client.choose_many` (schemas built per call with an `enum` of the
 valid indices). Every free-text field has a max_length: the constrained decoder stops there, which bounds
-generation time, and our validation rejects longer text from servers that do not constrain.
+generation time, and our validation rejects longer text from servers that do not constrain. Each is sized so
+the whole reply fits its call's max_tokens (fit.py checks it for every call and, at start-up, every prompt).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from companion.llm.structured import REASON_MAX, StrictAnswer
 class PageSummary(StrictAnswer):
     """prompts/page_summary.j2: one sentence about the whole page."""
 
-    summary: str = Field(max_length=300)
+    summary: str = Field(max_length=160)
 
 
 class Extraction(StrictAnswer):
@@ -29,7 +30,7 @@ class Extraction(StrictAnswer):
 class EarlyStop(StrictAnswer):
     """prompts/list_early_stop.j2: stop scanning a long list now?"""
 
-    reason: str = Field(max_length=REASON_MAX)
+    reason: str = Field(max_length=60)
     stop: bool
 
 
@@ -49,8 +50,8 @@ class TextValue(StrictAnswer):
 class NewFile(StrictAnswer):
     """prompts/new_file_content.j2: a text file the agent writes before uploading it."""
 
-    filename: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
-    content: str = Field(max_length=4000)
+    filename: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$", max_length=80)
+    content: str = Field(max_length=1000)
 
 
 class Verification(StrictAnswer):
@@ -69,7 +70,7 @@ class FinalAnswer(StrictAnswer):
 class ChangeDescription(StrictAnswer):
     """prompts/change_description.j2: what changed on the page after an action."""
 
-    description: str = Field(max_length=400)
+    description: str = Field(max_length=200)
 
 
 __all__ = [

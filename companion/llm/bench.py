@@ -84,7 +84,7 @@ async def _bench_one(name: str, threads: int) -> dict:
     variables = {"task": "Summarise what this page offers and note any prices or dates.", "history": "", "page_title": "Article",
                  "url": "http://127.0.0.1/article", "section_purpose": "Main content", "details": details}
     try:
-        reply = await client.ask("detail_extraction", variables, Extraction, max_tokens=320)
+        reply = await client.ask("detail_extraction", variables, Extraction, max_tokens=370)
         u = reply.usage
         result["long_prompt_extraction"] = {"latency_s": round(u.latency_s, 2), "prompt_tokens": u.prompt_tokens,
                                             "completion_tokens": u.completion_tokens, "cached_tokens": u.cached_tokens, "attempts": u.attempts}

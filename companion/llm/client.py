@@ -29,19 +29,15 @@ import openai
 from pydantic import BaseModel
 
 from companion.llm.config import LLMSettings, load_settings
+from companion.llm.fit import ensure_fits, fitted_choice, fitted_subset
 from companion.llm.gbnf import UnsupportedSchema, schema_to_gbnf
 from companion.llm.prompts import render
 from companion.llm.recording import Completion, Recorder, Replayer, ReplayMiss, request_key
-from companion.llm.structured import REASON_MAX, choice_model, json_schema_for, parse_answer, schema_name, subset_model
+from companion.llm.structured import json_schema_for, parse_answer, schema_name
 from companion.llm.usage import CallUsage, Mode, Reply, UsageTally, record_usage
 
 T = TypeVar("T", bound=BaseModel)
 log = logging.getLogger(__name__)
-
-# Room for a reason of REASON_MAX characters even at one token per character (digits and punctuation): with
-# less, a small model's rambling reason is cut before the decoder may close the string, and the reply is not
-# JSON (smollm2 wrote '-10:00' over and over). A normal reason stops long before; unused budget costs nothing.
-REASON_TOKENS = REASON_MAX
 
 MAX_RETRIES = 2  # after the first attempt: invalid output is shown to the model at most twice
 MODES: list[Mode] = ["json_schema", "json_object_schema", "grammar", "text"]
@@ -119,10 +115,12 @@ class LLMClient:
     async def ask(self, prompt: str, variables: dict, answer: type[T], *, max_tokens: int, temperature: float = 0.0) -> Reply[T]:
         """Render `prompts/<prompt>.j2` with `variables`, ask for an `answer`-shaped JSON, return it validated.
 
-        max_tokens bounds the generated answer: fit it to the answer (generation dominates CPU time).
+        max_tokens bounds the generated answer: fit it to the answer (generation dominates CPU time). An answer
+        whose longest form cannot fit it is refused here (fit.py): its reply could be cut, which is no JSON.
         """
         rendered = render(prompt, variables)  # a missing variable fails here, before any network
         schema = json_schema_for(answer)
+        ensure_fits(prompt, schema, max_tokens)
         messages = list(rendered.messages)
         started = time.monotonic()
         totals = {"prompt_tokens": 0, "completion_tokens": 0, "cached_tokens": 0}
@@ -164,16 +162,18 @@ class LLMClient:
         With allow_none, -1 means "none of these". `exclude`: numbers shown but not choosable (a step's
         tried actions keep their places so the others keep their numbers). The schema's enum makes an
         out-of-range index impossible on constrained servers, and our validation rejects it everywhere else.
+        Without max_tokens the budget is what the longest reply needs; with it, the reason is as long as it
+        leaves room for (fit.fitted_choice).
         """
-        model = choice_model(n, reason=reason, allow_none=allow_none, exclude=frozenset(exclude))
-        return await self.ask(prompt, variables, model, max_tokens=max_tokens or (16 + REASON_TOKENS if reason else 16))
+        model, budget = fitted_choice(n, max_tokens, reason=reason, allow_none=allow_none, exclude=frozenset(exclude))
+        return await self.ask(prompt, variables, model, max_tokens=budget)
 
     async def choose_many(self, prompt: str, variables: dict, n: int, *, max_items: int | None = None,
                           reason: bool = False, max_tokens: int | None = None) -> Reply:
-        """A subset of the numbered options [0]..[n-1]: answer.indices (distinct order kept, may be empty)."""
-        model = subset_model(n, max_items=max_items, reason=reason)
-        limit = min(max_items or n, n)
-        reply = await self.ask(prompt, variables, model, max_tokens=max_tokens or (16 + 5 * limit + (REASON_TOKENS if reason else 0)))
+        """A subset of the numbered options [0]..[n-1]: answer.indices (distinct order kept, may be empty).
+        With max_tokens, at most as many as it holds (fit.fitted_subset)."""
+        model, budget = fitted_subset(n, max_tokens, max_items=max_items, reason=reason)
+        reply = await self.ask(prompt, variables, model, max_tokens=budget)
         seen: list[int] = []
         for i in reply.answer.indices:
             if i not in seen:

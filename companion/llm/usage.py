@@ -42,6 +42,7 @@ class UsageTally(BaseModel):
     cached_tokens: int = 0
     latency_s: float = 0.0
     by_prompt: dict[str, int] = Field(default_factory=dict)  # calls per prompt name
+    fallbacks: list[str] = Field(default_factory=list)  # calls with no valid answer a stand-in replaced (fallback.py)
 
     def add(self, usage: CallUsage) -> None:
         self.calls += 1
@@ -70,3 +71,10 @@ def record_usage(usage: CallUsage) -> None:
     tally = _current.get()
     if tally is not None:
         tally.add(usage)
+
+
+def record_fallback(note: str) -> None:
+    """A call of this task got no valid answer and a stand-in took its place: `note` says which and what."""
+    tally = _current.get()
+    if tally is not None:
+        tally.fallbacks.append(note)

@@ -101,7 +101,7 @@ def _count_page(stats: dict[str, PageStats], site: str, pagemem: PageMem, counte
     before = stats.get(url)
     me = before.model_copy(deep=True) if before is not None else PageStats(url=url)
     me.title = pagemem.title or me.title
-    me.summary = pagemem.summary or me.summary
+    me.summary = (None if pagemem.summary_stood_in else pagemem.summary) or me.summary  # a stand-in is not kept
     if counted_visit:
         me.visits += 1
     stats[url] = me

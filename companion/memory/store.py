@@ -90,8 +90,13 @@ def scrub(pagemem: PageMem) -> PageMem:
     copy.url = redact_url(copy.url)
     sections = list(_all_sections(copy))
     typed = [any((e.is_typed_field or e.is_password) and e.value for e in s.all_elements()) for s in sections]
+    if copy.summary_stood_in:
+        copy.summary = None
     for section, has_typed in zip(sections, typed):
         section.extractions = {}
+        if section.stood_in:  # a stand-in (llm/fallback.py) is not the model's: the next visit asks again
+            section.summary = section.state_summary = section.purpose = None
+            section.needs_summary = True
         if has_typed:
             # What the LLM read and wrote about this section may quote the typed text.
             section.details = ""
@@ -397,7 +402,7 @@ class WebsiteMemStore:
             hit = summary_of(section.content_hash)
             if hit is not None:
                 section.summary, section.state_summary = hit["summary"], hit.get("state_summary")
-                section.needs_summary = False
+                section.needs_summary = section.stood_in = False
         if section.purpose is None:
             scope = purpose_scope(template_id, section.signature)
             section.purpose = ((purpose_of("hash", section.content_hash) if section.content_hash else None)
@@ -410,6 +415,8 @@ class WebsiteMemStore:
         for section in _all_sections(pagemem):
             # A summary written while a field held typed text may quote it: such summaries stay in memory only.
             typed = any((e.is_typed_field or e.is_password) and e.value for e in section.all_elements())
+            if section.stood_in:  # a call's stand-in, not the model's answer: stored, it would never be asked again
+                continue
             if section.summary is not None and section.content_hash and not typed:
                 summaries.append((section.content_hash, section.summary, section.state_summary))
             if section.purpose:

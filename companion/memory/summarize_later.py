@@ -13,7 +13,8 @@ caches by content hash (so every page showing that content is served without a c
 and into the stored page as it is now: a page the user revisited meanwhile keeps its newer state.
 
 Memory writes run in a worker thread; a failed call is logged and its page dropped (its next visit queues it
-again), never retried in a loop.
+again), never retried in a loop. A call with no valid answer gets the pipeline's stand-in (llm/fallback.py), which
+is never saved: the section stays to be summarized, and the page summary waits for the model's section summaries.
 """
 
 from __future__ import annotations
@@ -166,7 +167,9 @@ class BackgroundSummarizer:
                     return False
                 if called:
                     await asyncio.to_thread(_record, store, page, [section])
-            if page.summary is None and all(s.summary is not None for s in page.sections):
+            # A page summary is asked of the model's own section summaries only: built on a stand-in, it would
+            # be stored as though the model had read the page.
+            if page.summary is None and all(s.summary is not None and not s.stood_in for s in page.sections):
                 await self._idle()
                 finished, _ = await self._while_idle(summarize_page(self.caller, page, None, self.budget))
                 if not finished:
@@ -199,13 +202,15 @@ def _save_into_stored(store: WebsiteMemStore, page: PageMem) -> None:
         stored = store.load_page(page.url)
         if stored is None:
             return
-        made = {(s.signature, s.content_hash): s for s in page.sections if s.content_hash and s.summary is not None}
+        # A stand-in (llm/fallback.py: no valid answer) is not the model's summary: stored, it would be permanent.
+        made = {(s.signature, s.content_hash): s for s in page.sections
+                if s.content_hash and s.summary is not None and not s.stood_in}
         for s in stored.sections:
             done = made.get((s.signature, s.content_hash))
             if done is not None and needs_abstraction(s):
                 s.summary, s.state_summary, s.needs_summary = done.summary, done.state_summary, False
                 s.purpose = s.purpose or done.purpose
-        if page.summary:
+        if page.summary and not page.summary_stood_in:
             store.store_summary(page_key(page), page.summary)
             if stored.summary is None and page_key(stored) == page_key(page):
                 stored.summary = page.summary

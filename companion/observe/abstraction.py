@@ -8,6 +8,8 @@ Lazy and cached, so an unchanged section costs no call:
 - a section whose whole content is shorter than a summary (one link, a heading, a breadcrumb: Budget.tiny_tokens)
   is described by its own content, without a call;
 - otherwise one section_summary call; when the purpose is already known it is shown and not asked again.
+  With no valid answer, the section's structural description (its headings, labels, first lines) stands in,
+  and is not remembered (calls.Fallback; the next visit asks again).
 """
 
 from __future__ import annotations
@@ -18,31 +20,37 @@ import re
 from pydantic import Field
 
 from companion.llm.answers import PageSummary
+from companion.llm.fit import declare
 from companion.llm.structured import StrictAnswer
 from companion.memory.store import WebsiteMemStore, purpose_scope
 from companion.observe.budget import Budget, preview, prompt_tokens
-from companion.observe.calls import Caller
+from companion.observe.calls import Caller, Fallback
 from companion.pagemem.model import PageMem, PageSection, hash_text
 from companion.pagemem.tokens import count_tokens
 
-SUMMARY_MAX_TOKENS = 100  # two short sentences (+20 when the purpose is asked too); ~16 tokens/s on CPU
-PAGE_SUMMARY_MAX_TOKENS = 90  # PageSummary allows 300 characters
+SUMMARY_MAX_TOKENS = 150  # two short sentences (+40 when the purpose is asked too); ~16 tokens/s on CPU
+PAGE_SUMMARY_MAX_TOKENS = 100  # PageSummary allows 160 characters
 _LINE_PREFIX = re.compile(r"^\s*- (\[\d+\] )?")
 
 
 class SectionAbstraction(StrictAnswer):
     """prompts/section_summary.j2 when the purpose is not known yet."""
 
-    purpose: str = Field(max_length=80)
-    summary: str = Field(max_length=160)
-    state: str = Field(max_length=160)
+    purpose: str = Field(max_length=60)
+    summary: str = Field(max_length=120)
+    state: str = Field(max_length=120)
 
 
 class SectionState(StrictAnswer):
     """prompts/section_summary.j2 when the purpose is already known (shared by the section's template)."""
 
-    summary: str = Field(max_length=160)
-    state: str = Field(max_length=160)
+    summary: str = Field(max_length=120)
+    state: str = Field(max_length=120)
+
+
+declare("section_summary", SectionState, SUMMARY_MAX_TOKENS)
+declare("section_summary", SectionAbstraction, SUMMARY_MAX_TOKENS + 40)
+declare("page_summary", PageSummary, PAGE_SUMMARY_MAX_TOKENS)
 
 
 def plain_lines(details: str) -> list[str]:
@@ -55,6 +63,9 @@ def describe_tiny(section: PageSection) -> tuple[str, str]:
     lines = plain_lines(section.details)
     purpose = (lines[0] if lines else section.kind)[:80]
     return purpose, "; ".join(lines)[:240] or section.kind
+
+
+STRUCTURAL = "the section's structural description (headings, labels, first lines)"
 
 
 def needs_abstraction(section: PageSection) -> bool:
@@ -79,21 +90,27 @@ async def abstract_section(caller: Caller, section: PageSection, pagemem: PageMe
         purpose, summary = describe_tiny(section)
         section.purpose = section.purpose or purpose
         section.summary = section.state_summary = summary
-        section.needs_summary = False
+        section.needs_summary = section.stood_in = False
         return False
     variables = {"page_title": pagemem.title, "url": pagemem.url, "content": "", "purpose": section.purpose or ""}
     room = min(budget.summary_preview_tokens, budget.usable - prompt_tokens("section_summary", variables))
     variables["content"] = summary_content(section, room)
+    purpose, summary = describe_tiny(section)
+    stand_in = SectionAbstraction.model_construct(purpose=purpose, summary=summary, state=summary)
+    fallback = Fallback(STRUCTURAL, lambda: stand_in)
     if section.purpose:
         answer = await caller.ask("section_summary", variables, SectionState, max_tokens=SUMMARY_MAX_TOKENS,
-                                  section_id=section.id)
+                                  fallback=fallback, section_id=section.id)
     else:
-        answer = await caller.ask("section_summary", variables, SectionAbstraction, max_tokens=SUMMARY_MAX_TOKENS + 20,
-                                  section_id=section.id)
-        section.purpose = answer.purpose.strip() or describe_tiny(section)[0]
+        answer = await caller.ask("section_summary", variables, SectionAbstraction, max_tokens=SUMMARY_MAX_TOKENS + 40,
+                                  fallback=fallback, section_id=section.id)
+        section.purpose = answer.purpose.strip() or purpose
     section.summary = answer.summary.strip()
     section.state_summary = answer.state.strip()
     section.needs_summary = False
+    section.stood_in = answer is stand_in
+    if section.stood_in:  # not the model's: never remembered (memory/store.py), and no call counted as made
+        return False
     if store is not None and section.content_hash and remember:
         remember_sections(store, [section], pagemem.template_id)
     return True
@@ -156,9 +173,12 @@ async def summarize_page(caller: Caller, pagemem: PageMem, store: WebsiteMemStor
         used += cost
     if len(shown) < len(lines):
         shown.append(f"… and {len(lines) - len(shown)} more sections")
+    stand_in = PageSummary.model_construct(summary="; ".join(dict.fromkeys(s.purpose or s.kind for s in pagemem.sections)))
     answer = await caller.ask("page_summary", {"page_title": pagemem.title, "url": pagemem.url, "sections": shown},
-                              PageSummary, max_tokens=PAGE_SUMMARY_MAX_TOKENS)
+                              PageSummary, max_tokens=PAGE_SUMMARY_MAX_TOKENS,
+                              fallback=Fallback("the sections' purposes", lambda: stand_in))
     pagemem.summary = answer.summary.strip()
-    if store is not None:
+    pagemem.summary_stood_in = answer is stand_in
+    if store is not None and answer is not stand_in:
         store.store_summary(key, pagemem.summary)
     return True

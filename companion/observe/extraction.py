@@ -7,7 +7,9 @@ such images). For a list section it is the selected items, numbered by their pos
 One extraction call per selected section (but one whose details string is a few lines: is_own_extraction);
 sections run concurrently. The answer is cached on the section
 under (task, details string) and reused while that string is unchanged. A details string too big for one
-prompt is split into consecutive pieces, one call each, and the answers are joined in order.
+prompt is split into consecutive pieces, one call each, and the answers are joined in order. A piece the
+model gave no valid answer for is its own extraction, as long as an extraction may be (calls.Fallback); it is
+not cached, so the next step asks again.
 """
 
 from __future__ import annotations
@@ -18,13 +20,15 @@ from pathlib import PurePosixPath
 from urllib.parse import unquote, urlsplit
 
 from companion.llm.answers import Extraction
-from companion.observe.budget import Budget, prompt_tokens, split_text
-from companion.observe.calls import Caller
+from companion.llm.fit import declare
+from companion.observe.budget import Budget, preview, prompt_tokens, split_text
+from companion.observe.calls import Caller, Fallback
 from companion.observe.grounding import without_unsupported_sentences
 from companion.pagemem.model import PageMem, PageSection
 from companion.pagemem.tokens import count_tokens
 
-EXTRACTION_MAX_TOKENS = 200  # 700 characters of JSON string; generation dominates CPU time
+EXTRACTION_MAX_TOKENS = 370  # 700 characters of JSON string, dense page text included (llm/fit.py)
+declare("detail_extraction", Extraction, EXTRACTION_MAX_TOKENS)
 
 
 def is_own_extraction(details: str, budget: Budget) -> bool:
@@ -100,13 +104,16 @@ async def extract(caller: Caller, budget: Budget, task: str, history: str, pagem
     pieces = [details] if count_tokens(details) <= room else split_text(details, room)
     if len(pieces) > 1:
         pieces = [f"(part {i} of {len(pieces)})\n{p}" for i, p in enumerate(pieces, 1)]
+    stand_ins = [Extraction.model_construct(details=preview(p, EXTRACTION_MAX_TOKENS)) for p in pieces]
     answers = await asyncio.gather(*(
-        caller.ask("detail_extraction", variables(p), Extraction, max_tokens=EXTRACTION_MAX_TOKENS, section_id=section.id)
-        for p in pieces))
+        caller.ask("detail_extraction", variables(p), Extraction, max_tokens=EXTRACTION_MAX_TOKENS, section_id=section.id,
+                   fallback=Fallback("the section's own text, up to an extraction's length", lambda s=s: s))
+        for p, s in zip(pieces, stand_ins)))
     # An extraction copies from its piece: a sentence stating a number the piece (or the task) does not hold
     # was invented, and would reach the observation and the history as a fact, unless it is computed from
     # the piece's numbers (a total of its prices, a count of its rows: grounding.py, derived.py).
     kept = (without_unsupported_sentences(a.details, f"{task}\n{p}", p)[0] for a, p in zip(answers, pieces))
     text = " ".join(k for k in kept if k)
-    section.store_extraction(key, text)
+    if not any(a is s for a, s in zip(answers, stand_ins)):
+        section.store_extraction(key, text)
     return text, False

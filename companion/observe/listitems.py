@@ -7,7 +7,9 @@ items selected so far and the first remaining ones, and decides whether to stop.
 of items therefore costs a bounded prompt per call, and usually a few calls when the answer is near
 the top. The selection is reported (Observation.list_items) rather than written into the PageMem: the
 paper overwrites the section's items, but dropping elements from the PageMem would renumber them at the
-next refresh (indices are kept only for elements the PageMem still holds).
+next refresh (indices are kept only for elements the PageMem still holds). A chunk the model gave no valid
+pick for keeps its first FIRST_ITEMS items, and a stop call with no valid answer stops once something is
+picked (calls.Fallback).
 """
 
 from __future__ import annotations
@@ -15,15 +17,19 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from companion.llm.answers import EarlyStop
+from companion.llm.fit import declare, declare_subset
 from companion.observe.abstraction import plain_lines
 from companion.observe.budget import Budget, pack, preview, prompt_tokens, shrink_to_fit
-from companion.observe.calls import Caller
+from companion.observe.calls import Caller, Fallback
 from companion.pagemem.model import PageSection
 from companion.pagemem.tokens import count_tokens
 
-EARLY_STOP_MAX_TOKENS = 60
+EARLY_STOP_MAX_TOKENS = 60  # a reason of 60 characters and a boolean (llm/fit.py)
 UPCOMING_SHOWN = 5
 ONE_LINE_CHARS = 140
+FIRST_ITEMS = 5  # a chunk's stand-in pick: its first items
+declare("list_early_stop", EarlyStop, EARLY_STOP_MAX_TOKENS)
+declare_subset("list_item_selection")  # Caller.choose_many: the budget the longest subset needs
 
 
 class ListScan(BaseModel):
@@ -66,7 +72,9 @@ async def select_list_items(caller: Caller, budget: Budget, task: str, history: 
     for g in pack(previews, fixed, budget.usable, max_count=budget.list_chunk):
         chunks.extend(shrink_to_fit(chunk_vars, g, "list_item_selection", budget))
     for n, idx in enumerate(chunks):
-        picks = await caller.choose_many("list_item_selection", chunk_vars(idx), len(idx), section_id=section.id)
+        first = Fallback(f"the chunk's first {FIRST_ITEMS} items", lambda idx=idx: range(min(FIRST_ITEMS, len(idx))))
+        picks = await caller.choose_many("list_item_selection", chunk_vars(idx), len(idx), section_id=section.id,
+                                         fallback=first)
         scan.selected.extend(idx[p] for p in picks if idx[p] not in scan.selected)
         scan.scanned = idx[-1] + 1
         scan.chunks += 1
@@ -96,6 +104,7 @@ async def _should_stop(caller: Caller, budget: Budget, task: str, history: str, 
         shown = shown[drop:]
     if len(shown) < len(selected):
         shown = [f"({len(selected) - len(shown)} earlier selected items not shown)"] + shown
+    stop = EarlyStop.model_construct(reason="", stop=bool(scan.selected))
     answer = await caller.ask("list_early_stop", variables(shown), EarlyStop, max_tokens=EARLY_STOP_MAX_TOKENS,
-                              section_id=section_id)
+                              section_id=section_id, fallback=Fallback("a stop once items are picked", lambda: stop))
     return bool(answer.stop)

@@ -2,17 +2,21 @@
 one line per section (purpose, summary, state) and picks the relevant subset by number.
 
 A page with more sections than fit one prompt is shown in consecutive groups, one call each, asked
-concurrently; the picks are merged in document order.
+concurrently; the picks are merged in document order. A group the model gave no valid answer for is selected
+whole (calls.Fallback), up to max_selected: extraction reads more, but nothing relevant is left out.
 """
 
 from __future__ import annotations
 
 import asyncio
 
+from companion.llm.fit import declare_subset
 from companion.observe.abstraction import section_line
 from companion.observe.budget import Budget, pack, prompt_tokens, shrink_to_fit
-from companion.observe.calls import Caller
+from companion.observe.calls import Caller, Fallback
 from companion.pagemem.model import PageMem, PageSection
+
+declare_subset("section_selection")  # Caller.choose_many: the budget the longest subset needs
 
 
 async def select_sections(caller: Caller, budget: Budget, task: str, history: str, pagemem: PageMem,
@@ -35,7 +39,8 @@ async def select_sections(caller: Caller, budget: Budget, task: str, history: st
         if len(idx) == 1 and prompt_tokens("section_selection", variables(idx)) > budget.usable:
             # A single section line cannot be over the bound (summaries are capped); defensive only.
             return [0]
-        return await caller.choose_many("section_selection", variables(idx), len(idx))
+        every = Fallback("every section of the group, up to the selection's bound", lambda: list(range(len(idx))))
+        return await caller.choose_many("section_selection", variables(idx), len(idx), fallback=every)
 
     # The groups do not depend on each other: asked together (the server's slots), merged in page order.
     answers = await asyncio.gather(*(pick(idx) for idx in groups))

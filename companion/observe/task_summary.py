@@ -3,7 +3,8 @@ synthesised into one paragraph, the step's observation. Always regenerated: the 
 as the task's history grows, even when the page did not change.
 
 When the extractions do not fit one prompt they are summarised in consecutive groups, and the group
-summaries are summarised again, until one call holds them all.
+summaries are summarised again, until one call holds them all. A group the model gave no valid summary for
+is summarised by its extractions themselves, as much as a small page shows (calls.Fallback).
 """
 
 from __future__ import annotations
@@ -12,12 +13,14 @@ import asyncio
 import re
 
 from companion.llm.answers import TaskSummary
-from companion.observe.budget import Budget, pack, prompt_tokens, shrink_to_fit, split_text
-from companion.observe.calls import Caller
+from companion.llm.fit import declare
+from companion.observe.budget import SMALL_PAGE_DEFAULT, Budget, pack, preview, prompt_tokens, shrink_to_fit, split_text
+from companion.observe.calls import Caller, Fallback
 from companion.pagemem.model import PageMem
 from companion.pagemem.tokens import count_tokens
 
-TASK_SUMMARY_MAX_TOKENS = 200  # 700 characters of JSON string
+TASK_SUMMARY_MAX_TOKENS = 370  # 700 characters of JSON string, dense page text included (llm/fit.py)
+declare("page_task_summary", TaskSummary, TASK_SUMMARY_MAX_TOKENS)
 
 
 MAX_ROUNDS = 6
@@ -61,6 +64,12 @@ def nothing_relevant(pagemem: PageMem) -> str:
     return f"No detail on this page answers the task.{shows}"
 
 
+def _extractions(pieces: list[str]) -> Fallback:
+    """The stand-in of a summary: the extractions themselves, as much of them as a small page shows whole."""
+    text = preview("\n".join(pieces), SMALL_PAGE_DEFAULT, "lines of the extractions")
+    return Fallback("the extractions themselves", lambda: TaskSummary.model_construct(summary=text))
+
+
 async def summarize_for_task(caller: Caller, budget: Budget, task: str, history: str, pagemem: PageMem,
                              entries: list[str]) -> str:
     if not entries:
@@ -85,7 +94,8 @@ async def summarize_for_task(caller: Caller, budget: Budget, task: str, history:
             groups.extend(shrink_to_fit(lambda idx: variables([pieces[i] for i in idx]), g, "page_task_summary", budget))
         # The groups of one round do not depend on each other: asked together, through the server's slots.
         answers = await asyncio.gather(*(caller.ask("page_task_summary", variables([pieces[i] for i in idx]), TaskSummary,
-                                                    max_tokens=TASK_SUMMARY_MAX_TOKENS) for idx in groups))
+                                                    max_tokens=TASK_SUMMARY_MAX_TOKENS, fallback=_extractions([pieces[i] for i in idx]))
+                                         for idx in groups))
         if len(answers) == 1:
             return answers[0].summary.strip()
         # Partial summaries, in page order, become the entries of the next round.

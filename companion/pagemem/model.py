@@ -131,6 +131,8 @@ class PageSection(PageMemModel):
     purpose: str | None = Field(None, description="what the section is for; stable across visits")
     state_summary: str | None = Field(None, description="what the section shows now")
     needs_summary: bool = True
+    stood_in: bool = Field(False, exclude=True, description="summary, state and purpose are a stand-in for a call with "
+                           "no valid answer (llm/fallback.py), not the model's: never persisted (asked again next visit)")
     extractions: dict[str, str] = Field(default_factory=dict, description="task extraction by sha256(details string)")
 
     def all_elements(self) -> Iterator[Element]:
@@ -151,6 +153,8 @@ class PageMem(PageMemModel):
     title: str = ""
     sections: list[PageSection] = Field(default_factory=list)
     summary: str | None = Field(None, description="page-level summary")
+    summary_stood_in: bool = Field(False, exclude=True, description="the summary is a stand-in (llm/fallback.py): "
+                                   "never persisted")
     template_id: str = Field("", description="hash of the ordered section signatures")
     next_index: int = Field(1, description="index given to the next element that appears")
 

@@ -1,7 +1,5 @@
-"""The history block format of the paper, exactly; failed attempts and empty steps never appear."""
-
-import pytest
-from pydantic import ValidationError
+"""The history block format of the paper, exactly; failed attempts never appear, nor an empty step but one the
+model gave no valid decision in."""
 
 from companion.agent.history import History, StepRecord, format_step
 
@@ -37,6 +35,8 @@ def test_empty_history_renders_as_empty_string():
     assert History().render() == ""
 
 
-def test_a_step_without_a_successful_action_cannot_be_recorded():
-    with pytest.raises(ValidationError):
-        StepRecord(step=1, page_name="A", url="http://h/", summary="s", reason="r", actions=[])
+def test_a_step_recorded_without_an_action_says_none_and_why():
+    record = StepRecord(step=1, page_name="A", url="http://h/", summary="s", reason="-", actions=[],
+                        notes=["Step 1 ended with no action: the model gave no valid answer."])
+    text = format_step(record)
+    assert "Action: none" in text and "Note: Step 1 ended with no action" in text

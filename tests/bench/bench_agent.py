@@ -59,7 +59,9 @@ TASKS = {
                      "bench_filled.html", r"url:form_done\.html\?name=Kasie&news=on"),
 }
 
-DONE = re.compile(r"^== (\w+) after (\d+) step\(s\), ([\d.]+) s, (\d+) LLM calls \((\d+) prompt \+ (\d+) completion")
+DONE = re.compile(r"^== (\w+) after (\d+) step\(s\), ([\d.]+) s, (\d+) LLM calls \((\d+) prompt \+ (\d+) completion"
+                  r".*, (\d+) fallback")
+LLM_ERROR = re.compile(r"^Why: (LLM\w*Error|NoDecision):", re.M)  # run.py prints the LLM error's class first
 
 
 def run_one(name: str, llm: str, max_steps: int, threads: int) -> dict:
@@ -85,7 +87,8 @@ def run_one(name: str, llm: str, max_steps: int, threads: int) -> dict:
               "answer": answer, "wall_s": round(wall, 1), "transcript": out}
     if done:
         result.update(status=done.group(1).lower(), steps=int(done.group(2)), calls=int(done.group(4)),
-                      prompt_tokens=int(done.group(5)), completion_tokens=int(done.group(6)))
+                      prompt_tokens=int(done.group(5)), completion_tokens=int(done.group(6)), fallbacks=int(done.group(7)),
+                      llm_error=bool(LLM_ERROR.search(out)))
     else:
         result.update(status="crashed", stderr=proc.stderr[-2000:])
     return result
@@ -112,11 +115,13 @@ def main() -> int:
             r = run_one(name, args.llm, args.max_steps, args.threads)
             results.append(r)
             print(f"{r['task']:<14} {'ok' if r['ok'] else 'FAIL':<4} {r.get('status', ''):<12} steps {r.get('steps', '-'):<3} "
-                  f"calls {r.get('calls', '-'):<4} {r['wall_s']:>7.1f} s   {r['answer'][:70]}", flush=True)
+                  f"calls {r.get('calls', '-'):<4} fallbacks {r.get('fallbacks', '-'):<3} {'LLM-ERR ' if r.get('llm_error') else ''}"
+                  f"{r['wall_s']:>7.1f} s   {r['answer'][:70]}", flush=True)
     passed = sum(r["ok"] for r in results)
     walls = sorted(r["wall_s"] for r in results)
     print(f"\n{passed} of {len(results)} tasks answered correctly; wall time median {walls[len(walls) // 2]:.1f} s, "
-          f"max {walls[-1]:.1f} s ({args.llm})")
+          f"max {walls[-1]:.1f} s ({args.llm}); {sum(r.get('fallbacks', 0) for r in results)} call(s) needed a fallback, "
+          f"{sum(bool(r.get('llm_error')) for r in results)} task(s) lost to an LLM error")
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps({"llm": args.llm, "results": results}, indent=2))

@@ -7,6 +7,8 @@ import socket
 import pytest
 
 from companion.llm import LLMClient, LLMConnectionError, LLMOutputError, LLMServerError, LLMTimeoutError, TextValue, track_usage
+from companion.act.basic import VALUE_TOKENS
+from companion.agent.finish import ANSWER_MAX_TOKENS
 from companion.llm.client import LLMError
 
 PROBE = {"question": "Which is a fruit?", "options": ["hammer", "apple", "bicycle"]}
@@ -64,7 +66,7 @@ async def test_server_without_response_format_gets_a_gbnf_grammar(scripted_llm, 
 async def test_server_without_any_constraint_gets_plain_text_with_the_schema(scripted_llm, llm_client_for):
     server = scripted_llm(script=['Sure: ```json\n{"value": "red kettle"}\n```'], reject_response_format=True, reject_grammar=True)
     reply = await llm_client_for(server).ask(
-        "input_value", {"task": "t", "history": "", "observation": "o", "field": "Search"}, TextValue, max_tokens=40
+        "input_value", {"task": "t", "history": "", "observation": "o", "field": "Search"}, TextValue, max_tokens=VALUE_TOKENS
     )
     assert reply.answer.value == "red kettle" and reply.usage.mode == "text"
     last = server.requests[-1]
@@ -145,7 +147,7 @@ async def test_rules_answer_by_prompt_name(scripted_llm, llm_client_for):
     client = llm_client_for(server)
     from companion.llm import FinalAnswer
 
-    final = await client.ask("final_answer", {"task": "t", "history": "", "observation": "o"}, FinalAnswer, max_tokens=50)
+    final = await client.ask("final_answer", {"task": "t", "history": "", "observation": "o"}, FinalAnswer, max_tokens=ANSWER_MAX_TOKENS)
     choice = await client.choose("choice_probe", PROBE, n=3, reason=False)
     assert (final.answer.answer, choice.answer.index) == ("42", 2)
 
@@ -167,7 +169,7 @@ async def test_record_then_replay_without_a_server(scripted_llm, tmp_path):
     originals = [
         (await recording.choose("choice_probe", PROBE, n=3, reason=False)).answer,
         (await recording.choose("choice_probe", {**PROBE, "question": "Another?"}, n=3, reason=False)).answer,
-        (await recording.ask("input_value", field_vars, TextValue, max_tokens=40)).answer,
+        (await recording.ask("input_value", field_vars, TextValue, max_tokens=VALUE_TOKENS)).answer,
     ]
     server.stop()
     lines = [json.loads(line) for line in session.read_text().splitlines()]
@@ -178,12 +180,12 @@ async def test_record_then_replay_without_a_server(scripted_llm, tmp_path):
     replayed = [
         (await replay.choose("choice_probe", PROBE, n=3, reason=False)).answer,
         (await replay.choose("choice_probe", {**PROBE, "question": "Another?"}, n=3, reason=False)).answer,
-        (await replay.ask("input_value", field_vars, TextValue, max_tokens=40)).answer,
+        (await replay.ask("input_value", field_vars, TextValue, max_tokens=VALUE_TOKENS)).answer,
     ]
     assert [a.model_dump() for a in replayed] == [a.model_dump() for a in originals]
     with pytest.raises(LLMError, match="'final_answer'.*never recorded"):
         from companion.llm import FinalAnswer
 
-        await replay.ask("final_answer", {"task": "t", "history": "", "observation": "o"}, FinalAnswer, max_tokens=50)
+        await replay.ask("final_answer", {"task": "t", "history": "", "observation": "o"}, FinalAnswer, max_tokens=ANSWER_MAX_TOKENS)
     with pytest.raises(LLMError, match="'choice_probe'.*other variables"):
         await replay.choose("choice_probe", {**PROBE, "question": "Never asked?"}, n=3, reason=False)

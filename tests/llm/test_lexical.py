@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from companion.act.basic import VALUE_TOKENS
 from companion.act.candidates import END_TASK_LABEL, TYPE_URL_LABEL
+from companion.agent.finish import VERIFY_MAX_TOKENS
 from companion.llm import TextValue, Verification
 from companion.llm.client import LLMClient
 from companion.llm.config import parse_spec
@@ -46,7 +48,7 @@ async def test_the_typed_value_is_the_quoted_phrase_named_like_the_field(client)
     values = []
     for field in ('textbox "Username"', 'textbox "Password" type=password'):
         reply = await client.ask("field_value", {"task": LOGIN, "history": "", "form_purpose": "Login form",
-                                                 "field": field, "problem": ""}, TextValue, max_tokens=120)
+                                                 "field": field, "problem": ""}, TextValue, max_tokens=VALUE_TOKENS)
         values.append(reply.answer.value)
 
     assert values == ["kanesha", "Cq5"]
@@ -55,7 +57,7 @@ async def test_the_typed_value_is_the_quoted_phrase_named_like_the_field(client)
 async def test_without_quotes_the_typed_value_is_what_follows_enter(client):
     reply = await client.ask("input_value", {"task": "Enter 12/03/2016 as the date and hit submit.", "history": "",
                                              "observation": "A date field.", "field": "textbox type=date"},
-                             TextValue, max_tokens=120)
+                             TextValue, max_tokens=VALUE_TOKENS)
 
     assert reply.answer.value == "12/03/2016"
 
@@ -72,7 +74,7 @@ async def test_a_dropdown_sharing_no_word_with_the_task_is_left(client):
 async def test_the_end_of_task_check_holds_once_a_browser_action_was_taken(client, actions, complete):
     reply = await client.ask("end_task_verification", {"task": 'Click on the "okay" button.', "history": "",
                                                        "observation": "A page.", "actions_done": actions},
-                             Verification, max_tokens=80)
+                             Verification, max_tokens=VERIFY_MAX_TOKENS)
 
     assert reply.answer.complete is complete
 

@@ -8,7 +8,7 @@ import pytest
 
 from companion.observe import Budget, BudgetError, LocalPolicy, PageObserver
 from companion.observe.budget import fit_history, pack, prompt_tokens, split_text
-from companion.observe.calls import Accounting, Caller
+from companion.observe.calls import Accounting, Caller, Fallback
 from companion.observe.extraction import extract
 from companion.observe.selection import select_sections
 from companion.observe.task_summary import summarize_for_task
@@ -53,7 +53,7 @@ async def test_a_prompt_over_the_bound_is_refused_before_it_is_sent():
     c = caller()
     variables = {"task": "t", "history": "", "page_title": "p", "url": "u", "section_purpose": "s", "details": "word " * 5000}
     with pytest.raises(BudgetError, match="detail_extraction.*over the 1500-token bound"):
-        await c.ask("detail_extraction", variables, object, max_tokens=10)
+        await c.ask("detail_extraction", variables, object, max_tokens=10, fallback=Fallback("nothing", lambda: None))
     assert c.accounting.count == 0
 
 

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
-from companion.llm import LLMOutputError
 from companion.memory.store import WebsiteMemStore
 from companion.observe import LocalPolicy, PageObserver
 from companion.pagemem.divide import divide_page
@@ -41,14 +38,16 @@ async def test_a_dialog_opening_within_the_page_becomes_the_only_section_read_in
     assert obs.added_group is None
 
 
-async def test_garbage_llm_output_is_a_clear_error_and_summaries_made_before_it_are_kept(scripted_llm, llm_client_for, tmp_path):
+async def test_garbage_selection_output_selects_every_section_and_summaries_made_before_it_are_kept(
+        scripted_llm, llm_client_for, tmp_path):
     pm = divide_page(snapshot_from_html(PAGE.format(hidden="hidden"), title="Account"))
     rules = [r for r in observation_rules() if r["prompt"] != "section_selection"]
     rules.append({"prompt": "section_selection", "responses": ["I think the second section looks best."]})
     server = scripted_llm(rules=rules)
     with WebsiteMemStore("garbage", directory=tmp_path) as store:
-        with pytest.raises(LLMOutputError, match="section_selection"):
-            await PageObserver(store, client=llm_client_for(server)).observe("Delete my account", "", pm)
+        obs = await PageObserver(store, client=llm_client_for(server)).observe("Delete my account", "", pm)
+        assert obs.selected == [s.id for s in pm.sections]  # the stand-in of a selection with no valid answer
+        assert [c.prompt for c in obs.usage.calls if c.fallback] == ["section_selection"]
         summarized = [s for s in pm.sections if s.summary and s.tokens > 24]
         assert summarized and all(store.cached_summary(s.content_hash) for s in summarized)
 

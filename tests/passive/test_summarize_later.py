@@ -63,3 +63,29 @@ async def test_a_task_that_starts_cancels_the_call_in_flight_and_the_section_is_
 async def _home(browser, pages):
     await asyncio.to_thread(browser.open, pages.url("passive/home.html"))
     return await browser.session.snapshot()
+
+
+async def test_a_summary_with_no_valid_answer_leaves_no_stand_in_in_the_sites_memory(browser, pages, learner, memory_dir,
+                                                                                     policy_dir):
+    """A stand-in is not the model's summary: saved, the page would never be asked about again."""
+    server = AgentLLM(choose=lambda text, labels: 0, overrides={"section_summary": lambda text: {"summary": "no state"}})
+    server.start()
+    allow(pages.base, policy_dir)
+    learner.page_visited(PageVisited(id="v", tab_id=1, snapshot=await _home(browser, pages)))
+    summarizer = BackgroundSummarizer(busy=lambda: False, memory_dir=memory_dir, client=LLMClient(spec=server.spec))
+    site, url = site_key(pages.base), normalize_url(learner.history[-1].url)
+    summarizer.start()
+    try:
+        summarizer.enqueue(site, url)
+        await _until(lambda: summarizer.pages_done == 1, "the page to be done", 120)
+    finally:
+        await summarizer.stop()
+        server.stop()
+    assert [r for r in server.requests if r.prompt == "section_summary"]  # asked, never validly answered
+    with WebsiteMemStore(site, memory_dir) as store:
+        page = store.load_page(url)
+        cached = store.db.table("summaries").all()
+    asked = [s for s in page.sections if s.needs_summary]
+    assert asked and all(s.summary is None for s in asked)  # still to be summarized: the next visit asks again
+    assert page.summary is None and cached == []
+    assert not [r for r in server.requests if r.prompt == "page_summary"]  # not asked of stand-ins
