@@ -20,7 +20,7 @@
   const MAX_NAME = 300;
 
   // Folded like the text they are matched against: lower case, accents off ("contraseña" ~ "contrasena").
-  const fold = (s) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+  const fold = (s) => (/[^\x00-\x7f]/.test(s) ? s.normalize("NFD").replace(/\p{M}/gu, "") : s).toLowerCase();
   const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   // Whole words (no letter on either side; "pin2" and "2fa" count, "spin" and "pincode" do not).
   const WORDS = [
