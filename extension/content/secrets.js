@@ -159,7 +159,9 @@
   // ---------------------------------------------------------------- card numbers (Luhn), in any string
   // 13-19 digits, single spaces or dashes between them, led by a card network's first digit (2-6: Mastercard,
   // Amex/Diners/JCB, Visa, Maestro, Discover/UnionPay). 1 is left out: 13-digit millisecond timestamps.
-  const DIGIT_RUN = /\d(?:[ -]?\d){12,}/g;
+  // A number standing alone: not glued to letters, a path ("/status/7...", "/web/2016..."), an id ("ca-pub-…",
+  // "photo-…"), hex, or a decimal ("1.63…"), where real pages hold long ids that pass Luhn one time in ten.
+  const DIGIT_RUN = /(?<![\w./-])\d(?:[ -]?\d){12,}(?!\w|[.-]\w)/g;
   const HAS_RUN = /\d(?:[ -]?\d){12}/;
 
   function luhn(digits) {
