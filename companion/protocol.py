@@ -85,8 +85,13 @@ class SnapshotElement(_SharedFieldsSet):
                                                    "its own text lacks")
     in_run: bool = Field(False, description="an inline element whose text is part of an ancestor's run_text")
     value: str | None = Field(None, description="current value of inputs, textareas and selects; never for secret fields")
-    secret: bool = Field(False, description="a field whose value never leaves the page: ever a password in this document, "
-                                            "autocomplete cc-*/one-time-code/current-password/new-password, hidden, or CSS-masked")
+    secret: bool = Field(False, description="a field (input, textarea, select, contenteditable region) whose value or text "
+                                            "never leaves the page, nor do copies of it elsewhere in the snapshot: ever "
+                                            "secret in this document, a password, autocomplete cc-*/one-time-code/"
+                                            "current-password/new-password, hidden, CSS-masked, named or labelled as a "
+                                            "secret (password, PIN, one-time code, CVC, SSN, security answer, ... in "
+                                            "several languages), or a box of a split code next to such a box "
+                                            "(content/secrets.js)")
     has_value: bool = Field(False, description="for secret fields: a value is there (what it is is never sent)")
     url: str | None = Field(None, description="where the element navigates, resolved by the browser against its own "
                                               "document: a link's href, a form's action, a submit button's formaction")

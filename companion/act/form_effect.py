@@ -66,6 +66,10 @@ def sensitive_field(el: SnapshotElement, words: str = "") -> str | None:
         return "a payment card field"
     if tokens & SECRET_TOKENS:
         return "a password or one-time-code field"
+    # The extension's one verdict on secrets (content/secrets.js: a PIN, an SSN, a security answer, a masked or
+    # relabelled password...). A hidden input is flagged too, for its CSRF token: that says nothing of the form.
+    if el.secret and not (el.tag == "input" and el.attrs.get("type", "").lower() == "hidden"):
+        return "a secret field"
     if tokens & ADDRESS_TOKENS:
         return "an address field"
     if el.tag == "input" and el.attrs.get("type", "").lower() in _UNTYPED_INPUTS:

@@ -232,7 +232,7 @@ def node_line(node: "Node", tree: "PageTree") -> str:
 
 def _value_of(node: "Node") -> str | None:
     el = node.el
-    if el.tag == "input" and el.attrs.get("type", "").lower() == "password":
+    if el.secret or (el.tag == "input" and el.attrs.get("type", "").lower() == "password"):
         return None
     if el.tag == "select":
         return _selected_option(node)

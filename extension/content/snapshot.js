@@ -4,6 +4,7 @@
   const wc = (globalThis.__webchallenger ??= {});
   if (wc.snapshot) return;
   const walk = wc.walk;
+  const secrets = wc.secrets;
 
   const KEPT_ATTRS = new Set([
     "id", "class", "name", "type", "role", "href", "src", "alt", "title",
@@ -44,8 +45,8 @@
   // Where a link or form goes is sent whole (`url`): a cut one could name one host and lead to another.
   // Only a URL past this (in practice a data: URL) is cut, and then marked so it is never followed.
   const MAX_URL = 8192;
-  const SECRET_AUTOCOMPLETE = new Set(["one-time-code", "current-password", "new-password"]);
-  const SECRET_NAME = /passw(or)?d|passcode|pwd|(^|[\s_-])(pin|otp|cvc|cvv|csc)($|[\s_-])/i;
+  // What a secret field's own attributes say of its value (its current value, read out to a screen reader).
+  const VALUE_ATTRS = ["aria-valuetext", "aria-valuenow"];
 
   const round = (n) => Math.round(n * 10) / 10;
   const RENDERS = { opacityProperty: true, visibilityProperty: true }; // one object, not one per call
@@ -86,34 +87,6 @@
       return action ? resolvedUrl(el, action) : document.URL;
     }
     return null;
-  }
-
-  // A value the page keeps from view, or a field whose autocomplete says what it holds is a secret:
-  // card data, one-time codes, passwords (also one shown in clear by a "show password" button, which
-  // walk.everPassword remembers), hidden inputs (CSRF tokens) and CSS-masked fields (PINs).
-  function isSecretField(el, tag) {
-    if (tag === "input") {
-      const type = el.type;
-      if (type === "password") {
-        walk.rememberPassword(el);
-        return true;
-      }
-      if (type === "hidden") return true;
-    }
-    if (walk.everPassword(el)) return true;
-    // One a page showed in clear before the extension first looked still says what it holds by its name.
-    if (tag === "input" && SECRET_NAME.test(`${el.name} ${el.id}`)) return true;
-    const auto = el.getAttribute("autocomplete");
-    if (auto) {
-      for (const token of auto.toLowerCase().split(/\s+/)) {
-        if (token.startsWith("cc-") || SECRET_AUTOCOMPLETE.has(token)) return true;
-      }
-    }
-    if (tag !== "select") {
-      const masked = getComputedStyle(el).webkitTextSecurity;
-      if (masked && masked !== "none") return true;
-    }
-    return false;
   }
 
   // Rendered where no person can see it: placed left of or above the page, where no scrolling reaches
@@ -213,6 +186,10 @@
     const childFrames = [];
     const cursorChecks = { n: 0 };
     const secretSelects = new Set(); // their options' selected flags would tell the value
+    const secretCopies = []; // secret values, masked wherever else the page repeats them
+    // Inside a secret field or region (a textarea's default text, a masked contenteditable), or an editable
+    // region in a passive snapshot: no text is read.
+    let hush = false;
     leftIsOffPage = !document.documentElement || getComputedStyle(document.documentElement).direction !== "rtl";
     // Inline text runs: an element that is not itself inline starts a run; its inline descendants' text joins
     // its own in document order. runPlain: the current run has text outside interactive inline elements;
@@ -227,6 +204,15 @@
       if (!joined || joined === ownText) return;
       rec.run_text = cap(joined, MAX_TEXT);
       for (let i = from; i < runMembers.length; i++) runMembers[i].in_run = true;
+    };
+
+    // The field is secret: the wire says so and whether it holds something, never what; its value is looked
+    // for everywhere else in this frame's snapshot.
+    const keepSecret = (rec, el, tag, filled) => {
+      rec.secret = true;
+      if (filled) rec.has_value = true;
+      if (rec.attrs) for (const name of VALUE_ATTRS) delete rec.attrs[name];
+      secretCopies.push(...secrets.copiesToMask(el, tag));
     };
 
     // pointerCtx: an ancestor is already interactive or shows a pointer cursor, so this element
@@ -316,13 +302,14 @@
       // The browser's form owner, not the enclosing <form>: form="id" ties a control to a form anywhere on the page.
       if (FORM_OWNED.has(tag) && el.form) rec.form = walk.idOf(el.form);
 
+      let secretRegion = false;
       if (VALUE_TAGS.has(tag)) {
         // A secret never leaves the page, not even its length: only whether there is one.
         const value = el.value;
-        if (isSecretField(el, tag)) {
-          rec.secret = true;
-          if (value) rec.has_value = true;
-          if (tag === "select") secretSelects.add(el);
+        if (secrets.isSecretField(el, tag)) {
+          keepSecret(rec, el, tag, value !== "");
+          if (tag === "select") secretSelects.add(el); // its options' texts are choices, no secret
+          else secretRegion = true; // a textarea's text is its default value
         } else if (value && !passive) {
           rec.value = cap(value, MAX_VALUE);
         }
@@ -343,11 +330,14 @@
             y: fr.top + oy + el.clientTop + parseFloat(cs.paddingTop || "0"),
           });
         }
+      } else if (rec.attrs && rec.attrs.contenteditable !== undefined && secrets.isEditingHost(el) && secrets.isSecretField(el, tag)) {
+        keepSecret(rec, el, tag, /\S/.test(el.textContent));
+        secretRegion = true;
       }
 
       if (walk.isLeaf(el)) {
         // An icon's drawing is not walked, but its <title> is its name (a tooltip, and what a screen reader says).
-        if (tag === "svg") {
+        if (tag === "svg" && !hush) {
           const title = el.querySelector(":scope > title");
           const said = title ? title.textContent.replace(/\s+/g, " ").trim() : "";
           if (said) rec.text = cap(said, MAX_TEXT);
@@ -360,7 +350,7 @@
       let inline = false;
       let before = "";
       let after = "";
-      if (visible && el.firstChild !== null && PHRASING_TAGS.has(tag) && !(passive && el.isContentEditable)) {
+      if (visible && el.firstChild !== null && PHRASING_TAGS.has(tag)) {
         const cs = getComputedStyle(el);
         if (cs.display === "inline") {
           inline = true;
@@ -384,6 +374,8 @@
       let innerText = false;
       const root = walk.shadowRootOf(el);
       if (root) walk.watchTypes(root); // a password field in here turned to text is remembered too
+      const outerHush = hush;
+      hush = hush || secretRegion || (passive && el.isContentEditable);
       for (let pass = root ? 0 : 1; pass < 2; pass++) {
         for (let c = pass === 0 ? root.firstChild : el.firstChild; c; c = c.nextSibling) {
           const type = c.nodeType;
@@ -393,7 +385,7 @@
               run += share;
               if (!innerText && hasText(share)) innerText = true;
             }
-          } else if (type === 3) {
+          } else if (type === 3 && !hush) {
             const v = c.nodeValue;
             if (text.length < MAX_TEXT * 2) text += v;
             if (run.length < MAX_TEXT * 2) run += v;
@@ -405,9 +397,10 @@
           }
         }
       }
+      hush = outerHush;
       if (text) {
         text = text.replace(/\s+/g, " ").trim();
-        if (text && !(passive && el.isContentEditable)) rec.text = cap(text, MAX_TEXT);
+        if (text) rec.text = cap(text, MAX_TEXT);
       }
       if (inline) {
         if (interactive) {
@@ -424,7 +417,7 @@
       const pieces = runPieces;
       runPlain = outerPlain;
       runPieces = outerPieces;
-      if (innerText && !(passive && el.isContentEditable) && (interactive ? ownText : plain && pieces >= 2)) {
+      if (innerText && (interactive ? ownText : plain && pieces >= 2)) {
         setRun(rec, run, text, membersFrom);
       }
       runMembers.length = membersFrom;
@@ -432,15 +425,17 @@
     };
 
     if (document.documentElement) visit(document.documentElement, 0, false, false, 0, true, false);
-    const elements = JSON.stringify(out);
+    const scrub = secrets.scrubber(secretCopies);
+    let elements = JSON.stringify(out);
+    if (scrub.needed(elements)) elements = JSON.stringify(out.map((rec) => scrubRecord(rec, scrub)));
     const de = document.documentElement;
     return {
       elements,
       frames: childFrames,
       count: out.length,
       cursor_checks: cursorChecks.n,
-      url: location.href,
-      title: document.title,
+      url: scrub(location.href),
+      title: scrub(document.title),
       viewport: { width: window.innerWidth, height: window.innerHeight },
       scroll: {
         x: window.scrollX,
@@ -451,6 +446,13 @@
       timing_ms: round(performance.now() - t0),
       frames_announced: waited,
     };
+  }
+
+  // Every string of a record with secret values and card numbers masked.
+  function scrubRecord(rec, scrub) {
+    for (const key of ["text", "run_text", "value", "url"]) if (rec[key] !== undefined) rec[key] = scrub(rec[key]);
+    if (rec.attrs) for (const name in rec.attrs) rec.attrs[name] = scrub(rec.attrs[name]);
+    return rec;
   }
 
   // The benchmark floor: the same traversal doing nothing but counting elements.

@@ -84,14 +84,15 @@
     return count;
   }
 
-  // Inputs that were ever type=password in this document: a page's "show password" button turns one
-  // into a text field, and its value must stay as secret as before. Filled at every snapshot and by an
-  // observer of type changes (which also sees the change back and forth between snapshots).
-  const passwords = new WeakSet();
+  // Fields that were ever secret in this document (content/secrets.js): a page's "show password" button
+  // turns one into a text field, a page may unmask a PIN or relabel a field, and its value must stay as
+  // secret as before. Filled at every snapshot and by an observer of type changes (which also sees a
+  // password field turned to text and back between snapshots).
+  const secrets = new WeakSet();
   const typeWatcher = new MutationObserver((records) => {
     for (const r of records) {
-      if (r.oldValue && r.oldValue.trim().toLowerCase() === "password") passwords.add(r.target);
-      else if (r.target.localName === "input" && r.target.type === "password") passwords.add(r.target);
+      if (r.oldValue && r.oldValue.trim().toLowerCase() === "password") secrets.add(r.target);
+      else if (r.target.localName === "input" && r.target.type === "password") secrets.add(r.target);
     }
   });
   const watched = new WeakSet();
@@ -108,8 +109,8 @@
   const waitForFrames = (expected, ms) => wc.frames.waitForFrames(expected, ms);
 
   wc.walk = {
-    rememberPassword: (el) => passwords.add(el),
-    everPassword: (el) => passwords.has(el),
+    rememberSecret: (el) => secrets.add(el),
+    everSecret: (el) => secrets.has(el),
     watchTypes,
     frameIdOf,
     waitForFrames,
