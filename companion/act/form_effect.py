@@ -66,15 +66,18 @@ def sensitive_field(el: SnapshotElement, words: str = "") -> str | None:
         return "a payment card field"
     if tokens & SECRET_TOKENS:
         return "a password or one-time-code field"
+    # A checkbox or button is no card field, whatever its label (a "Tan" colour filter).
+    untyped = el.tag == "input" and el.attrs.get("type", "").lower() in _UNTYPED_INPUTS
+    named = None if untyped else sensitive_words(words)
+    if named:
+        return named  # the most telling reason first: what the field's own words call it
     # The extension's one verdict on secrets (content/secrets.js: a PIN, an SSN, a security answer, a masked or
     # relabelled password...). A hidden input is flagged too, for its CSRF token: that says nothing of the form.
     if el.secret and not (el.tag == "input" and el.attrs.get("type", "").lower() == "hidden"):
         return "a secret field"
     if tokens & ADDRESS_TOKENS:
         return "an address field"
-    if el.tag == "input" and el.attrs.get("type", "").lower() in _UNTYPED_INPUTS:
-        return None  # a box or button is no card field, whatever its label (a "Tan" colour filter)
-    return sensitive_words(words)
+    return None
 
 
 @dataclass

@@ -11,7 +11,7 @@ from tests.pagemem.htmlsnap import snapshot_from_html
 
 FORM = """<html><body><form id="f" method="get" action="/find" role="search">
   <input type="hidden" name="csrf" value="t0k3n-4471">
-  <label for="pin">PIN</label> <input id="pin" name="f1" value="{value}">
+  <label for="r1">Reply</label> <input id="r1" name="f1" value="{value}">
 </form></body></html>"""
 
 
@@ -36,8 +36,9 @@ def form_of(snapshot):
 
 
 def test_a_field_the_extension_calls_secret_makes_its_form_sensitive():
-    """A PIN known only by its label is as sensitive as a password field: the form is no plain search."""
-    form = form_of(flagged(FORM.format(value=""), "pin"))
+    """A field the extension flagged (by a label or masking the companion cannot see) is as sensitive as a password
+    field: the form is no plain search."""
+    form = form_of(flagged(FORM.format(value=""), "r1"))
     assert form.sensitive_reason() == "holds a secret field"
     assert not form.is_real_search()
 
@@ -50,8 +51,8 @@ def test_a_hidden_token_alone_makes_no_form_sensitive():
 
 def test_a_secret_fields_value_is_never_rendered_even_if_sent():
     """Whatever a sender put in `value`, a field flagged secret renders without it."""
-    snapshot = flagged(FORM.format(value="leaked-pin-73012"), "pin")
-    pin = next(e for e in snapshot.frames[0].elements if e.attrs.get("id") == "pin")
+    snapshot = flagged(FORM.format(value="leaked-pin-73012"), "r1")
+    pin = next(e for e in snapshot.frames[0].elements if e.attrs.get("id") == "r1")
     assert pin.value == "leaked-pin-73012"  # the sender included it
     pm = divide_page(snapshot)
     text = "\n".join(s.details for s in pm.sections) + "\n" + "\n".join(e.line() for e in pm.all_elements())
