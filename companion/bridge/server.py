@@ -24,8 +24,8 @@ from pydantic import BaseModel, Field, field_validator
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from companion.bridge.auth import (
-    DEFAULT_ALLOWED_ORIGINS, PAIRING_TIMEOUT, SUBPROTOCOL, companion_proof, extension_proof, handshake_refusal, new_nonce,
-    proof_matches,
+    DEFAULT_ALLOWED_ORIGINS, PAIRING_TIMEOUT, SUBPROTOCOL, companion_proof, extension_proof, handshake_refusal, host_refusal,
+    new_nonce, proof_matches,
 )
 from companion.bridge.gcpause import gc_paused
 from companion.bridge.hub import BridgeHub
@@ -40,7 +40,6 @@ log = logging.getLogger(__name__)
 
 DEFAULT_PORT = 47611
 LOOPBACK_HOST = "127.0.0.1"
-_LOOPBACK_NAMES = {"127.0.0.1", "localhost", "[::1]"}
 _KNOWN_TYPES = {name for name in MESSAGE_ADAPTER.json_schema()["discriminator"]["mapping"]}
 # Below this size a parse allocates too little for the garbage collector to matter.
 _GC_PAUSE_MIN_CHARS = 64 * 1024
@@ -120,13 +119,6 @@ def _describe(exc: pydantic.ValidationError, limit: int = 5) -> str:
     return "; ".join(parts) + more
 
 
-def _host_name(host_header: str) -> str:
-    host = host_header.strip().lower()
-    if host.startswith("["):
-        return host[: host.find("]") + 1]
-    return host.rsplit(":", 1)[0] if ":" in host else host
-
-
 class _Connection:
     """One accepted socket: serialized sends, both directions recorded."""
 
@@ -174,8 +166,8 @@ def create_app(settings: BridgeSettings, hub: BridgeHub) -> FastAPI:
     async def ws_endpoint(websocket: WebSocket) -> None:
         origin = websocket.headers.get("origin")
         reason = handshake_refusal(origin, list(websocket.scope.get("subprotocols", [])), settings.allowed_origins)
-        if reason is None and _host_name(websocket.headers.get("host", "")) not in _LOOPBACK_NAMES:
-            reason = "Host header is not loopback"
+        if reason is None:
+            reason = host_refusal(websocket.headers.get("host"))
         if reason is not None:
             hub.note_refusal(origin, reason)
             client = websocket.client.host if websocket.client else "?"
