@@ -30,9 +30,10 @@ ADDRESS_SPACE = 2 * 1024**3  # far above what a memory command needs; reading /d
 PROCESS_TIMEOUT = 60  # a FIFO opened for reading waits for a writer forever
 
 
-def _meta(extra: str) -> bytes:
-    return ('{"meta": {"1": {"schema_version": 1, "site": "%s"}}, "page_stats": {"1": {"url": "%s", "visits": %s}}}'
-            % (SITE, URL, extra)).encode()
+def _holding(value: str) -> bytes:
+    """A site file whose only odd thing is `value`, in a table no row model checks (so only the reading can)."""
+    return ('{"meta": {"1": {"schema_version": 1, "site": "%s"}}, "notes": {"1": {"value": %s}}}'
+            % (SITE, value)).encode()
 
 
 @dataclass
@@ -73,11 +74,11 @@ def _sparse_over_the_bound(path: Path) -> None:
 
 
 DAMAGES = {
-    "a 5,000-digit number": _writes(_meta("9" * 5000)),
-    "a number past 64 bits": _writes(_meta("123456789012345678901234")),
-    "NaN": _writes(_meta("NaN")),
-    "-Infinity": _writes(_meta("-Infinity")),
-    "a float that overflows": _writes(_meta("1e999")),
+    "a 5,000-digit number": _writes(_holding("9" * 5000)),
+    "a number past 64 bits": _writes(_holding("123456789012345678901234")),
+    "NaN": _writes(_holding("NaN")),
+    "-Infinity": _writes(_holding("-Infinity")),
+    "a float that overflows": _writes(_holding("1e999")),
     "a symbolic link to /dev/zero": Damage(_symlink_to_dev_zero, None),
     "a FIFO": Damage(_fifo, None),
     "a file over the size bound": Damage(_sparse_over_the_bound, None),
