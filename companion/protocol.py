@@ -136,12 +136,22 @@ class FrameSnapshot(WireModel):
     elements: list[SnapshotElement]
 
 
+class LeftOutFrame(WireModel):
+    frame: int
+    parent_frame: int | None = None
+    reason: str = Field(description="why its content is not in the snapshot, e.g. 'did not answer within 8 s'")
+
+
 class Snapshot(WireModel):
     url: str
     title: str
     viewport: Viewport
     scroll: Scroll
     frames: list[FrameSnapshot] = Field(description="top frame first, then descendants in document order")
+    frames_left_out: list[LeftOutFrame] = Field(
+        default_factory=list, description="frames the snapshot has no content of because they did not answer within "
+        "its one overall deadline (a page's frames are read in parallel; a busy or slow frame does not hold up the "
+        "rest); their own child frames are not known either")
     timing_ms: float | None = Field(None, description="in-page serialization time, summed over frames")
 
 

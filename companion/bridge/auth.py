@@ -45,6 +45,11 @@ PAIRING_TIMEOUT = 5.0
 TOKEN_FILE_NAME = "token"
 # 32 random bytes -> 43 url-safe characters; shorter stored tokens are treated as corrupt.
 _TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{32,}$")
+# The Host header is one URL authority without userinfo: a host (a name or IPv4 address, or an IPv6 address in
+# brackets) and an optional port, nothing else. Anything looser lets a header smuggle another host past a check
+# that looks only at part of it ("127.0.0.1:1@evil.example", "127.0.0.1:47611, evil.example").
+_AUTHORITY_RE = re.compile(r"(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(?P<port>[0-9]{1,5}))?")
+LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]"})
 
 
 class TokenError(RuntimeError):
@@ -130,4 +135,15 @@ def handshake_refusal(origin: str | None, subprotocols: list[str],
         if any(p.startswith(_V1_TOKEN_PREFIX) for p in subprotocols):
             return "an older extension offered its token in the handshake (update the extension, then pair again)"
         return f"subprotocol {SUBPROTOCOL!r} not offered"
+    return None
+
+
+def host_refusal(host_header: str | None) -> str | None:
+    """Why this Host header must be refused (it is not one loopback host[:port]), or None. Checking the Host
+    defeats DNS rebinding: a page on a name that resolves to 127.0.0.1 still sends its own name."""
+    match = _AUTHORITY_RE.fullmatch(host_header or "")
+    if match is None or (match["port"] is not None and int(match["port"]) > 65535):
+        return "Host header is not one host[:port]"
+    if match["host"].lower() not in LOOPBACK_NAMES:
+        return "Host header is not loopback"
     return None

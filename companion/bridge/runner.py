@@ -18,6 +18,7 @@ import uvicorn
 
 from companion.bridge.hub import BridgeHub
 from companion.bridge.server import BridgeSettings, create_app
+from companion.bridge.wsprotocol import PairingFrameLimitProtocol
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -42,6 +43,7 @@ def uvicorn_server(settings: BridgeSettings, hub: BridgeHub, log_level: str = "w
         create_app(settings, hub),
         host=settings.host,
         port=settings.port,
+        ws=PairingFrameLimitProtocol,  # small frames until a connection has paired
         ws_max_size=settings.ws_max_size,
         # Loopback only: compressing multi-MB snapshots would cost the browser more time than it saves.
         ws_per_message_deflate=False,

@@ -4,8 +4,9 @@ Handshake: refused with HTTP 403 (before accept) unless the Origin is an allowed
 origin, the Host is loopback (defeats DNS rebinding) and the "webchallenger.v2" subprotocol is
 offered. Then the pairing check (auth.py): each side proves it holds the token without sending it;
 a client that does not prove itself within a few seconds is dropped and gets nothing but our proof
-over its own nonce. Then the extension sends Hello, the companion answers HelloAck and registers
-a BrowserSession in the hub.
+over its own nonce. Until then a connection is a stranger's: its frames are capped at a few KB and only a
+few may be pairing at once (limits.py, wsprotocol.py); the paired connection gets the full frame limit.
+Then the extension sends Hello, the companion answers HelloAck and registers a BrowserSession in the hub.
 A malformed message is answered with an ErrorMessage and logged; the connection lives on.
 """
 
@@ -16,6 +17,7 @@ import logging
 import time
 import uuid
 from pathlib import Path
+from typing import Callable
 
 import pydantic
 import pydantic_core
@@ -24,13 +26,16 @@ from pydantic import BaseModel, Field, field_validator
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from companion.bridge.auth import (
-    DEFAULT_ALLOWED_ORIGINS, PAIRING_TIMEOUT, SUBPROTOCOL, companion_proof, extension_proof, handshake_refusal, new_nonce,
-    proof_matches,
+    DEFAULT_ALLOWED_ORIGINS, PAIRING_TIMEOUT, SUBPROTOCOL, companion_proof, extension_proof, handshake_refusal, host_refusal,
+    new_nonce, proof_matches,
 )
 from companion.bridge.gcpause import gc_paused
 from companion.bridge.hub import BridgeHub
-from companion.bridge.limits import WS_MAX_SIZE, is_depth_error, too_costly, too_deep
+from companion.bridge.limits import (
+    MAX_UNPAIRED_CONNECTIONS, PAIRING_MAX_SIZE, WS_MAX_SIZE, is_depth_error, too_costly, too_deep,
+)
 from companion.bridge.session import BrowserSession
+from companion.bridge.wsprotocol import FRAME_LIMIT_EXTENSION
 from companion.protocol import (
     PROTOCOL_VERSION, AuthChallenge, AuthProof, AuthResponse, ErrorMessage, Hello, HelloAck, Message, MESSAGE_ADAPTER,
     WireModel, dump_message,
@@ -40,7 +45,6 @@ log = logging.getLogger(__name__)
 
 DEFAULT_PORT = 47611
 LOOPBACK_HOST = "127.0.0.1"
-_LOOPBACK_NAMES = {"127.0.0.1", "localhost", "[::1]"}
 _KNOWN_TYPES = {name for name in MESSAGE_ADAPTER.json_schema()["discriminator"]["mapping"]}
 # Below this size a parse allocates too little for the garbage collector to matter.
 _GC_PAUSE_MIN_CHARS = 64 * 1024
@@ -120,11 +124,32 @@ def _describe(exc: pydantic.ValidationError, limit: int = 5) -> str:
     return "; ".join(parts) + more
 
 
-def _host_name(host_header: str) -> str:
-    host = host_header.strip().lower()
-    if host.startswith("["):
-        return host[: host.find("]") + 1]
-    return host.rsplit(":", 1)[0] if ":" in host else host
+class _PairingSlots:
+    """Connections accepted and not yet paired: at most `limit` at once, so strangers cannot pile up."""
+
+    def __init__(self, limit: int = MAX_UNPAIRED_CONNECTIONS):
+        self.limit = limit
+        self.taken = 0
+
+    def take(self) -> Callable[[], None] | None:
+        """A slot's release (safe to call twice), or None when every slot is taken."""
+        if self.taken >= self.limit:
+            return None
+        self.taken += 1
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            if not released:
+                released = True
+                self.taken -= 1
+
+        return release
+
+
+def _frame_limit_lift(websocket: WebSocket) -> Callable[[], None] | None:
+    """The function that lifts this connection's pre-pairing frame limit (wsprotocol.py), if the server has one."""
+    return websocket.scope.get("extensions", {}).get(FRAME_LIMIT_EXTENSION, {}).get("lift")
 
 
 class _Connection:
@@ -163,6 +188,7 @@ class _Connection:
 
 def create_app(settings: BridgeSettings, hub: BridgeHub) -> FastAPI:
     app = FastAPI(title="webchallenger companion", docs_url=None, redoc_url=None, openapi_url=None)
+    slots = _PairingSlots()
 
     @app.get("/")
     @app.get("/health")
@@ -174,30 +200,46 @@ def create_app(settings: BridgeSettings, hub: BridgeHub) -> FastAPI:
     async def ws_endpoint(websocket: WebSocket) -> None:
         origin = websocket.headers.get("origin")
         reason = handshake_refusal(origin, list(websocket.scope.get("subprotocols", [])), settings.allowed_origins)
-        if reason is None and _host_name(websocket.headers.get("host", "")) not in _LOOPBACK_NAMES:
-            reason = "Host header is not loopback"
+        if reason is None:
+            reason = host_refusal(websocket.headers.get("host"))
+        lift = _frame_limit_lift(websocket)
+        if reason is None and lift is None:  # fail closed: strangers would get the paired frame limit
+            reason = "this server cannot limit frames before pairing (run it through runner.uvicorn_server)"
+        release = slots.take() if reason is None else None
+        if reason is None and release is None:
+            reason = f"{slots.limit} connections are pairing already"
         if reason is not None:
             hub.note_refusal(origin, reason)
             client = websocket.client.host if websocket.client else "?"
             log.warning("refused WebSocket handshake from %s (origin %r): %s", client, origin, reason)
             await websocket.close(code=1008)  # before accept: uvicorn answers HTTP 403
             return
-        await websocket.accept(subprotocol=SUBPROTOCOL)
-        await _serve_connection(websocket, settings, hub)
+        try:
+            await websocket.accept(subprotocol=SUBPROTOCOL)
+            await _serve_connection(websocket, settings, hub, release, lift)
+        finally:
+            release()
 
     return app
 
 
-async def _serve_connection(websocket: WebSocket, settings: BridgeSettings, hub: BridgeHub) -> None:
+async def _serve_connection(websocket: WebSocket, settings: BridgeSettings, hub: BridgeHub,
+                            release_slot: Callable[[], None], lift_frame_limit: Callable[[], None]) -> None:
     session_id = uuid.uuid4().hex
     conn = _Connection(websocket, session_id, hub)
     session: BrowserSession | None = None
+    paired = False
     try:
-        refusal = await _await_pairing(conn, settings)
+        try:
+            refusal = await _await_pairing(conn, settings)
+        finally:
+            release_slot()
         if refusal is not None:
             hub.note_refusal(websocket.headers.get("origin"), refusal)
             log.warning("session %s: pairing check failed: %s", session_id[:8], refusal)
             return
+        lift_frame_limit()  # the peer holds the token: it is the extension, and may send a whole page
+        paired = True
         hello = await _await_hello(conn, settings.hello_timeout)
         if hello is None:
             return
@@ -229,6 +271,10 @@ async def _serve_connection(websocket: WebSocket, settings: BridgeSettings, hub:
             if reply is not None:
                 await conn.send_message(reply)
     except WebSocketDisconnect as exc:
+        if exc.code == 1009 and not paired:
+            reason = f"a frame over {PAIRING_MAX_SIZE:,} bytes before pairing (closed with 1009, message too big)"
+            hub.note_refusal(websocket.headers.get("origin"), reason)
+            log.warning("session %s: %s", session_id[:8], reason)
         if exc.code == 1009 and session is not None:  # the websocket layer refused a frame over WS_MAX_SIZE
             session.fail_waiting("", f"the reply was refused: a message over {settings.ws_max_size:,} bytes "
                                      "closed the connection (1009, message too big); the page is too large to read")

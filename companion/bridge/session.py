@@ -376,6 +376,10 @@ class BrowserSession:
     async def snapshot_result(self, tab: int | None = None, timeout: float = SNAPSHOT_TIMEOUT) -> SnapshotResult:
         result = await self.request(SnapshotRequest(id=new_id(), tab_id=tab), SnapshotResult, timeout)
         self.last_tab_id = result.tab_id
+        left_out = result.snapshot.frames_left_out
+        if left_out:  # the rest of the page is there: the task goes on with it
+            log.warning("snapshot of tab %s left out %d frame(s): %s (%s)", result.tab_id, len(left_out),
+                        ", ".join(str(f.frame) for f in left_out[:20]), left_out[0].reason)
         self._remember_password_fields(result)
         return result
 

@@ -28,14 +28,19 @@ of the file, whichever table or row holds it.
 
 Damage: a file that is not a WebChallenger memory database (integrity.py lists the shapes) is never
 overwritten: it is copied to `<name>.corrupt-<timestamp>` where it can be, and MemoryFileError says where
-the file and its copy are.
+the file and its copy are. Only a regular file of at most MAX_FILE_BYTES is ever read (read_regular_file):
+a symbolic link is not followed (one to /dev/zero never ends), a FIFO is not waited on, and every value
+must be one this program could have written (finite numbers, integers within 64 bits).
 """
 
 from __future__ import annotations
 
+import errno
 import json
+import math
 import os
 import shutil
+import stat
 import tempfile
 import time
 from contextlib import contextmanager
@@ -54,6 +59,11 @@ from companion.memory.integrity import model_problem, shape_problem
 # with an fsync queue can stall it for seconds. A holder that dies releases the lock at once.
 LOCK_TIMEOUT_S = 120.0
 FILE_MODE = 0o600
+# A site file of an explored site is a few MB; one this large was not written by this program, and parsing it
+# would take the process several times its size in memory.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+# Every integer this program stores (counts, indexes, coordinates, times) fits in 64 bits.
+_INT_LIMIT = 2**63
 
 
 class MemoryFileError(Exception):
@@ -78,6 +88,64 @@ class MemoryFileError(Exception):
 
 class MemoryBusyError(Exception):
     """Another process held a memory file's lock for longer than LOCK_TIMEOUT_S."""
+
+
+class NotAFileError(Exception):
+    """The name exists but is not something this program reads: `reason` says what it is instead."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _kind_of(mode: int) -> str:
+    for test, kind in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
+def read_regular_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes | None:
+    """The bytes of `path`, None when nothing has that name; NotAFileError unless it is a regular file of at
+    most `limit` bytes. The open neither follows a symbolic link nor blocks (a FIFO would wait for a writer
+    forever); what was opened is checked on the descriptor, so it cannot be swapped after the check."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
+    except PermissionError:
+        raise NotAFileError("this user may not read it") from None
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise NotAFileError("it is a symbolic link, which is never followed") from None
+        if e.errno == errno.ENXIO:
+            raise NotAFileError("it is a socket, not a file") from None
+        raise NotAFileError(f"it cannot be read: {e.strerror or e}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotAFileError(f"it is {_kind_of(st.st_mode)}, not a file")
+        raw = b"" if st.st_size > limit else _read_at_most(fd, limit + 1)  # bounded even if it grows meanwhile
+    except OSError as e:
+        raise NotAFileError(f"it cannot be read: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+    if st.st_size > limit or len(raw) > limit:
+        raise NotAFileError(f"it is larger than {limit:,} bytes, the most a memory file may hold")
+    return raw
+
+
+def _read_at_most(fd: int, size: int) -> bytes:
+    chunks: list[bytes] = []
+    while size > 0:
+        chunk = os.read(fd, min(size, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
 
 
 def lock_path(path: Path) -> Path:
@@ -107,8 +175,10 @@ def backup_copy(path: Path, raw: bytes | None = None) -> Path | None:
     and every `memory ls` gets one copy, not one per open. None when it cannot be copied."""
     try:
         if raw is None:
-            raw = path.read_bytes()
-    except OSError:
+            raw = read_regular_file(path)
+    except (NotAFileError, OSError):
+        return None
+    if raw is None:
         return None
     for existing in sorted(path.parent.glob(f"{path.name}.corrupt-*")):
         try:
@@ -169,19 +239,40 @@ def write_atomic(path: Path, payload: bytes) -> Stamp:
     return stamp
 
 
+class _UnheldValue(ValueError):
+    """A JSON value this program never writes and cannot hold."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _UnheldValue(f"{name} is not a number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _UnheldValue(f"the number {text[:40]} is too large")
+    return value
+
+
+def _int64(text: str) -> int:
+    # Checked on the digits before int() converts them: a 5,000-digit number is past Python's limit on
+    # int/str conversion (a bare ValueError) and far past anything this program writes.
+    digits = len(text.lstrip("-"))
+    value = int(text) if digits <= 19 else None
+    if value is None or not -_INT_LIMIT <= value < _INT_LIMIT:
+        raise _UnheldValue(f"a number of {digits:,} digits ({text[:20]}...) is larger than 64 bits")
+    return value
+
+
 def read_json_object(path: Path, damaged) -> Any | None:
     """The JSON in `path`, None when there is no file; `damaged(reason, raw)` makes the error for every
     other failure (it is raised)."""
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
+        raw = read_regular_file(path)
+    except NotAFileError as e:
+        raise damaged(e.reason, None) from None
+    if raw is None:
         return None
-    except IsADirectoryError:
-        raise damaged("it is a directory, not a file", None) from None
-    except PermissionError:
-        raise damaged("this user may not read it", None) from None
-    except OSError as e:
-        raise damaged(f"it cannot be read: {e.strerror or e}", None) from None
     if not raw.strip():
         # Our writes never leave an empty file (a crash leaves the old one): something else truncated it.
         raise damaged("the file is empty", raw)
@@ -190,9 +281,11 @@ def read_json_object(path: Path, damaged) -> Any | None:
     except UnicodeDecodeError as e:
         raise damaged(f"not UTF-8 text: {e}", raw) from None
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float, parse_int=_int64)
     except json.JSONDecodeError as e:
         raise damaged(f"not valid JSON: {e}", raw) from None
+    except _UnheldValue as e:
+        raise damaged(f"a value no memory file holds: {e}", raw) from None
     except RecursionError:
         raise damaged("not valid JSON: nested too deeply", raw) from None
 

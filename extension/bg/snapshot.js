@@ -1,15 +1,23 @@
 // Snapshot of a whole tab: every frame's element list, top frame first, composed into one
 // SnapshotResult message by string concatenation (the frames arrive as JSON strings and are
 // never parsed here: re-serializing a 50k-element page would cost more than producing it).
-import { injectAllFrames, injectFrame, callInFrame, announceFrames, TabError } from "./inject.js";
+//
+// The frames are read in parallel under one overall deadline. A page of a thousand frames, or one frame
+// whose script hogs its thread, used to hold every snapshot until a 15 s timeout failed the whole of it;
+// now what answered in time is returned, and each frame that did not is named in `frames_left_out`.
+// The top frame is the page itself: it is always waited for (up to FRAME_TIMEOUT_MS of its own).
+import { injectAllFrames, injectFrame, callInFrame, announceFrames, TabError, FrameTimeout, FRAME_TIMEOUT_MS } from "./inject.js";
 
-async function snapshotFrame(tabId, frameId, offset, expectFrames, options) {
+const FRAMES_DEADLINE_MS = 8_000;
+
+async function snapshotFrame(tabId, frameId, offset, expectFrames, options, ms) {
   const args = [offset, expectFrames, options];
-  let res = await callInFrame(tabId, frameId, "snapshot.snapshotFrame", args);
+  const started = Date.now();
+  let res = await callInFrame(tabId, frameId, "snapshot.snapshotFrame", args, ms);
   if (res === null) {
-    // A frame that appeared after the injection: inject and retry once.
-    await injectFrame(tabId, frameId);
-    res = await callInFrame(tabId, frameId, "snapshot.snapshotFrame", args);
+    // A frame that appeared after the injection (or that the injection did not reach in time): inject and retry once.
+    await injectFrame(tabId, frameId, ms - (Date.now() - started));
+    res = await callInFrame(tabId, frameId, "snapshot.snapshotFrame", args, ms - (Date.now() - started));
   }
   if (!res) throw new TabError(`frame ${frameId}: content script unavailable`);
   return res;
@@ -23,13 +31,25 @@ function frameJson(frameId, parentFrame, res) {
   );
 }
 
+const LATE = `did not answer within the snapshot's ${FRAMES_DEADLINE_MS / 1000} s`;
+
+function leftOutJson(late) {
+  return late.map((f) => `{"frame":${f.frame},"parent_frame":${f.parent},"reason":${JSON.stringify(LATE)}}`).join(",");
+}
+
 // Returns the Snapshot object as a JSON string, plus counts for logging.
 // options.passive: nothing the user entered (content/snapshot.js), for passive learning.
 export async function snapshotTab(tabId, options = {}) {
-  await injectAllFrames(tabId);
-  const children = await announceFrames(tabId);
-  const expect = (frameId) => children.get(frameId) || [];
-  const top = await snapshotFrame(tabId, 0, { x: 0, y: 0 }, expect(0), options);
+  const start = Date.now();
+  const deadline = start + FRAMES_DEADLINE_MS;
+  const left = () => Math.max(deadline - Date.now(), 1);
+  // A stuck frame holds each phase until that phase's share of the deadline: injection and the frame-id
+  // announcements get a quarter each, so half of it is always left for reading the frames that answer.
+  await injectAllFrames(tabId, FRAMES_DEADLINE_MS / 4);
+  const announced = await announceFrames(tabId, Math.min(Date.now() + FRAMES_DEADLINE_MS / 4, start + FRAMES_DEADLINE_MS / 2));
+  const late = [...announced.late];
+  const expect = (frameId) => announced.children.get(frameId) || [];
+  const top = await snapshotFrame(tabId, 0, { x: 0, y: 0 }, expect(0), options, Math.max(left(), FRAME_TIMEOUT_MS));
   const results = new Map([[0, { res: top, parent: null }]]);
 
   // Each level of frames is snapshotted in parallel; children learn their offset from the
@@ -37,12 +57,16 @@ export async function snapshotTab(tabId, options = {}) {
   let level = top.frames.map((f) => ({ ...f, parent: 0 }));
   while (level.length) {
     const todo = level.filter((f) => !results.has(f.frame));
-    const settled = await Promise.allSettled(todo.map((f) => snapshotFrame(tabId, f.frame, { x: f.x, y: f.y }, expect(f.frame), options)));
+    const settled = await Promise.allSettled(
+      todo.map((f) => snapshotFrame(tabId, f.frame, { x: f.x, y: f.y }, expect(f.frame), options, left())),
+    );
     level = [];
     settled.forEach((s, i) => {
       const f = todo[i];
-      // A frame we may not script (e.g. a sandboxed or chrome:// frame) is left out, not fatal.
-      if (s.status !== "fulfilled") return;
+      if (s.status !== "fulfilled") {
+        if (s.reason instanceof FrameTimeout) late.push({ frame: f.frame, parent: f.parent });
+        return; // a frame we may not script (e.g. a sandboxed or chrome:// frame) is left out, not fatal
+      }
       results.set(f.frame, { res: s.value, parent: f.parent });
       for (const c of s.value.frames) level.push({ ...c, parent: f.frame });
     });
@@ -65,8 +89,10 @@ export async function snapshotTab(tabId, options = {}) {
   const json =
     `{"url":${JSON.stringify(top.url)},"title":${JSON.stringify(top.title)}` +
     `,"viewport":${JSON.stringify(top.viewport)},"scroll":${JSON.stringify(top.scroll)}` +
-    `,"frames":[${parts.join(",")}],"timing_ms":${Math.round(timing * 10) / 10}}`;
-  return { json, frames: parts.length, count, timing_ms: timing };
+    `,"frames":[${parts.join(",")}]` +
+    (late.length ? `,"frames_left_out":[${leftOutJson(late)}]` : "") +
+    `,"timing_ms":${Math.round(timing * 10) / 10}}`;
+  return { json, frames: parts.length, count, timing_ms: timing, left_out: late.length };
 }
 
 // In-page timings for the benchmark: a full snapshot of the top frame vs the bare counting walk.
