@@ -64,6 +64,10 @@ def left_form() -> str:
     return "Left the form without submitting"
 
 
+def kept_form(why: str) -> str:
+    return f"Did not leave the form, submitted it instead: {why}"
+
+
 def left_form_at_review_limit(purpose: str, rounds: int) -> str:
     return (f"Left the form {_q(purpose)} as it is, not submitted: the review ended after {rounds} edits "
             "without a choice to submit it")

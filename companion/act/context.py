@@ -18,6 +18,7 @@ from companion.protocol import Snapshot, TabInfo
 from companion.act.errors import ActionFailed
 from companion.act.sites import SitePolicy, form_targets
 from companion.act.form_effect import PageFacts, form_owners, read_page_facts
+from companion.act.task_parts import TaskParts
 from companion.llm.prompts import new_nonce
 
 
@@ -74,6 +75,8 @@ class AgentContext:
     menu_options: dict[tuple[int, int], set[str]] = field(default_factory=dict)
     # Submit clicks refused for fields the task names that are unset (act/named_fields.py): (button, what was unset).
     submit_warnings: set[tuple[str, tuple[str, ...]]] = field(default_factory=set)
+    # The task's ordered parts, the done ones ticked (task_parts.py): a form serves one part, not the whole task.
+    parts: TaskParts = field(default_factory=TaskParts)
     # This task's secret marker around page text in prompts (llm.prompts.untrusted): a page cannot close it.
     nonce: str = field(default_factory=new_nonce)
     # While execute() runs: the net change of all its refreshes (see changes.py); None when not tracking.
@@ -84,6 +87,10 @@ class AgentContext:
     unreported_changes: PageUpdate | None = None
     entered_page_while_tracking: bool = False
     _last_refresh: float | None = None  # time.monotonic() when the previous refresh had its snapshot
+
+    def __post_init__(self) -> None:
+        if not self.parts.parts:
+            self.parts = TaskParts.of(self.task)
 
     def __setattr__(self, name: str, value) -> None:
         # The user's task, their confirmation callback and the task's nonce are set once, at the start: nothing a

@@ -72,14 +72,20 @@ def _named_by(name: str, task_words: set[str]) -> bool:
     return bool(own) and len(own) <= MAX_NAME_WORDS and all(w in task_words for w in own)
 
 
+def element_name(label: str) -> str:
+    """The accessible name in a candidate's label (`button "Log in" ...` -> Log in; "" when it has none)."""
+    name = _NAME.match(label)
+    return name.group(1) if name else ""
+
+
 def task_names(task: str, label: str) -> bool:
     """Does the task name this candidate (by a quoted phrase in its label, its accessible name or an option)?"""
     low = normalized(label)
     if any(q and q in low for q in quoted(task)):
         return True
     task_words = set(words(task))
-    name = _NAME.match(label)
-    if name and _named_by(name.group(1), task_words):
+    name = element_name(label)
+    if name and _named_by(name, task_words):
         return True
     options = _OPTIONS.search(label)
     return bool(options) and any(_named_by(o, task_words) for o in options.group(1).split(" | "))

@@ -10,9 +10,13 @@ combobox, is kept). A field whose action left the page or opened a modal ends th
 unsubmitted says so in the history, and why: the model chose to leave it, or the review ran out of rounds. A
 review edit that changes no field ends the review: the form is submitted. The fields the task names a box or an
 option of, unset, are filled even when field selection left them out, and the review's Submit is refused once while
-they are unset (named_fields.py: the same precondition as a submit button's outside a form). With no valid field
-selection, every field but the boxes and radios stands in (llm/fallback.py); a decision with none (a value, the
-review) ends the step as a no-op, and the fills done before it stay in the step's history (NoDecision.done).
+they are unset (named_fields.py: the same precondition as a submit button's outside a form). The counterpart:
+the review's Leave is refused once while every field the task names a value for holds it and the task names what
+the form does (its submit button or label: "Log in"); then the form is submitted (leave_refused). A compound task's
+review is shown its parts, the done ones ticked, and the part this form serves (task_parts.py); a submission that
+changed the page ticks that part done. With no valid field selection, every field but the boxes and radios stands
+in (llm/fallback.py); a decision with none (a value, the review) ends the step as a no-op, and the fills done
+before it stay in the step's history (NoDecision.done).
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from companion.act.elements import (
 from companion.act.errors import ActionFailed
 from companion.act.form_effect import is_submit_button
 from companion.act.models import Outcome
-from companion.act.named_fields import unset_choice, unset_named
+from companion.act.named_fields import named_values_held, names_action, unset_choice, unset_named
 from companion.llm.fallback import NoDecision
 from companion.llm.fit import declare_choice, declare_subset
 from companion.pagemem.model import Element, PageSection
@@ -139,6 +143,7 @@ async def _fill_and_review(ctx: AgentContext, section: PageSection, detached: bo
                            fields: list[Element], actions: list[str]) -> Outcome:
     """submit_form's phases; `actions` gets each basic action as it is done."""
     variables = {"task": ctx.task, "history": ctx.history_text(), "form_purpose": purpose}
+    review_parts = _parts_shown(ctx, section)
 
     # Phase 1: which fields, then fill each.
     reply = await llm.or_stand_in(
@@ -179,7 +184,8 @@ async def _fill_and_review(ctx: AgentContext, section: PageSection, detached: bo
         options = [f"Edit field: {describe(ctx, e)}" for e in fields] + [SUBMIT, LEAVE]
         shown = state + (f"\nNot as the task says yet: {'; '.join(refused)}" if refused else "")
         reply = await llm.decided_twice(lambda v: llm.choose("form_review", v, n=len(options), max_tokens=CHOICE_TOKENS),
-                                        {**variables, "form_state": shown, "options": options}, prompt="form_review")
+                                        {**variables, **review_parts, "form_state": shown, "options": options},
+                                        prompt="form_review")
         refused = ()
         choice = reply.answer.index
         if choice < len(fields):
@@ -188,6 +194,10 @@ async def _fill_and_review(ctx: AgentContext, section: PageSection, detached: bo
                 return ended
             continue
         if options[choice] == LEAVE:
+            if why := leave_refused(ctx, section, purpose, fields):
+                log.info("the review's leave refused once: %s", why)
+                actions.append(say.kept_form(why))
+                return await _submit(ctx, section, purpose, fields, actions)
             actions.append(say.left_form())
             return Outcome(actions=actions)
         if edits < REVIEW_ROUNDS - 1 and (refused := submit_refused(ctx, purpose, fields)):  # a round is left to ask
@@ -218,6 +228,43 @@ def submit_refused(ctx: AgentContext, purpose: str, fields: list[Element]) -> tu
     return left
 
 
+def _action_names(section: PageSection) -> list[str]:
+    """What says what the form does: its submit button's name and the form's own label."""
+    button = submit_button(section)
+    return [n for n in ((button.name or button.text if button else ""), section.attrs.get("aria-label", "")) if n]
+
+
+def _served(ctx: AgentContext, section: PageSection) -> str:
+    """The text of the part of the task this form serves: the first part not done that names what the form does;
+    the whole task when none does (or the task has one part)."""
+    i = ctx.parts.serving(_action_names(section))
+    return ctx.parts.parts[i].text if i is not None and ctx.parts.compound else ctx.task
+
+
+def _parts_shown(ctx: AgentContext, section: PageSection) -> dict:
+    """The review prompt's view of a compound task: its parts, ticked, and the one this form serves."""
+    if not ctx.parts.compound:
+        return {}
+    served = _served(ctx, section)
+    return {"parts": ctx.parts.listed(), "part": served if served != ctx.task else ""}
+
+
+def leave_refused(ctx: AgentContext, section: PageSection, purpose: str, fields: list[Element]) -> str:
+    """Why the review's Leave is refused (once per form and evidence in a task; "" when it is not): the part of
+    the task this form serves names what the form does (names_action: its submit button or label), and every
+    field that part names a value for holds it (named_values_held). The default model left a log-in form so
+    filled, judging it against the question that followed the log-in."""
+    names = _action_names(section)
+    task = _served(ctx, section)
+    named = next((n for n in names if names_action(task, n)), None)
+    held = named_values_held(task, fields, ctx.typed_secrets) if named else []
+    warning = (f"leave:{purpose}", tuple(held))
+    if not held or warning in ctx.submit_warnings:
+        return ""
+    ctx.submit_warnings.add(warning)
+    return f'the task asks for "{named}" and {", ".join(held)}'
+
+
 def _live(ctx: AgentContext, el: Element) -> Element | None:
     """The field as the latest refresh sees it (None: it is gone from the page)."""
     return ctx.pagemem.element_by_ref(el.ref) if ctx.pagemem is not None else el
@@ -241,4 +288,6 @@ async def _submit(ctx: AgentContext, section: PageSection, purpose: str, fields:
         actions.append(say.submitted(None))
     await settle(ctx)
     opened = not modal_before and ctx.pagemem is not None and ctx.pagemem.modal() is not None
+    if result.url_changed or ctx.page_changed:  # the evidence a part it serves is done (task_parts.py)
+        ctx.parts.tick(_action_names(section))
     return Outcome(actions=actions, url_changed=result.url_changed or ctx.page_changed, modal_opened=opened)

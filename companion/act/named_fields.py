@@ -15,9 +15,16 @@ is still empty is unset too, as is the task's date for an empty date input ('Ent
 quoted phrase that names an element of the page ('the "Submit" button') is a reference, not a value. A secret field's value is never read: filled or empty is all that is known of it.
 
 value_named_for: a quoted value the task puts next to a field's own words ('the password "DYh"', '"Ada" as the
-first name') is that field's value, typed without a call, and so is the task's one date for a date input or one
-email address for an email input. Asked, the default model typed the username "sergio" into the password field
-too.
+first name'), or one written after a field's word and a colon ('(username: admin, password: x)', as WebArena's
+tasks give credentials), is that field's value, typed without a call, and so is the task's one date for a date
+input or one email address for an email input. Asked, the default model typed the username "sergio" into the
+password field too.
+
+named_values_held and names_action are the counterpart of the Submit refusal, for the review's "leave": a form
+whose fields hold every value the task names for them, and whose submit button (or label) the task names ("Log in
+to the shop admin (username: ..., password: ...)", button "Log in"), is the task's to submit. The default model
+left such a log-in form, "the form does not provide any information about the product's stock": it judged the
+whole task, not the form.
 """
 
 from __future__ import annotations
@@ -131,14 +138,26 @@ def field_words(el: Element) -> set[str]:
     return out - _GENERIC - STOPWORDS
 
 
+# 'username: admin', 'password = x': a value written after a word and a colon (or '='), up to a space, a comma, a
+# semicolon or a bracket; a full stop ending the sentence is not the value's.
+_LABELLED = re.compile(r"(?<=\w)\s*[:=]\s*([^\s,;()\[\]\"“”]+?)(?=\.?(?:[\s,;()\[\]]|$))")
+
+
+def labelled_spans(task: str) -> list[tuple[str, int, int]]:
+    """The values the task writes after a word and a colon ('username: admin'), with where each value starts and
+    ends (as quoted_spans gives quotes): value_named_for tells which field's word is before it."""
+    return [(m.group(1), m.start(1), m.end(1)) for m in _LABELLED.finditer(task)]
+
+
 def value_named_for(task: str, el: Element) -> str | None:
     """The one quoted value the task puts next to this text field's own words: right before the quote ('the
-    password "DYh"') or right after it ('"Ada" as the first name'); when none is, the task's one value in the
+    password "DYh"') or right after it ('"Ada" as the first name'), or the value after its word and a colon
+    ('password: DYh'); when none is, the task's one value in the
     format the field's type fixes (formatted_value); None when there is none or more than one."""
     if not is_text_field(el):
         return None
     own = field_words(el)
-    spans = quoted_spans(task)
+    spans = sorted(quoted_spans(task) + labelled_spans(task), key=lambda span: span[1])
     claimed: list[str] = []
     said_after = 0  # where the previous quote's "as the first name" ends: those words are not this quote's
     for i, (phrase, start, end) in enumerate(spans):
@@ -153,3 +172,52 @@ def value_named_for(task: str, el: Element) -> str | None:
     if len(values) == 1:
         return values[0]
     return None if values else formatted_value(task, el)
+
+
+def named_values_held(task: str, fields: list[Element], typed_secrets: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()) -> list[str]:
+    """What shows that `fields` are as the task says, one phrase per value ('textbox "Username" holds "admin"'),
+    when they all are: every text field the task names a value for holds it (a password field: is filled, its
+    value is never read), every value the task quotes is held by a field (or names an element: a reference), and
+    no box or option the task names is unset. Empty when one is not so, or when the task names no value here. A
+    field the task names nothing for is no evidence either way (a "Remember me" box)."""
+    texts = [e for e in fields if is_text_field(e) and not e.disabled]
+    shown: list[str] = []
+    claimed: set[str] = set()
+    for el in texts:
+        value = value_named_for(task, el)
+        if value is None:
+            continue
+        claimed.add(normalized(value))
+        if el.is_password and is_empty(el, typed_secrets):
+            return []
+        if not el.is_password and normalized(el.value or "") != normalized(value):
+            return []
+        shown.append(f"{label(el)} is filled" if el.is_password else f'{label(el)} holds "{value}"')
+    held = {normalized(e.value or "") for e in texts if not e.is_password} | claimed
+    names = {normalized(n) for e in fields for n in (e.name, e.text) if n}
+    for value in quoted_as_written(task):
+        if normalized(value) not in held | names:
+            return []
+        if normalized(value) not in claimed and normalized(value) in held:
+            shown.append(f'"{value}" is typed')
+    if unset_named(task, fields, typed_secrets):
+        return []
+    return list(dict.fromkeys(shown))
+
+
+# A button word that says only "go ahead", not what the form does.
+_VAGUE_ACTIONS = frozenset("go ok okay next continue yes done".split())
+
+
+def names_action(task: str, name: str) -> bool:
+    """The task names what a button does: its name is a run of the task's words ("Log in" in "Log in to the
+    admin"), or the same letters without the space ("Login" and "log in", "Sign in" and "signin"). A vague name
+    (Go, OK, Next) names nothing."""
+    own = _words(name)
+    if not own or set(own) <= _VAGUE_ACTIONS | STOPWORDS:
+        return False
+    if names_in(task, name):
+        return True
+    have = _words(task)
+    joined = set(have) | {a + b for a, b in zip(have, have[1:])}
+    return len("".join(own)) >= 4 and "".join(own) in joined

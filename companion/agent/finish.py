@@ -40,12 +40,13 @@ declare("final_answer", FinalAnswer, ANSWER_MAX_TOKENS)
 
 
 async def verify_end_task(task: str, history: str, observation: str, actions_done: list[str],
-                          checked_values: list[str] | None = None) -> Verification:
+                          checked_values: list[str] | None = None, parts: list[str] | None = None) -> Verification:
     """actions_done: every basic action of the task so far; listing them (or "(none)") makes a claim of
     completion checkable even for a small model that would otherwise trust a hallucinated observation.
-    checked_values: the observation's numbers found in a visited page's text, with the page (grounding.py)."""
+    checked_values: the observation's numbers found in a visited page's text, with the page (grounding.py).
+    parts: a compound task's parts, the done ones ticked (act/task_parts.py), so each is judged as itself."""
     variables = {"task": task, "history": history, "observation": observation, "actions_done": actions_done,
-                 "checked_values": checked_values or []}
+                 "checked_values": checked_values or [], "parts": parts or []}
     reply = await llm.decided_twice(lambda v: llm.ask("end_task_verification", v, Verification, max_tokens=VERIFY_MAX_TOKENS),
                                     variables, prompt="end_task_verification")
     return reply.answer

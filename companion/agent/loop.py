@@ -53,6 +53,7 @@ from pydantic import BaseModel, Field
 from companion import llm
 from companion.act import ActionFailed, AgentContext, Candidate, execute, gather_candidates
 from companion.act.errors import Declined, NoOp, NotYet
+from companion.act.filter_guard import element_name
 from companion.act.sites import WEB_SCHEMES, SitePolicy, parse_url
 from companion.agent.bookmarks import choose_bookmarks
 from companion.agent.change import describe_change, page_lines
@@ -435,6 +436,7 @@ class _Agent:
                 if not arrived:  # the page this step started on (loopguard.py: returns to it)
                     self.guard.arrive(state, text, self.step)
                     arrived = True
+                self.guard.at(ctx.pagemem.url)
                 await self._learn_noop(state, text)
                 noops = self.guard.changed_nothing(state)
                 unavailable: dict[int, str] = {}  # kept numbers, not choosable
@@ -483,7 +485,7 @@ class _Agent:
                         verdict = await verify_end_task(self.task, self._history_with(obs, step_summary, reasons, actions,
                                                                                       notes=False),
                                                         observation, self.history.actions() + actions,
-                                                        self.seen.where_seen(observation))
+                                                        self.seen.where_seen(observation), ctx.parts.listed())
                         if not verdict.complete:
                             end_task_removed = True
                             await self.events.emit("note", step=self.step, reason=decision.reason,
@@ -535,6 +537,8 @@ class _Agent:
                     continue
                 executed += 1
                 not_yet = ""
+                if outcome.url_changed and chosen.kind == "element":  # evidence a part it names is done (task_parts.py)
+                    ctx.parts.tick([element_name(chosen.label)])
                 actions += outcome.actions
                 if moves_on(outcome.actions, outcome.url_changed):
                     self.declined_pending = None

@@ -17,12 +17,19 @@ help and it is not offered there again (a small model re-ran the search whose re
 re-clicked a consent button that left its dialog open, until the guard stopped the task). Here the text does
 count, on the safe side: a click whose only effect is text (a counter, a message) is not a no-op, and on a
 page whose text changes by itself (a ticking clock) nothing is learnt and the counts above still apply.
+
+Known no-ops expire when the agent is on a different URL: another scheme, host, path or query (the fragment does
+not count: "#reviews" is the same document, as for the PageMem). A form that a first try left unsubmitted, or a
+button clicked before its fields were filled, changed nothing then; back on that page later, the same action on the
+same state may be the right one (the default model, refused "Log in" on a log-in page, never logged in). The loop
+counts above do not expire: five times on one state still stops the task.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from urllib.parse import urldefrag
 
 from companion.llm.prompts import untrusted
 from companion.observe.grounding import page_content
@@ -61,6 +68,7 @@ class LoopGuard:
         self.stop_at = stop_at
         self.counts: Counter[tuple[str, str]] = Counter()
         self.noops: dict[str, set[str]] = {}  # state -> actions done there that changed nothing
+        self.noops_url = ""  # the document URL (no fragment) the known no-ops were learnt on
         self._last: tuple[str, str, str] | None = None  # (state, text, action) of the last action done
         self.arrivals: dict[tuple[str, str], list[int]] = {}  # (state, text) -> the steps that started on it
 
@@ -70,6 +78,13 @@ class LoopGuard:
         self.counts[(state, action)] += 1
         self._last = (state, text, action)
         return self.counts[(state, action)]
+
+    def at(self, url: str) -> None:
+        """The agent is on `url`: the no-ops learnt on another URL (path and query; not the fragment) expire."""
+        document = urldefrag(url)[0]
+        if document != self.noops_url:
+            self.noops.clear()
+            self.noops_url = document
 
     def look(self, state: str, text: str) -> None:
         """The page as it is after the last action done: the same state and text make that action a known no-op there."""

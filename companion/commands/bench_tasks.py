@@ -5,7 +5,10 @@ agent in a fresh headless Chromium with the extension, logged in, with a fresh m
 their answer, changes by the site's database (reset to the seed before each of them). `--memory explore`
 explores the site once first (`webchallenger explore --no-summaries`) and gives every task a copy of that
 memory; `--memory both` runs the suite without and then with it. Confirmations are answered yes.
-Prints a table (per task, then success per kind and overall) and writes every figure to a JSON file.
+Prints a table (per task, then success per kind and overall) and writes every figure to a JSON file. A task that
+starts logged out at the log-in page (`"needs_login": false`, credentials in its intent, as WebArena's) is
+marked "@login" in the table, and counted apart ("at log-in", summary key "at_login"), not among the lookups
+and changes, which start logged in.
 Figures, not pass/fail: the exit code is 0 whenever the bench ran (1 when the harness could not run a task).
 """
 
@@ -76,23 +79,24 @@ def _llm(spec: str | None):
 def format_run(run) -> str:
     mark = "ok  " if run.success else ("ERR " if run.error else "fail")
     answer = " ".join(run.answer.split())[:60]
-    line = (f"{mark} {run.memory:<7} {run.kind:<6} {run.id:<28} {run.status:<12} {run.steps:>5} {run.calls:>5} "
+    task = f"{run.id}@login" if run.starts_at_login else run.id
+    line = (f"{mark} {run.memory:<7} {run.kind:<6} {task:<32} {run.status:<12} {run.steps:>5} {run.calls:>5} "
             f"{run.prompt_tokens:>8} {run.completion_tokens:>6} {run.wall_s:>7.1f} {run.fallbacks:>5} "
             f"{'yes' if run.llm_error else '-':>8}  {answer}")
     why = run.error or (run.detail if not run.success else "")
     return line + (f"\n     {why[:200]}" if why else "")
 
 
-HEADER = (f"{'':4} {'memory':<7} {'kind':<6} {'task':<28} {'status':<12} {'steps':>5} {'calls':>5} "
+HEADER = (f"{'':4} {'memory':<7} {'kind':<6} {'task':<32} {'status':<12} {'steps':>5} {'calls':>5} "
           f"{'prompt':>8} {'compl.':>6} {'wall s':>7} {'fallb':>5} {'llm-lost':>8}  answer")
 
 
 def print_summary(summary: dict) -> None:
-    print(f"\n{'memory':<8} {'lookups':>9} {'changes':>9} {'overall':>9} {'errors':>6} {'steps':>6} {'calls':>6} "
-          f"{'prompt':>8} {'wall s':>7} {'fallb':>5} {'llm-lost':>8}   (means per task; fallb, llm-lost: totals)")
+    print(f"\n{'memory':<8} {'lookups':>9} {'changes':>9} {'at log-in':>9} {'overall':>9} {'errors':>6} {'steps':>6} "
+          f"{'calls':>6} {'prompt':>8} {'wall s':>7} {'fallb':>5} {'llm-lost':>8}   (means per task; fallb, llm-lost: totals)")
     for memory, row in summary.items():
-        cells = [f"{row[k]['success']}/{row[k]['tasks']}" for k in ("lookup", "change", "overall")]
-        print(f"{memory:<8} {cells[0]:>9} {cells[1]:>9} {cells[2]:>9} {row['errors']:>6} {row['mean_steps']:>6} "
+        cells = [f"{row[k]['success']}/{row[k]['tasks']}" for k in ("lookup", "change", "at_login", "overall")]
+        print(f"{memory:<8} {cells[0]:>9} {cells[1]:>9} {cells[2]:>9} {cells[3]:>9} {row['errors']:>6} {row['mean_steps']:>6} "
               f"{row['mean_calls']:>6} {row['mean_prompt_tokens']:>8} {row['mean_wall_s']:>7} {row['fallbacks']:>5} "
               f"{row['lost_to_llm']:>8}")
 

@@ -106,3 +106,17 @@ def test_a_step_that_chooses_again_on_its_page_is_one_arrival():
     for _ in range(3):
         guard.arrive("form", "text", 1)
     assert guard.returned("form", "text") == []
+
+
+def test_known_noops_expire_on_another_url_but_not_on_another_fragment():
+    """A form left unsubmitted on a first try changed nothing then; once the agent has been on another URL (path
+    or query), the same action on the same page state is offered again. A fragment is the same document."""
+    guard = LoopGuard()
+    guard.at("http://shop.test/admin/login/")
+    guard.record("S", 'button "Log in"', "T")
+    guard.look("S", "T")
+    guard.at("http://shop.test/admin/login/#main")
+    assert guard.changed_nothing("S") == {'button "Log in"'}
+    guard.at("http://shop.test/admin/login/?next=/admin/")
+    guard.at("http://shop.test/admin/login/")
+    assert guard.changed_nothing("S") == set()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from selenium.webdriver.common.by import By
 
-from companion.act.named_fields import names_in, unset_named, value_named_for
+from companion.act.named_fields import named_values_held, names_action, names_in, unset_named, value_named_for
 from companion.agent.loop import run_task
 from companion.pagemem.model import Element
 from companion.protocol import ElementRef
@@ -172,6 +172,36 @@ def test_no_value_is_named_for_a_field_the_task_does_not_point_at():
     assert value_named_for('Log in as "sergio".', password) is None
     box = Element(ref=ElementRef(frame=0, id=3), index=3, tag="input", role="checkbox", name="password", attrs={"type": "checkbox"})
     assert value_named_for('Set the password "x".', box) is None  # not a text field
+
+
+def test_a_value_after_a_fields_word_and_a_colon_is_that_fields():
+    user = _field(1, name="Username:", attrs={"id": "id_username", "name": "username"})
+    password = _field(2, name="Password:", attrs={"id": "id_password", "name": "password", "type": "password"})
+    task = "Log in to the shop admin (username: admin, password: s3cret!.x). What is the stock of SKU KT-1002?"
+    assert (value_named_for(task, user), value_named_for(task, password)) == ("admin", "s3cret!.x")
+
+
+def test_named_values_are_held_only_when_every_value_the_task_names_is_in_its_field():
+    task = 'Log in with the username "sergio" and the password "DYh-2024".'
+    user = _field(1, name="Username", attrs={"id": "user"}, value="sergio")
+    password = _field(2, name="Password", attrs={"id": "pw", "type": "password"}, has_value=True)
+    remember = Element(ref=ElementRef(frame=0, id=3), index=3, tag="input", role="checkbox", name="Remember me",
+                       attrs={"type": "checkbox"})
+    assert named_values_held(task, [user, password, remember]) == ['textbox "Username" holds "sergio"',
+                                                                   'textbox "Password" is filled']
+    wrong = user.model_copy(update={"value": "serg"})
+    assert named_values_held(task, [wrong, password, remember]) == []
+    empty = password.model_copy(update={"has_value": False})
+    assert named_values_held(task, [user, empty, remember]) == []
+    assert named_values_held("Log in to the shop.", [user, password]) == []  # the task names no value here
+
+
+def test_a_task_names_what_a_button_does_by_its_words_or_their_letters():
+    task = "Log in to the shop admin, then open the orders."
+    assert names_action(task, "Log in") and names_action(task, "Login") and names_action("login first", "Log in")
+    assert not names_action(task, "Log out")
+    assert not names_action("Sign up now", "Sign in")
+    assert not names_action("Go to the orders", "Go")  # a vague button names nothing
 
 
 def test_a_login_form_gets_the_values_the_task_names_without_asking(browser, pages, agent_llm, memory_dir):

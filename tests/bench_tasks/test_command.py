@@ -28,7 +28,7 @@ def test_the_command_runs_the_chosen_tasks_and_writes_every_figure(agent_llm, tm
     assert report["summary"]["none"]["lookup"] == {"tasks": 1, "success": 1}
     assert report["summary"]["none"]["overall"] == {"tasks": 1, "success": 1}
     assert "ok   none    lookup orders-pending-count" in printed
-    assert "\nnone           1/1       0/0       1/1" in printed
+    assert "\nnone           1/1       0/0       0/0       1/1" in printed  # lookups, changes, at log-in, overall
 
 
 def test_an_unknown_task_name_is_refused_before_anything_starts(capsys):

@@ -8,7 +8,8 @@ from dataclasses import replace
 
 from companion.bench.task_runner import run_task_once
 from companion.llm.scripted_server import Stall
-from tests.bench_tasks.scripted import OPTS, add_tag, count_orders, count_shown, filter_then_end, task_of
+from tests.agent.agent_llm import index_of, option_named
+from tests.bench_tasks.scripted import OPTS, add_tag, count_orders, count_shown, filter_then_end, page_of, task_of
 
 
 def test_a_lookup_answered_from_the_filtered_list_succeeds(suite, django_site, agent_llm, tmp_path):
@@ -71,3 +72,24 @@ def test_a_task_stopped_by_its_time_limit_keeps_what_it_cost(suite, django_site,
     assert run.steps == 2  # stopped in its second step, after the filter click ...
     assert run.calls > 0 and run.prompt_tokens > 0  # ... with the calls so far counted, not lost with the task
     assert 20 <= run.wall_s < 60
+
+
+def test_a_task_that_starts_at_the_log_in_page_logs_in_with_the_intents_credentials(suite, django_site, agent_llm, tmp_path):
+    """Logged out at the log-in page, the agent fills the form with the credentials the intent names (typed
+    without a call) and its review's "leave" is refused: it logs in and reaches the product list, where it ends."""
+    def choose(text: str, labels: list[str]) -> int:
+        if "/admin/login/" in page_of(text):
+            return index_of(labels, r'^textbox "Username')
+        return index_of(labels, r"^end the task")
+
+    server = agent_llm(choose=choose, answer=lambda text: "The stock is 18.",
+                       overrides={"form_review": option_named(r"^Leave the form")})
+
+    run = run_task_once(task_of(suite, "login-product-stock"), django_site, "none", OPTS, tmp_path)
+
+    assert run.starts_at_login
+    assert server.prompts("field_value") == []  # "username: admin, password: ..." name the fields' values
+    (verification,) = server.prompts("end_task_verification")
+    assert "[x] 1. Log in to the shop admin" in verification  # the log-in part is done: the form left the page
+    assert "/admin/shop/product/" in verification and "/admin/login/" not in verification.split("Current page:")[1]
+    assert run.status == "done", run

@@ -92,3 +92,28 @@ def test_a_change_task_must_be_judged_by_the_database(tmp_path):
 def test_change_tasks_reset_the_database_and_lookups_do_not_by_default(suite):
     assert all(t.resets for t in suite.tasks if t.kind == "change")
     assert not any(t.resets for t in suite.tasks if t.kind == "lookup")
+
+
+def test_some_tasks_start_at_the_log_in_page_with_the_sites_credentials_in_their_intent(suite):
+    """As WebArena's: logged out, at the log-in page, the credentials in the task; a lookup and a change at least."""
+    from tests.djangosite.server import Credentials
+
+    at_login = [t for t in suite.tasks if not t.needs_login]
+    assert 3 <= len(at_login) <= 4
+    assert {t.kind for t in at_login} == {"lookup", "change"}
+    creds = Credentials()
+    for task in at_login:
+        assert task.start_url.startswith("/admin/login/")
+        assert f"username: {creds.username}, password: {creds.password}" in task.intent
+
+
+def test_tasks_that_start_at_the_log_in_page_are_counted_apart():
+    from companion.bench.task_runner import TaskRun, summarize
+
+    runs = [TaskRun(id="a", kind="lookup", memory="none", intent="?", success=True),
+            TaskRun(id="b", kind="lookup", memory="none", intent="?", success=False, starts_at_login=True),
+            TaskRun(id="c", kind="change", memory="none", intent="?", success=True, starts_at_login=True)]
+    row = summarize(runs)["none"]
+    assert row["lookup"] == {"tasks": 1, "success": 1} and row["change"] == {"tasks": 0, "success": 0}
+    assert row["at_login"] == {"tasks": 2, "success": 1}
+    assert row["overall"] == {"tasks": 3, "success": 2}

@@ -1,0 +1,134 @@
+"""A compound task, worked part by part: its ordered parts, each ticked done by evidence (pure functions).
+
+"Log in to the shop admin (username: admin, password: x). What is the current stock of SKU KT-1002?": the
+default model's form review left the filled log-in form, "the form does not provide any information about the
+product's stock". It judged the form against the whole task, where the log-in is a precondition of the question.
+Shown the task as ordered parts with the done ones ticked, the form review judges the form against the part it
+serves, and the end-task check sees which parts are done.
+
+Splitting, by rule (split_task), in this order:
+  - numbered steps ("1. Open the orders 2. Count the pending ones", "1) ... 2) ..."), numbered from 1 in order;
+  - else sentences: a full stop, "!" or "?" followed by a space and a capital letter or a digit, outside quotes
+    and brackets, and not after an abbreviation ("e.g.", "Mr.") or a single letter;
+  - then, within each, clauses that open with a sequence word: "and then", ", then", "; then", ", next",
+    ", after that", ", finally" (the word is left out of the part, as is one opening a sentence: "Then stop.");
+    a leading "First," stays.
+A task with one part is not compound: nothing is shown differently for it.
+
+Ticking (TaskParts.tick), one rule: a part is done when an element it names was used and the page then became
+another document. The element is a form's submit button (or the form's label) for a submission, the clicked
+element for a click; "names" is named_fields.names_action (the button's name is a run of the part's words, or
+the same letters without a space: "Log in" and "login"). The first part not done that names it is ticked. A
+question ("What is ...?") names no element it is done by, so no rule ticks it: that is the end-task check's to judge.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel, Field
+
+from companion.act.named_fields import names_action
+
+_QUOTES = {'"': '"', "“": "”"}
+_OPEN_BRACKETS, _CLOSE_BRACKETS = "([{", ")]}"
+_ABBREVIATIONS = frozenset("e.g i.e etc mr mrs ms dr st vs no approx".split())
+_STEP = re.compile(r"(?:^|(?<=\s))(\d{1,2})[.)]\s+")
+_THEN = re.compile(r"\s*(?:\band then\b|[,;]\s*(?:then|next|after that|afterwards|finally)\b),?\s*", re.I)
+_OPENING = re.compile(r"^(?:and\s+)?(?:then|next|after that|afterwards|finally)\b,?\s*", re.I)  # "Then stop."
+
+
+def _numbered(task: str) -> list[str] | None:
+    """The steps of a task numbered 1, 2, ... in order (at least two), else None."""
+    marks = [m for m in _STEP.finditer(task)]
+    steps: list[re.Match[str]] = []
+    for m in marks:
+        if int(m.group(1)) == len(steps) + 1:
+            steps.append(m)
+    if len(steps) < 2:
+        return None
+    ends = [m.start() for m in steps[1:]] + [len(task)]
+    head = task[:steps[0].start()].strip()
+    return ([head] if head else []) + [task[m.end():end].strip() for m, end in zip(steps, ends)]
+
+
+def _ends_sentence(text: str, i: int) -> bool:
+    """The mark at text[i] ends a sentence: the next one starts with a capital or a digit, after a space."""
+    after = text[i + 1:i + 3]
+    if len(after) < 2 or not after[0].isspace() or not (after[1].isupper() or after[1].isdigit()):
+        return False
+    if text[i] != ".":
+        return True
+    word = re.search(r"([\w.]+)$", text[:i])
+    last = word.group(1).lower() if word else ""
+    return not ((len(last) == 1 and last.isalpha()) or last in _ABBREVIATIONS)
+
+
+def _sentences(task: str) -> list[str]:
+    out, start, closer, depth = [], 0, None, 0
+    for i, ch in enumerate(task):
+        if closer is not None:
+            closer = None if ch == closer else closer
+        elif ch in _QUOTES:
+            closer = _QUOTES[ch]
+        elif ch in _OPEN_BRACKETS:
+            depth += 1
+        elif ch in _CLOSE_BRACKETS:
+            depth = max(0, depth - 1)
+        elif ch in ".!?" and depth == 0 and _ends_sentence(task, i):
+            out.append(task[start:i + 1])
+            start = i + 1
+    return out + [task[start:]]
+
+
+def _clauses(sentence: str) -> list[str]:
+    """A sentence cut at its sequence words (outside quotes, where a value may say "then")."""
+    quoted = [(m.start(), m.end()) for m in re.finditer(r'"[^"]*"|“[^”]*”', sentence)]
+    cuts = [m for m in _THEN.finditer(sentence) if not any(a < m.start() < b for a, b in quoted)]
+    bounds = [0] + [x for m in cuts for x in (m.start(), m.end())] + [len(sentence)]
+    return [sentence[bounds[i]:bounds[i + 1]] for i in range(0, len(bounds), 2)]
+
+
+def split_task(task: str) -> list[str]:
+    """The task's ordered parts (one part: the task as it is)."""
+    text = " ".join(task.split())
+    pieces = _numbered(text) or _sentences(text)
+    parts = [_OPENING.sub("", p.strip()) for piece in pieces for p in _clauses(piece)]
+    return [p for p in parts if re.search(r"\w", p)] or [text]
+
+
+class TaskPart(BaseModel):
+    text: str
+    done: bool = False
+
+
+class TaskParts(BaseModel):
+    parts: list[TaskPart] = Field(default_factory=list)
+
+    @classmethod
+    def of(cls, task: str) -> "TaskParts":
+        return cls(parts=[TaskPart(text=p) for p in split_task(task)])
+
+    @property
+    def compound(self) -> bool:
+        return len(self.parts) > 1
+
+    def listed(self) -> list[str]:
+        """The parts for a prompt, in order, the done ones ticked: '[x] 1. Log in ...', '[ ] 2. What is ...?'.
+        Empty for a task of one part (its prompts show the task alone)."""
+        if not self.compound:
+            return []
+        return [f"[{'x' if p.done else ' '}] {i}. {p.text}" for i, p in enumerate(self.parts, 1)]
+
+    def serving(self, names: list[str]) -> int | None:
+        """The index of the first part not done that names one of `names` (a button's name, a form's label)."""
+        return next((i for i, p in enumerate(self.parts)
+                     if not p.done and any(n and names_action(p.text, n) for n in names)), None)
+
+    def tick(self, names: list[str]) -> int | None:
+        """An element named `names` was used and the page became another document: the part it serves is done.
+        Returns that part's index (None: no part names it)."""
+        i = self.serving(names)
+        if i is not None:
+            self.parts[i].done = True
+        return i

@@ -1,0 +1,55 @@
+"""A compound task is split into ordered parts by rule, and a part is ticked done only by evidence: an element
+it names was used and the page became another document (companion/act/task_parts.py). Pure functions."""
+
+from __future__ import annotations
+
+from companion.act.task_parts import TaskParts, split_task
+
+LOGIN_TASK = ("Log in to the shop admin (username: admin, password: s3cret!). "
+              "What is the current stock of the product with SKU KT-1002?")
+
+
+def test_sentences_are_parts_but_a_full_stop_inside_brackets_quotes_or_after_an_abbreviation_is_not_an_end():
+    assert split_task(LOGIN_TASK) == ["Log in to the shop admin (username: admin, password: s3cret!).",
+                                      "What is the current stock of the product with SKU KT-1002?"]
+    assert split_task('Post "Great kettle. Works well." as a review.') == ['Post "Great kettle. Works well." as a review.']
+    assert split_task("Ask Mr. Smith, e.g. Bob, for the key.") == ["Ask Mr. Smith, e.g. Bob, for the key."]
+
+
+def test_sequence_words_cut_a_sentence_and_are_left_out_of_the_parts():
+    assert split_task("Open the orders page and then count the pending ones.") == ["Open the orders page",
+                                                                                    "count the pending ones."]
+    assert split_task("First log in, then open the orders, next count them, finally say the count.") == [
+        "First log in", "open the orders", "count them", "say the count."]
+    assert split_task("Open the orders. Then count them.") == ["Open the orders.", "count them."]
+    assert split_task('Type "first, then last" into the box.') == ['Type "first, then last" into the box.']
+
+
+def test_numbered_steps_are_parts_in_their_order():
+    assert split_task("Do this: 1. Open the orders 2) Count the pending ones") == [
+        "Do this:", "Open the orders", "Count the pending ones"]
+    assert split_task("Buy 2. Then pay.") == ["Buy 2.", "pay."]  # one number is no list of steps
+
+
+def test_a_task_of_one_part_is_not_compound_and_lists_nothing():
+    parts = TaskParts.of("What is the price of the Blue kettle on the next page?")
+    assert not parts.compound and parts.listed() == []
+
+
+def test_a_part_is_ticked_when_the_element_it_names_was_used_and_a_question_never_is():
+    parts = TaskParts.of(LOGIN_TASK)
+    assert parts.listed() == ["[ ] 1. Log in to the shop admin (username: admin, password: s3cret!).",
+                              "[ ] 2. What is the current stock of the product with SKU KT-1002?"]
+    assert parts.tick(["Log out"]) is None  # not what the part names
+    assert parts.tick(["Login"]) == 0  # the same letters as "Log in"
+    assert parts.listed()[0].startswith("[x] 1. Log in")
+    assert parts.tick(["Log in"]) is None  # done already; the question names no element
+    assert parts.serving(["Search"]) is None
+
+
+def test_the_part_a_form_serves_is_the_first_not_done_that_names_its_button():
+    parts = TaskParts.of("Search for kettles, then search for teapots and save the cheaper one.")
+    assert parts.serving(["Search"]) == 0
+    parts.tick(["Search"])
+    assert parts.serving(["Search"]) == 1
+    assert parts.serving(["Save"]) == 1
