@@ -86,6 +86,17 @@ def ensure_extension_built() -> None:
         subprocess.run([sys.executable, str(ROOT / "build.py")], cwd=ROOT, check=True)
 
 
+@pytest.fixture(autouse=True)
+def _no_typed_secret_carries_over():
+    """Each test starts knowing no typed secret. The product remembers what it typed into a secret field for the
+    whole process and masks it wherever text leaves a task (companion/typed_secrets.py); the suite's companion
+    runs in this process, so a word one test typed into a secret field would be masked in every later test."""
+    yield
+    from companion import typed_secrets
+
+    typed_secrets.forget_all()
+
+
 @pytest.fixture(scope="session")
 def pages():
     """Two static servers over tests/fixtures/pages (see the module docstring)."""
