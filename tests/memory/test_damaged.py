@@ -11,7 +11,6 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from companion.agent.site_memory import SiteMemory
 from companion.pagemem.divide import divide_page
 from tests.memory.memcli import ROOT, cli, honouring_file_modes
 from tests.pagemem.htmlsnap import snapshot_from_html
+from tests.support.memory_task import TASK_SCRIPT
 
 SITE = "damaged.example"
 URL = f"https://{SITE}/page"
@@ -92,21 +92,6 @@ SHAPES = {
 }
 PARAMS = [pytest.param(shape, id=name) for name, shape in SHAPES.items()]
 
-# Through SiteMemory.store_for(), then a write through the store it returned; prints what the task saw.
-TASK = textwrap.dedent("""
-    import json, sys
-    from pathlib import Path
-    from companion.agent.site_memory import SiteMemory
-    warnings = []
-    memory = SiteMemory(Path(sys.argv[1]), warn=warnings.append)
-    store = memory.store_for(sys.argv[2])
-    store.store_summary("h", "a summary learned during the task")
-    print(json.dumps({"warnings": warnings, "scratch": not hasattr(store.db.storage, "path"),
-                      "summary": store.cached_summary("h")}))
-    memory.close()
-""")
-
-
 def _task_on(directory: Path, honour_file_modes: bool) -> dict:
     """What a task sees; in a subprocess when a file's mode must make it unreadable (see memcli)."""
     prefix = honouring_file_modes() if honour_file_modes else []
@@ -119,7 +104,7 @@ def _task_on(directory: Path, honour_file_modes: bool) -> dict:
                 "summary": list(store.cached_summary("h"))}
         memory.close()
         return seen
-    out = subprocess.run([*prefix, sys.executable, "-c", TASK, str(directory), URL], cwd=ROOT, capture_output=True,
+    out = subprocess.run([*prefix, sys.executable, "-c", TASK_SCRIPT, str(directory), URL], cwd=ROOT, capture_output=True,
                          text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)

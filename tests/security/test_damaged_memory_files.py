@@ -14,7 +14,6 @@ import os
 import resource
 import subprocess
 import sys
-import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -23,6 +22,7 @@ import pytest
 
 from companion.memory.storage import MAX_FILE_BYTES
 from tests.memory.memcli import ROOT, WEBCHALLENGER
+from tests.support.memory_task import TASK_SCRIPT
 
 SITE = "damaged.example"
 URL = f"https://{SITE}/page"
@@ -103,24 +103,10 @@ def _memory_entry(tmp_path: Path, damage: Damage) -> tuple[Path, Path]:
     return data, path
 
 
-TASK = textwrap.dedent("""
-    import json, sys
-    from pathlib import Path
-    from companion.agent.site_memory import SiteMemory
-    warnings = []
-    memory = SiteMemory(Path(sys.argv[1]), warn=warnings.append)
-    store = memory.store_for(sys.argv[2])
-    store.store_summary("h", "a summary learned during the task")
-    print(json.dumps({"warnings": warnings, "scratch": not hasattr(store.db.storage, "path"),
-                      "summary": store.cached_summary("h")}))
-    memory.close()
-""")
-
-
 @pytest.mark.parametrize("damage", PARAMS)
 def test_the_task_reports_the_damage_and_goes_on_with_a_scratch_store(damage, tmp_path):
     _, path = _memory_entry(tmp_path, damage)
-    out = _run([sys.executable, "-c", TASK, str(path.parent), URL], {})
+    out = _run([sys.executable, "-c", TASK_SCRIPT, str(path.parent), URL], {})
     assert out.returncode == 0, out.stderr[-2000:]
     seen = json.loads(out.stdout)
     assert seen["scratch"] and seen["summary"] == ["a summary learned during the task", None]
