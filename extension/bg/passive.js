@@ -187,9 +187,15 @@ function sendClick(tabId, click, before, outcome) {
 
 async function onClick(tabId, frameId, path) {
   const st = tabs.get(tabId);
-  if (!st || !st.before || !(await eligible(tabId))) return;
-  const click = { frame: frameId, path, before: st.before, at: Date.now(), generation: st.generation, sentAs: null, navigated: false };
+  if (!st || !st.before) return;
+  // Registered before anything is awaited: a link's navigation can commit while eligibility is still being
+  // read (tabs, storage, the site's policy), and onNavigated must find the click and the page it was made on.
+  const click = {
+    frame: frameId, path, before: st.before, at: Date.now(), generation: st.generation, sentAs: null, navigated: false,
+    eligible: eligible(tabId).catch(() => null),
+  };
   st.click = click;
+  if (!(await click.eligible)) return;
   try {
     await callInFrame(tabId, 0, "passive.settled", [mode.settle_ms, MAX_SETTLE_MS]);
   } catch (_) {
@@ -211,7 +217,10 @@ function onNavigated(tabId, url, formSubmit) {
     click.navigated = true;
     // Reported already as a click that changed nothing (the server was slow to answer): it led here after all.
     // A form's submission carries what the user typed in its query: the names are kept, never the values.
-    sendClick(tabId, click, click.sentAs || click.before, { navigated_to: formSubmit ? withoutQueryValues(url) : url });
+    const navigatedTo = formSubmit ? withoutQueryValues(url) : url;
+    click.eligible.then((tab) => {
+      if (tab) sendClick(tabId, click, click.sentAs || click.before, { navigated_to: navigatedTo });
+    });
   }
   st.generation++;
   st.before = null;
