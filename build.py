@@ -3,7 +3,7 @@
 
     python3 build.py            build the extension into dist/ and regenerate shared_schema/
     python3 build.py install    install system packages, a .venv with the companion, then build
-    python3 build.py test       install what the tests need, then run them
+    python3 build.py test       install what the tests need, check the import layers (lint-imports), then run them
     python3 build.py schema     only regenerate shared_schema/
     python3 build.py peer       browser-use (the benchmarks' peer agent) in its own .venv-peer
 
@@ -166,9 +166,19 @@ def build() -> None:
     log(f"extension built: {EXTENSION_OUT} and {zip_path.name}")
 
 
+def lint_imports() -> int:
+    """The layer contracts of pyproject.toml ([tool.importlinter]): seconds, so it runs before a suite of minutes."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))  # this checkout's companion/, not an installed copy
+    code = subprocess.run([str(VENV / "bin" / "lint-imports")], cwd=ROOT, env=env).returncode
+    if code:
+        log("lint-imports failed: an import breaks the layers in pyproject.toml [tool.importlinter] (listed above); "
+            "tests not run")
+    return code
+
+
 def test(pytest_args: list[str]) -> int:
     install(with_model=False, for_tests=True)
-    return subprocess.run([str(VENV_PY), "-m", "pytest", *pytest_args], cwd=ROOT).returncode
+    return lint_imports() or subprocess.run([str(VENV_PY), "-m", "pytest", *pytest_args], cwd=ROOT).returncode
 
 
 def main() -> int:

@@ -666,7 +666,7 @@ class CompanionStatus(WireModel):
 
 
 # --------------------------------------------------------------------------- LLM settings (the options page)
-# companion/bridge/llm_settings.py answers these. Only embedded[:model], the presets [#model] and openai:URL[#model]
+# companion/panel/llm_settings.py answers these. Only embedded[:model], the presets [#model] and openai:URL[#model]
 # may be chosen from the extension; the companion validates the spec (companion/llm/config.py parse_spec).
 
 

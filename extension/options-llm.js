@@ -1,5 +1,5 @@
 // Options page, LLM section: choose the backend and model of the companion's tasks, Check it, Save it.
-// The companion does the work (companion/bridge/llm_settings.py): it validates the spec and says why one is
+// The companion does the work (companion/panel/llm_settings.py): it validates the spec and says why one is
 // refused, runs `llm check` on it, and keeps a saved choice in its llm.toml. The worker relays
 // (bg/llmsettings.js); this page only builds the spec string from the fields.
 const $ = (id) => document.getElementById(id);

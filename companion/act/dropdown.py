@@ -25,6 +25,7 @@ from companion.memory import learn
 from companion.memory.records import RevealedElement
 from companion.pagemem.identity import element_key, element_keys, normalize_name
 from companion.pagemem.model import Element, PageMem, PageSection
+from companion.pagemem.update import revealed_elements
 
 log = logging.getLogger(__name__)
 
@@ -53,17 +54,7 @@ def remember_navigation(ctx: AgentContext, page: PageMem | None, el: Element, tr
         log.exception("could not record where %s led", label(el))
 
 
-# A revealed listbox/menu is the container of the options, not an option: offering it would be a no-op.
-CONTAINER_ROLES = {"listbox", "menu", "menubar", "tree", "grid", "tablist", "radiogroup", "group", "list"}
-
-
 OPTIONS_PER_PAGE = 60  # a longer menu is shown a page at a time: each prompt stays small on CPU
-
-
-def revealed_elements(added: list[Element], trigger: Element) -> list[Element]:
-    out = [e for e in added if not e.disabled and e.key != trigger.key]
-    leaves = [e for e in out if e.role not in CONTAINER_ROLES]
-    return leaves or out
 
 
 def _remembered_entry(ctx: AgentContext, trigger: Element, key: str) -> RevealedElement | None:

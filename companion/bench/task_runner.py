@@ -109,7 +109,7 @@ def _recording(name: str, intent: str, start_url: str, opts: RunOptions, session
     memory replays the same only with that memory: the replay starts with none). Returns (session, (client,
     shared client))."""
     from companion import llm
-    from companion.bridge.recorded import start_recording
+    from companion.replay.recorded import start_recording
 
     shared = llm.get_client()
     paths.private_dir(opts.record_dir)
@@ -189,7 +189,7 @@ def run_task_once(task: AppTask, site, memory: MemoryMode, opts: RunOptions, wor
         browser.close()
         if recording is not None:
             from companion import llm
-            from companion.bridge.recorded import end_recording
+            from companion.replay.recorded import end_recording
 
             client, shared = recording
             if result is not None:

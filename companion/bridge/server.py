@@ -29,7 +29,7 @@ from companion.bridge.auth import (
     DEFAULT_ALLOWED_ORIGINS, PAIRING_TIMEOUT, SUBPROTOCOL, companion_proof, extension_proof, handshake_refusal, host_refusal,
     new_nonce, proof_matches,
 )
-from companion.bridge.gcpause import gc_paused
+from companion.gcpause import gc_paused
 from companion.bridge.hub import BridgeHub
 from companion.bridge.limits import (
     MAX_UNPAIRED_CONNECTIONS, PAIRING_MAX_SIZE, WS_MAX_SIZE, is_depth_error, too_costly, too_deep,

@@ -465,7 +465,7 @@ class BrowserSession:
         return await self.request(ReadClipboard(id=new_id(), tab_id=tab, since=since), ClipboardResult, timeout)
 
     async def draw_sections(self, draw: DrawSections, timeout: float = TABS_TIMEOUT) -> DrawSectionsResult:
-        """Outline sections on the page (companion/bridge/sections.py builds the message); empty sections clear."""
+        """Outline sections on the page (companion/panel/sections.py builds the message); empty sections clear."""
         return await self.request(draw, DrawSectionsResult, timeout)
 
     async def bench(self, tab: int | None = None, runs: int = 5, timeout: float = 120.0) -> BenchResult:

@@ -2,7 +2,7 @@
 Chrome DevTools Recorder user flow (the JSON Chrome's Recorder panel imports and `@puppeteer/replay` runs), so
 a person can replay or edit the task without this product.
 
-Each recorded action keeps its target's selectors (companion/bridge/selectors.py), so the flow needs no kept
+Each recorded action keeps its target's selectors (companion/replay/selectors.py), so the flow needs no kept
 pages: click and hover become `click`/`hover` steps at the middle of the element, typing and choosing an
 option `change` steps with the field's final value, a key `keyDown`+`keyUp`, navigation (also back, forward,
 reload, as the URL they reached) `navigate`; scrolling is left to the runner, which brings each target into
@@ -37,7 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def export(args: argparse.Namespace) -> int:
-    from companion.bridge.recorded import Exchange
+    from companion.replay.recorded import Exchange
     from companion.llm.recording import Replayer
 
     try:

@@ -55,7 +55,7 @@ def open_browser(stack: ExitStack, target: str):
 
 def picture_png(browser, pagemem: PageMem, snapshot: Snapshot) -> bytes:
     """The page in the browser's active tab with the sections of `pagemem` (divided from `snapshot`) outlined."""
-    from companion.bridge.sections import outlines_message
+    from companion.panel.sections import outlines_message
 
     driver = browser.driver
     browser.run(browser.session.draw_sections(outlines_message(pagemem, snapshot, None)))

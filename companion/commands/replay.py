@@ -1,7 +1,7 @@
 """`webchallenger replay SESSION.jsonl`: run a recorded task again and fail on the first divergence.
 
 A session recorded with `webchallenger run --record FILE` holds the task, its LLM calls and its browser
-requests in order (companion/bridge/recorded.py). The replay answers every LLM call from the file and
+requests in order (companion/replay/recorded.py). The replay answers every LLM call from the file and
 compares every browser request with the recorded one; the first that differs (another action, another page,
 a question the LLM was never asked) ends it with exit code 1, naming the step, what the replay did and what
 the recording had. A task that ends otherwise than recorded (status, answer) diverges too.
@@ -52,7 +52,7 @@ def _fail(message: str, code: int = EXIT_UNUSABLE) -> int:
 
 def replay(args: argparse.Namespace) -> int:
     from companion import llm
-    from companion.bridge.recorded import Exchange
+    from companion.replay.recorded import Exchange
     from companion.llm.config import LLMConfigError
 
     if args.update and args.live:
@@ -75,7 +75,7 @@ def replay(args: argparse.Namespace) -> int:
                      "compared them?): record it again with `webchallenger replay --update`")
     offline = not args.live and not args.start_url and any(e.call == "snapshot" and e.reply is not None for e in exchanges)
     llm.set_client(client)
-    from companion.bridge.recorded import ReplayDivergence
+    from companion.replay.recorded import ReplayDivergence
 
     recorded = client.replayed_meta.get("outcome") or {}
     steps = _StepTracker()
@@ -93,7 +93,7 @@ def replay(args: argparse.Namespace) -> int:
         return EXIT_DIVERGED
     missing = browser.remaining()
     if missing:
-        from companion.bridge.recorded import describe
+        from companion.replay.recorded import describe
 
         return _diverged(f"step {steps.step}: the replayed task ended ({result.status}) before the recording's "
                          f"action {describe(missing[0])} (step {missing[0].step})")
@@ -150,7 +150,7 @@ def _printer(quiet: bool):
 def _replay_offline(args, task: dict, exchanges, steps: _StepTracker):
     """The recorded pages answer every request: no browser, no site, no LLM server."""
     from companion.agent.loop import run_task
-    from companion.bridge.recorded import RecordedBrowser
+    from companion.replay.recorded import RecordedBrowser
 
     browser = RecordedBrowser(exchanges)
     if not args.quiet:
@@ -178,7 +178,7 @@ def _run_args(args, task: dict, scratch: str, **overrides) -> argparse.Namespace
 
 def _replay_live(args, task: dict, exchanges, steps: _StepTracker):
     """A launched Chromium on the recorded start page; each request is compared before its reply is used."""
-    from companion.bridge.recorded import CheckedBrowser
+    from companion.replay.recorded import CheckedBrowser
     from companion.commands.run import run
 
     checked: list[CheckedBrowser] = []

@@ -204,8 +204,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"Task: {checkpoint.task}{resumed}\nLLM: {client.settings.spec}  browser ready in {launched - started:.1f} s",
                   flush=True)
         session, subscribers = browser.session, [show]
-        if client.recording:  # the browser side goes into the session file too (companion/bridge/recorded.py)
-            from companion.bridge.recorded import start_recording
+        if client.recording:  # the browser side goes into the session file too (companion/replay/recorded.py)
+            from companion.replay.recorded import start_recording
 
             target = str(Path(options.start_target).resolve()) if local_url is not None else options.start_target
             session = start_recording(client, session, task=checkpoint.task, start_url=start_url, start_target=target,
@@ -230,7 +230,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         stack.close()
     if client.recording:
-        from companion.bridge.recorded import end_recording
+        from companion.replay.recorded import end_recording
 
         end_recording(client, result)
     on_result = getattr(args, "on_result", None)

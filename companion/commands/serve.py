@@ -64,23 +64,23 @@ def install_tasks(hub: BridgeHub, llm_spec: str | None) -> None:
     if llm_spec:
         llm.set_client(llm.LLMClient(spec=llm_spec))
     install_task_service(hub)
-    from companion.bridge.site_info import install_site_info
+    from companion.panel.site_info import install_site_info
 
     install_site_info(hub)  # the side panel's site card: counts from memory, "forget this site"
-    from companion.bridge.sections import install_section_outlines
+    from companion.panel.sections import install_section_outlines
 
     install_section_outlines(hub)  # the side panel's "Show sections"
-    from companion.bridge.llm_settings import install_llm_settings
+    from companion.panel.llm_settings import install_llm_settings
 
     install_llm_settings(hub)  # the options page's LLM choice and Check (it replaces the --llm client when saved)
 
 
 def install_passive(hub: BridgeHub, *, enabled: bool, summaries: bool):
-    """Passive learning (companion/bridge/passive.py) and, unless off, the background summarizer that fills in
-    the summaries of what it learned while no task runs (companion/memory/summarize_later.py)."""
-    from companion.bridge.passive import install_passive_learning
+    """Passive learning (companion/panel/passive.py) and, unless off, the background summarizer that fills in
+    the summaries of what it learned while no task runs (companion/observe/summarize_later.py)."""
+    from companion.panel.passive import install_passive_learning
     from companion.memory.passive import PassiveLearner
-    from companion.memory.summarize_later import BackgroundSummarizer
+    from companion.observe.summarize_later import BackgroundSummarizer
 
     # Busy: a task runs, or the companion sent the browser a request within the last few seconds (a caller
     # that registers no task); the model then serves it alone.

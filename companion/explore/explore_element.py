@@ -30,7 +30,6 @@ import time
 from collections import Counter
 
 from companion.act.context import enclosing_forms, same_document_url
-from companion.act.dropdown import revealed_elements
 from companion.bridge.errors import BridgeError
 from companion.explore.model import Candidate, ClickOutcome
 from companion.explore.should_skip import link_url, should_skip
@@ -40,7 +39,7 @@ from companion.pagemem.divide import divide_page
 from companion.explore.repeats import MIN_REPEATS, repeat_key
 from companion.pagemem.identity import element_keys, list_item_keys
 from companion.pagemem.model import Element, PageMem
-from companion.pagemem.update import update_page_mem
+from companion.pagemem.update import revealed_elements, update_page_mem
 from companion.protocol import ElementRef, Snapshot
 
 log = logging.getLogger(__name__)

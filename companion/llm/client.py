@@ -216,7 +216,7 @@ class LLMClient:
         return self._recorder is not None
 
     def record_browser(self, exchange: dict) -> None:
-        """Write one browser request and its reply into the session being recorded (bridge/recorded.py)."""
+        """Write one browser request and its reply into the session being recorded (replay/recorded.py)."""
         if self._recorder:
             self._recorder.append_browser(exchange)
 

@@ -11,7 +11,7 @@ key is computed before any of this, so a replay still finds every call.
 
 Besides the calls, a session file may hold meta lines ({"meta": {...}}): facts about the recorded run that a
 replay must reproduce, e.g. the port a local start page was served on (`webchallenger run`), since every
-URL in the prompts names it; and browser lines ({"browser": {...}}, companion/bridge/recorded.py): the agent's
+URL in the prompts names it; and browser lines ({"browser": {...}}, companion/replay/recorded.py): the agent's
 browser requests and their replies in order, which `webchallenger replay` compares (and, with the pages kept,
 answers from). Both go through the same scrubbing and masking as the calls.
 """
@@ -84,7 +84,7 @@ class Recorder:
         self._write({"meta": facts})
 
     def append_browser(self, exchange: dict) -> None:
-        """Record one browser request and its reply (companion.bridge.recorded.Exchange as JSON)."""
+        """Record one browser request and its reply (companion.replay.recorded.Exchange as JSON)."""
         self._write({"browser": exchange})
 
     def _write(self, record: dict) -> None:

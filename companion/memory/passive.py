@@ -9,7 +9,7 @@ PassiveLearner turns them into memory through the one learn API (memory/learn.py
 agent do: a page is divided (DividePage) and registered by learn_page (templates, visits, links, bookmarks); a
 click that revealed elements on the same page gives its element those dropdown elements (the before/after diff,
 pagemem/update.py), a click that navigated links the two pages (learn_click). Summaries are not made here: the
-page is handed to `on_page` (the background summarizer, memory/summarize_later.py) and browsing never waits for
+page is handed to `on_page` (the background summarizer, observe/summarize_later.py) and browsing never waits for
 an LLM.
 
 Nothing of a site is learned unless its policy (memory/policy.py) is "allow": "block" and "ask" (the default)
@@ -17,7 +17,7 @@ drop every event, and nothing of such a page is held even in this process. The c
 the extension does. No field value is stored: the passive snapshot carries none, and `scrub_snapshot` drops any
 that a sender put in anyway, with the query values of a page reached by a form submission.
 
-Every method is synchronous and meant for one worker thread (bridge/passive.py runs them in order, off the
+Every method is synchronous and meant for one worker thread (panel/passive.py runs them in order, off the
 connection's loop); results say what happened, for logs and tests.
 """
 
@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Callable, Literal
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from companion.act.dropdown import revealed_elements
 from companion.memory.learn import learn_click, learn_page
 from companion.memory.policy import LearningPolicy, learning_policy
 from companion.memory.storage import MemoryBusyError, MemoryFileError
@@ -39,7 +38,7 @@ from companion.memory.store import WebsiteMemStore, normalize_url, site_key
 from companion.pagemem.divide import divide_page
 from companion.pagemem.identity import element_key
 from companion.pagemem.model import Element, PageMem
-from companion.pagemem.update import update_page_mem
+from companion.pagemem.update import revealed_elements, update_page_mem
 from companion.protocol import ElementRef, PageVisited, Snapshot, UserClicked
 from companion.urls import WEB_SCHEMES, parse_url
 

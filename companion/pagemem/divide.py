@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel
 
-from companion.bridge.gcpause import gc_paused
+from companion.gcpause import gc_paused
 from companion.pagemem.formlike import FormLikeFinder
 from companion.pagemem.model import Element, PageMem, PageSection
 from companion.pagemem.render import content_fingerprint, details_string, list_details, nameless_hint, render_nodes

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from companion.bridge.gcpause import gc_paused
+from companion.gcpause import gc_paused
 from companion.pagemem.tokens import count_tokens
 from companion.protocol import Box, Snapshot, SnapshotElement
 

@@ -52,6 +52,18 @@ class PageUpdate(BaseModel):
         return [e for d in self.diffs.values() for e in d.added]
 
 
+# A revealed listbox/menu is the container of the options, not an option: offering it would be a no-op.
+CONTAINER_ROLES = {"listbox", "menu", "menubar", "tree", "grid", "tablist", "radiogroup", "group", "list"}
+
+
+def revealed_elements(added: list[Element], trigger: Element) -> list[Element]:
+    """What a click on `trigger` revealed, from the elements an update added: the enabled ones other than the
+    trigger, and of those the options rather than their listbox/menu container (unless only containers came)."""
+    out = [e for e in added if not e.disabled and e.key != trigger.key]
+    leaves = [e for e in out if e.role not in CONTAINER_ROLES]
+    return leaves or out
+
+
 def update_page_mem(pagemem: PageMem, snapshot: Snapshot, options: DivideOptions | None = None) -> PageUpdate:
     """Refresh `pagemem` in place from `snapshot` (the same page, later) and return the per-section diffs."""
     options = options or DivideOptions()

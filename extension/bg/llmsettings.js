@@ -5,7 +5,7 @@ import { isOpen } from "./connection.js";
 import { newId } from "./ids.js";
 import { askCompanion } from "./requests.js";
 
-// The companion gives up on a check after 120 s (companion/bridge/llm_settings.py CHECK_DEADLINE_S) and answers
+// The companion gives up on a check after 120 s (companion/panel/llm_settings.py CHECK_DEADLINE_S) and answers
 // with that error: wait a little longer than it does, so its answer, not ours, is what the page shows.
 const CHECK_TIMEOUT_MS = 150_000;
 const TYPES = new Set(["llm_settings_get", "llm_settings_set", "llm_check"]);

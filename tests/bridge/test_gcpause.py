@@ -3,7 +3,7 @@
 import gc
 import json
 
-from companion.bridge.gcpause import gc_paused
+from companion.gcpause import gc_paused
 from companion.bridge.server import classify
 
 

@@ -1,11 +1,11 @@
-"""The outlines the companion sends for a PageMem (companion/bridge/sections.py), without a browser: what each
+"""The outlines the companion sends for a PageMem (companion/panel/sections.py), without a browser: what each
 label says, which sections are drawn, and that purposes come from the site's memory without writing it."""
 
 from __future__ import annotations
 
 from typing import get_args
 
-from companion.bridge.sections import known_purposes, outlines_message, section_outline
+from companion.panel.sections import known_purposes, outlines_message, section_outline
 from companion.memory.store import WebsiteMemStore, purpose_scope, site_key
 from companion.pagemem.divide import divide_page
 from companion.pagemem.model import SectionKind

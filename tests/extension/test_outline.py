@@ -13,7 +13,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from companion.bridge.auth import EXTENSION_ID
-from companion.bridge.sections import install_section_outlines
+from companion.panel.sections import install_section_outlines
 from companion.bridge.session import outlining_actions
 from companion.cli import main
 from companion.pagemem.divide import divide_page

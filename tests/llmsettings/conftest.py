@@ -24,7 +24,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 from companion import llm as llm_module
 from companion.agent.service import install_task_service
 from companion.bridge.auth import EXTENSION_ID
-from companion.bridge.llm_settings import install_llm_settings
+from companion.panel.llm_settings import install_llm_settings
 from companion.llm.scripted_server import ScriptedLLMServer
 from companion.paths import private_dir
 

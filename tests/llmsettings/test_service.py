@@ -1,11 +1,11 @@
-"""The companion's side of the LLM settings (companion/bridge/llm_settings.py), without a browser: what it refuses
+"""The companion's side of the LLM settings (companion/panel/llm_settings.py), without a browser: what it refuses
 and how long a check may take. The options page tests (test_options_llm.py) cover the rest end to end."""
 
 from __future__ import annotations
 
 from companion import llm as llm_module
 from companion.bridge.hub import BridgeHub
-from companion.bridge.llm_settings import LLMSettingsService
+from companion.panel.llm_settings import LLMSettingsService
 from companion.llm.scripted_server import ScriptedLLMServer
 from companion.protocol import LLMCheck, LLMSettingsSet
 

@@ -3,13 +3,12 @@ what it revealed (what exploration and passive learning do, through the same mem
 
 from __future__ import annotations
 
-from companion.act.dropdown import revealed_elements
 from companion.memory import learn
 from companion.memory.store import WebsiteMemStore
 from companion.pagemem.divide import divide_page
 from companion.pagemem.identity import element_key
 from companion.pagemem.model import Element, PageMem
-from companion.pagemem.update import update_page_mem
+from companion.pagemem.update import revealed_elements, update_page_mem
 
 
 def load(browser, url: str) -> PageMem:

@@ -16,7 +16,7 @@ from typing import Callable, TypeVar
 
 import pytest
 
-from companion.bridge.passive import install_passive_learning
+from companion.panel.passive import install_passive_learning
 from companion.memory.passive import PassiveLearner
 from companion.memory.policy import set_learning_policy
 from companion.memory.store import WebsiteMemStore, site_key

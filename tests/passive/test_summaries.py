@@ -11,7 +11,7 @@ from companion import llm
 from companion.agent.service import install_task_service
 from companion.llm.client import LLMClient
 from companion.memory.store import normalize_url
-from companion.memory.summarize_later import BackgroundSummarizer
+from companion.observe.summarize_later import BackgroundSummarizer
 from companion.protocol import StartTask, StopTask
 from tests.agent.agent_llm import AgentLLM, index_of
 from tests.passive.conftest import allow, read_memory, stored_urls, tab_id_of, wait_for

@@ -10,7 +10,7 @@ import pytest
 
 from companion.llm.client import LLMClient
 from companion.memory.store import WebsiteMemStore, normalize_url, site_key
-from companion.memory.summarize_later import BackgroundSummarizer
+from companion.observe.summarize_later import BackgroundSummarizer
 from companion.protocol import PageVisited
 from tests.agent.agent_llm import AgentLLM
 from tests.passive.conftest import allow

@@ -3,7 +3,7 @@ checkbox and a failed action become."""
 
 from __future__ import annotations
 
-from companion.bridge.recorded import Exchange
+from companion.replay.recorded import Exchange
 from companion.commands.export import user_flow
 
 SIZE = {"frame": 0, "id": 7}

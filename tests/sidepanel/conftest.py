@@ -25,7 +25,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from companion import llm as llm_module
 from companion.agent.service import install_task_service
 from companion.bridge.auth import EXTENSION_ID
-from companion.bridge.site_info import install_site_info
+from companion.panel.site_info import install_site_info
 from companion.llm.client import LLMClient
 from tests.agent.agent_llm import AgentLLM, index_of
 

@@ -11,7 +11,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from companion.bridge.passive import install_passive_learning
+from companion.panel.passive import install_passive_learning
 from companion.memory.passive import PassiveLearner
 from tests.sidepanel.conftest import PRICE_TASK, WAIT_S, blue_price, shop_choice, type_task, wait_done
 

@@ -24,7 +24,7 @@ from typing import Any, Callable
 from pydantic import BaseModel
 
 from companion.bridge import errors
-from companion.bridge.selectors import element_info
+from companion.replay.selectors import element_info
 from companion.bridge.session import REDACTED, BrowserSession
 from companion.protocol import (
     Action, ActionResult, ClipboardResult, Snapshot, SnapshotResult, TabEvent, TabInfo, TypeText,
@@ -43,7 +43,7 @@ class Exchange(BaseModel):
     page: list[str] | None = None  # snapshot: the page's digest (page_digest)
     viewport: list[int] | None = None  # snapshot: the window's [width, height] (an exported flow sets it)
     error: dict | None = None  # the request raised: {"kind": exception class, "message": ...}
-    element: dict | None = None  # act: its target as other tools find it (bridge/selectors.py), for export
+    element: dict | None = None  # act: its target as other tools find it (replay/selectors.py), for export
 
 
 def page_digest(snapshot: Snapshot) -> list[str]:
