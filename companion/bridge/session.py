@@ -1,4 +1,5 @@
 """One connected browser, seen from Python: `await session.snapshot()`, `await session.click(ref)`, ...
+(the one-per-action helpers such as click are in actions.py; this module is the connection and its requests).
 
 Every request gets a fresh uuid; the extension's reply echoes it and resolves the waiting
 future. A missing reply raises BridgeTimeout naming the request; an ErrorMessage reply
@@ -19,36 +20,32 @@ with side effects is never replayed: it raises BridgeActionInterrupted (its outc
 from __future__ import annotations
 
 import asyncio
-import base64
 import functools
 import logging
-import mimetypes
 import time
 import uuid
 from collections import deque
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Awaitable, Callable, Iterator, Literal
+from typing import Awaitable, Callable, Iterator
 
+from companion.bridge.actions import ACTION_TIMEOUT, BrowserActions, web_url
 from companion.bridge.errors import (
     BridgeActionInterrupted, BridgeDisconnected, BridgeError, BridgeTimeout, MessageRejected, RemoteError,
 )
 from companion.bridge.notify import ChangeNotifier
 from companion import typed_secrets
-from companion.urls import WEB_SCHEMES, parse_url
 from companion.protocol import (
-    Action, ActionCommand, ActionResult, ActivateTab, ActivateTabResult, ClipboardResult, ReadClipboard, Back, BenchRequest, BenchResult, Clear, Click, DrawSections, DrawSectionsResult, ElementRef, ErrorMessage, Focus, Forward,
-    Heartbeat, Hello, Hover, ListTabs, Navigate, OpenTab, OpenTabResult, PressKey, Reload, ScrollBy,
-    SelectOption, SetChecked, Snapshot, SnapshotRequest, SnapshotResult, TabEvent, TabInfo, TabsResult,
-    TypeText, UploadFile, WireModel, dump_message,
+    Action, ActionCommand, ActionResult, ActivateTab, ActivateTabResult, ClipboardResult, ReadClipboard, BenchRequest,
+    BenchResult, DrawSections, DrawSectionsResult, ElementRef, ErrorMessage, Heartbeat, Hello, ListTabs, OpenTab,
+    OpenTabResult, Snapshot, SnapshotRequest, SnapshotResult, TabEvent, TabInfo, TabsResult, TypeText, WireModel,
+    dump_message,
 )
 
 log = logging.getLogger(__name__)
 
 SNAPSHOT_TIMEOUT = 30.0
-ACTION_TIMEOUT = 20.0
 TABS_TIMEOUT = 10.0
 REDACTED = "[redacted]"
 EVENT_HISTORY = 500
@@ -68,25 +65,8 @@ def outlining_actions(ms: int) -> Iterator[None]:
     finally:
         _OUTLINE_MS.reset(token)
 
-RefLike = ElementRef | tuple[int, int]
 # send(raw_text, text_for_the_recording) — the second differs only when a secret is redacted.
 SendFn = Callable[[str, str], Awaitable[None]]
-
-
-def as_ref(ref: RefLike) -> ElementRef:
-    if isinstance(ref, ElementRef):
-        return ref
-    frame, element = ref
-    return ElementRef(frame=frame, id=element)
-
-
-def web_url(url: str) -> str:
-    """The URL as the browser will read it, when it is an http(s) URL; BridgeError otherwise. Nothing else is
-    ever opened (a file:, data: or javascript: URL could read local files or run script)."""
-    parsed = parse_url(url)
-    if parsed is None or parsed.scheme not in WEB_SCHEMES or not parsed.hostname:
-        raise BridgeError(f"not opened: {url[:200]!r} is not an http(s) URL")
-    return parsed.href
 
 
 def new_id() -> str:
@@ -158,7 +138,7 @@ class ReceivedEvent:
     event: TabEvent
 
 
-class BrowserSession:
+class BrowserSession(BrowserActions):
     """A connected extension. Created by the server after a valid Hello; closed when the socket closes."""
 
     def __init__(self, session_id: str, hello: Hello, send: SendFn, loop: asyncio.AbstractEventLoop):
@@ -394,59 +374,6 @@ class BrowserSession:
             record_as = command.model_copy(update={"action": action.model_copy(update={"text": REDACTED})})
             typed_secrets.remember(action.text)  # and masked wherever else it was or will be written
         return await self.request(command, ActionResult, timeout, record_as=record_as)
-
-    async def click(self, ref: RefLike, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
-        return await self.act(Click(target=as_ref(ref)), tab, timeout)
-
-    async def type(self, ref: RefLike, text: str, mode: Literal["replace", "append"] = "replace", *, secret: bool = False,
-                   tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
-        """Type `text` into an input. `secret=True` (automatic for known password fields) keeps it out of the recording."""
-        return await self.act(TypeText(target=as_ref(ref), text=text, mode=mode), tab, timeout, secret=secret)
-
-    async def clear(self, ref: RefLike, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
-        return await self.act(Clear(target=as_ref(ref)), tab, timeout)
-
-    async def select(self, ref: RefLike, value: str | None = None, label: str | None = None, *,
-                     tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
-        if (value is None) == (label is None):
-            raise ValueError("select() needs exactly one of value= or label=")
-        return await self.act(SelectOption(target=as_ref(ref), value=value, label=label), tab, timeout)
-
-    async def check(self, ref: RefLike, checked: bool = True, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
-        return await self.act(SetChecked(target=as_ref(ref), checked=checked), tab, timeout)
-
-    async def press(self, key: str, ref: RefLike | None = None, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
-        return await self.act(PressKey(key=key, target=as_ref(ref) if ref is not None else None), tab, timeout)
-
-    async def hover(self, ref: RefLike, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
-        return await self.act(Hover(target=as_ref(ref)), tab, timeout)
-
-    async def scroll(self, dx: float = 0, dy: float = 0, ref: RefLike | None = None, *, tab: int | None = None,
-                     timeout: float = ACTION_TIMEOUT) -> ActionResult:
-        return await self.act(ScrollBy(target=as_ref(ref) if ref is not None else None, dx=dx, dy=dy), tab, timeout)
-
-    async def focus(self, ref: RefLike, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
-        return await self.act(Focus(target=as_ref(ref)), tab, timeout)
-
-    async def navigate(self, url: str, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
-        return await self.act(Navigate(url=web_url(url)), tab, timeout)
-
-    async def back(self, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
-        return await self.act(Back(), tab, timeout)
-
-    async def forward(self, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
-        return await self.act(Forward(), tab, timeout)
-
-    async def reload(self, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
-        return await self.act(Reload(), tab, timeout)
-
-    async def upload(self, ref: RefLike, path: str | Path, *, mime: str | None = None, tab: int | None = None,
-                     timeout: float = ACTION_TIMEOUT) -> ActionResult:
-        """Put a local file into an <input type=file>; the content travels base64 in the command."""
-        path = Path(path)
-        content = base64.b64encode(path.read_bytes()).decode("ascii")
-        mime = mime or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        return await self.act(UploadFile(target=as_ref(ref), name=path.name, mime=mime, content_b64=content), tab, timeout)
 
     async def list_tabs(self, timeout: float = TABS_TIMEOUT) -> list[TabInfo]:
         return (await self.request(ListTabs(id=new_id()), TabsResult, timeout)).tabs
