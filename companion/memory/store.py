@@ -11,113 +11,35 @@ What to record is decided in learn.py (the one "learn from this page / this clic
 only stores and reads.
 
 Never persisted: typed values (text inputs, textareas, contenteditable), password fields' values, and
-per-task extractions. Writes go through AtomicJSONStorage, so a crash cannot corrupt the file.
+per-task extractions (scrub.py makes the copy that is saved). Writes go through AtomicJSONStorage, so a crash
+cannot corrupt the file. Pages and sites are keyed as keys.py says (site_key, normalize_url, purpose_scope).
 """
 
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Iterator, Mapping, MutableMapping
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Callable, Iterable
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from pydantic import ValidationError
 from tinydb import Query, TinyDB
 from tinydb.storages import MemoryStorage
 
 from companion import paths
-from companion.typed_secrets import mask, redact_url
-from companion.urls import parse_url, scrub_query_pairs
+from companion.memory.keys import normalize_url, purpose_scope, site_key
 from companion.memory.records import DropdownRecord, LinkRecord, PageStats
+from companion.memory.scrub import all_sections, scrub
 from companion.memory.storage import AtomicJSONStorage, LockedTinyDB, MemoryFileError, file_lock, holding, sweep_temp_files
 from companion.pagemem.model import Bookmark, PageMem, PageSection, Template, WebsiteMem
 from companion.pagemem.template import matches_template
 
 SCHEMA_VERSION = 1
-_SAFE = re.compile(r"[^a-z0-9._-]+")
 
 
 def memory_dir() -> Path:
     return paths.private_dir(paths.data_dir() / "memory", narrow=True)
-
-
-def site_key(url_or_site: str) -> str:
-    """'https://Shop.Example.com:8443/x' -> 'shop.example.com_8443'; a bare site key is returned as is."""
-    if "://" not in url_or_site:
-        return _SAFE.sub("_", url_or_site.lower()).strip("_") or "unknown"
-    parsed = parse_url(url_or_site)  # as the browser reads it; a URL that does not parse has no site
-    if parsed is None:
-        return "unknown"
-    key = f"{parsed.hostname}_{parsed.port}" if parsed.port else parsed.hostname
-    return _SAFE.sub("_", key).strip("_") or "unknown"
-
-
-def normalize_url(url: str) -> str:
-    """Scheme and host lower-cased, default port, fragment and trailing slash dropped, query sorted. Read as
-    the browser reads it (urls.parse_url); a URL that does not parse is kept as it is (scrubbed), never an error."""
-    parsed = parse_url(url)
-    if parsed is None:
-        return redact_url(url.strip())
-    p = urlsplit(parsed.href)
-    scheme = p.scheme.lower()
-    host = (p.hostname or "").lower()
-    port = p.port
-    if port is not None and port != {"http": 80, "https": 443}.get(scheme):
-        host = f"{host}:{port}"
-    path = p.path or "/"
-    if len(path) > 1 and path.endswith("/"):
-        path = path.rstrip("/")
-    # Secret-looking query values (tokens, session ids, codes) are never stored: urls.scrub_query_pairs; nor a
-    # typed secret a form put in the URL (the storage masks it too: the key must read as the stored one).
-    query = urlencode(sorted(scrub_query_pairs(parse_qsl(p.query, keep_blank_values=True))))
-    return mask(urlunsplit((scheme, host, path, query, "")))
-
-
-def purpose_scope(template_id: str, signature: str) -> str:
-    """Where a purpose learned for a section applies besides its exact content: sections of the same signature
-    on pages of the same structure (one template). A bare signature is no scope: every classless div under
-    a div shares one."""
-    return f"{template_id}/{signature}" if template_id and signature else ""
-
-
-def scrub(pagemem: PageMem) -> PageMem:
-    """A copy safe to persist: no typed values, no password values, no task extractions. A section that
-    held typed text loses its details and summaries (recomputed on the next visit); its purpose stays."""
-    copy = pagemem.model_copy(deep=True)
-    copy.url = redact_url(copy.url)
-    sections = list(_all_sections(copy))
-    typed = [any((e.is_typed_field or e.is_password) and e.value for e in s.all_elements()) for s in sections]
-    if copy.summary_stood_in:
-        copy.summary = None
-    for section, has_typed in zip(sections, typed):
-        section.extractions = {}
-        if section.stood_in:  # a stand-in (llm/fallback.py) is not the model's: the next visit asks again
-            section.summary = section.state_summary = section.purpose = None
-            section.needs_summary = True
-        if has_typed:
-            # What the LLM read and wrote about this section may quote the typed text.
-            section.details = ""
-            section.summary = section.state_summary = None
-            section.needs_summary = True
-        for el in section.elements:
-            if el.url:
-                el.url = redact_url(el.url)
-            if "href" in el.attrs:
-                el.attrs["href"] = redact_url(el.attrs["href"])
-            if el.is_typed_field or el.is_password:
-                el.value = None
-                if el.tag != "input" and el.tag != "textarea":
-                    el.text = ""  # a contenteditable region's text is what was typed into it
-    return copy
-
-
-def _all_sections(pm: PageMem) -> Iterable[PageSection]:
-    for s in pm.sections:
-        yield s
-        yield from s.items
 
 
 def _atomic(method):
@@ -375,7 +297,7 @@ class WebsiteMemStore:
         """Fill summaries and purposes from the caches; returns how many sections need no LLM call now. The two
         tables are read once for the whole page (every read parses the site's file: with a list of 40 items,
         one read per section made a revisit of a 1 MB memory cost 5 s)."""
-        sections = list(_all_sections(pagemem))
+        sections = list(all_sections(pagemem))
         wanted = [s for s in sections if (s.content_hash and (s.summary is None or s.needs_summary)) or s.purpose is None]
         if wanted:
             summaries = {d.get("hash"): d for d in self.db.table("summaries").all()}
@@ -412,7 +334,7 @@ class WebsiteMemStore:
         """Record every section's summary and purpose in the caches, then the page itself. One write per
         table: the agent calls this once per step, and each write rewrites (and fsyncs) the site's file."""
         summaries, purposes = [], []
-        for section in _all_sections(pagemem):
+        for section in all_sections(pagemem):
             # A summary written while a field held typed text may quote it: such summaries stay in memory only.
             typed = any((e.is_typed_field or e.is_password) and e.value for e in section.all_elements())
             if section.stood_in:  # a call's stand-in, not the model's answer: stored, it would never be asked again
