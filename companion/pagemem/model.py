@@ -15,11 +15,12 @@ sigma = model-written summaries.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Iterator, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from companion.pagemem.hashing import hash_text
+from companion.pagemem.render import element_line
 from companion.protocol import Box, ElementRef
 
 SectionKind = Literal["normal", "list", "list_item", "modal", "form"]
@@ -99,8 +100,6 @@ class Element(PageMemModel):
 
     def line(self) -> str:
         """The one-line candidate form: `[12] button "Add to cart"`."""
-        from companion.pagemem.render import element_line
-
         return element_line(self)
 
 
@@ -224,6 +223,3 @@ class WebsiteMem(PageMemModel):
     explored: set[str] = Field(default_factory=set, description="element keys explored anywhere on the site (E_w)")
     bookmarks: list[Bookmark] = Field(default_factory=list)
 
-
-def hash_text(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()

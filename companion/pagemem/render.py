@@ -21,7 +21,8 @@ import re
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
-from companion.pagemem.tree import image_name
+from companion.pagemem.hashing import hash_text
+from companion.protocol import SnapshotElement
 
 if TYPE_CHECKING:
     from companion.pagemem.model import Element
@@ -39,6 +40,11 @@ STRUCTURAL_ROLES = {
     "menubar", "tablist", "tabpanel", "toolbar", "tree", "grid", "alert", "status", "article", "figure",
 }
 TEXT_INPUT_ROLES = {"textbox", "searchbox", "combobox", "spinbutton", "slider"}
+
+
+def image_name(el: SnapshotElement) -> str:
+    """What an image or icon is called: aria-label, else alt (an svg's <title> is its text)."""
+    return el.attrs.get("aria-label") or (el.attrs.get("alt") if el.tag == "img" else "") or ""
 
 
 def absorbs(node: "Node") -> bool:
@@ -339,8 +345,6 @@ def content_fingerprint(details: str) -> str:
     """The key of the summary/purpose caches: sha256 of the details string without element indices
     (the same header on every page of a site numbers its links differently) and without typed values
     (what someone typed is not what the section is, and must not leak into a stored key)."""
-    from companion.pagemem.model import hash_text
-
     text = _INDEX.sub("[] ", details)
     if 'value="' in text:
         text = _TYPED_VALUE.sub(r"\1", text)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from companion.gcpause import gc_paused
+from companion.pagemem.render import absorbs, image_name, node_line
 from companion.pagemem.tokens import count_tokens
 from companion.protocol import Box, Snapshot, SnapshotElement
 
@@ -113,11 +114,6 @@ class PageTree:
     # label[for] text by (frame, id attribute): accessible names of inputs.
     labels: dict[tuple[int, str], str] = field(default_factory=dict)
     ids: dict[tuple[int, str], Node] = field(default_factory=dict)
-
-
-def image_name(el: SnapshotElement) -> str:
-    """What an image or icon is called: aria-label, else alt (an svg's <title> is its text)."""
-    return el.attrs.get("aria-label") or (el.attrs.get("alt") if el.tag == "img" else "") or ""
 
 
 def role_of(el: SnapshotElement) -> str:
@@ -240,8 +236,6 @@ def postorder(roots: list[Node], keep: Callable[[Node], bool] | None = None) -> 
 
 
 def _annotate(tree: PageTree) -> None:
-    from companion.pagemem.render import absorbs, node_line
-
     order = postorder(tree.roots)
     # Labels first: an input's name may come from a <label for> anywhere in its frame.
     for node in order:
@@ -322,8 +316,6 @@ def _annotate(tree: PageTree) -> None:
 def reindex(tree: PageTree, index_of: dict[tuple[int, int], int], next_index: int) -> int:
     """Give interactive nodes the indices an existing PageMem already uses (new ones get fresh numbers),
     re-rendering their lines. Returns the next free index."""
-    from companion.pagemem.render import node_line
-
     for root in tree.roots:
         for node in root.iter():
             if node.el.interactive:
