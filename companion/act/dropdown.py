@@ -18,7 +18,7 @@ from companion.act.context import AgentContext
 from companion.act.errors import ActionFailed, NoOp
 from companion.act.elements import is_checkable, is_form_cluster, is_native_select, is_text_field, label
 from companion.act.form import submit_form
-from companion.act.models import Outcome
+from companion.act.models import FieldAction, Outcome
 from companion.act.named_fields import names_in
 from companion.act.paging import choose_paged
 from companion.memory import learn
@@ -122,9 +122,10 @@ def shows_named_option(ctx: AgentContext, trigger: Element) -> bool:
         ctx.task, trigger.name)
 
 
-async def dropdown_action(ctx: AgentContext, trigger: Element, *, pick: str | None = None) -> Outcome:
+async def dropdown_action(ctx: AgentContext, trigger: Element, *, fill: FieldAction, pick: str | None = None) -> Outcome:
     """pick: the stable key of a remembered hidden element to act on once the trigger has opened (the agent
-    chose it directly from the observation); None asks the LLM which revealed element to use."""
+    chose it directly from the observation); None asks the LLM which revealed element to use.
+    fill: ElementAction (routing.element_action), for SubmitForm on a form the trigger revealed."""
     pm = ctx.pagemem
     modal_before = pm is not None and pm.modal() is not None
     key = element_key(pm, trigger) if pm is not None else None  # before the click changes the page around it
@@ -162,7 +163,7 @@ async def dropdown_action(ctx: AgentContext, trigger: Element, *, pick: str | No
     if is_form_cluster(revealed):
         section = PageSection(id=f"revealed-by-{trigger.index}", kind="form", roots=[e.ref for e in revealed], tag="form",
                               elements=revealed, purpose=f"form revealed by {label(trigger)}")
-        out = await submit_form(ctx, section, detached=True)
+        out = await submit_form(ctx, section, fill=fill, detached=True)
         return Outcome(actions=actions + out.actions, url_changed=out.url_changed, modal_opened=out.modal_opened)
     variables = {"task": ctx.task, "history": ctx.history_text(), "trigger": label(trigger)}
     choice = await choose_paged("dropdown_option", variables, [label(e) for e in revealed], key="options",

@@ -33,7 +33,7 @@ from companion.act.elements import (
 )
 from companion.act.errors import ActionFailed
 from companion.act.form_effect import is_submit_button
-from companion.act.models import Outcome
+from companion.act.models import FieldAction, FormField, Outcome
 from companion.act.named_fields import named_values_held, names_action, unset_choice, unset_named
 from companion.llm.fallback import NoDecision
 from companion.llm.fit import declare_choice, declare_subset
@@ -101,13 +101,12 @@ def _validation_problem(el: Element, typed_secrets: set[tuple[int, int]]) -> str
     return None
 
 
-async def _fill(ctx: AgentContext, el: Element, purpose: str, actions: list[str], problem: str = "") -> Outcome | None:
-    """ElementAction on one field (Algorithm 9). Returns its outcome when it left the page or opened a modal
-    (the form cannot go on), else None."""
-    from companion.act.routing import FormField, element_action  # routing sends form fields here: imported late
-
+async def _fill(ctx: AgentContext, fill: FieldAction, el: Element, purpose: str, actions: list[str],
+                problem: str = "") -> Outcome | None:
+    """ElementAction (`fill`) on one field (Algorithm 9). Returns its outcome when it left the page or opened a
+    modal (the form cannot go on), else None."""
     try:
-        outcome = await element_action(ctx, el, form=FormField(purpose=purpose, problem=problem))
+        outcome = await fill(ctx, el, form=FormField(purpose=purpose, problem=problem))
     except ActionFailed as exc:
         actions.extend(exc.done)  # e.g. the combobox did open: the history says so
         log.info("could not fill %s: %s", label(el), exc)
@@ -118,16 +117,17 @@ async def _fill(ctx: AgentContext, el: Element, purpose: str, actions: list[str]
     return None
 
 
-async def submit_form(ctx: AgentContext, section: PageSection, *, detached: bool = False) -> Outcome:
+async def submit_form(ctx: AgentContext, section: PageSection, *, fill: FieldAction, detached: bool = False) -> Outcome:
     """Run the whole form workflow on `section` (a form section, or a detached section: a <form>
-    gathered across sections, or elements a dropdown revealed). Returns the basic actions done; url_changed when the submission left the page."""
+    gathered across sections, or elements a dropdown revealed). Returns the basic actions done; url_changed when the submission left the page.
+    fill: ElementAction (routing.element_action), which fills each field as its type requires."""
     purpose = form_purpose(section)
     fields = form_fields(section)
     if not fields:
         raise ActionFailed(f"{purpose} has no fields to fill")
     actions: list[str] = []
     try:
-        return await _fill_and_review(ctx, section, detached, purpose, fields, actions)
+        return await _fill_and_review(ctx, fill, section, detached, purpose, fields, actions)
     except NoDecision as exc:  # the fills so far happened in the browser: the step's history keeps them
         raise NoDecision(str(exc), done=actions + exc.done) from exc
 
@@ -139,7 +139,7 @@ def _fields_to_fill(fields: list[Element]) -> list[int]:
     return [i for i, e in enumerate(fields) if not is_checkable(e)]
 
 
-async def _fill_and_review(ctx: AgentContext, section: PageSection, detached: bool, purpose: str,
+async def _fill_and_review(ctx: AgentContext, fill: FieldAction, section: PageSection, detached: bool, purpose: str,
                            fields: list[Element], actions: list[str]) -> Outcome:
     """submit_form's phases; `actions` gets each basic action as it is done."""
     variables = {"task": ctx.task, "history": ctx.history_text(), "form_purpose": purpose}
@@ -154,7 +154,7 @@ async def _fill_and_review(ctx: AgentContext, section: PageSection, detached: bo
     for i in with_named(ctx.task, fields, chosen):
         # The fields as the page now has them: filling one (opening a combobox) refreshes the PageMem.
         el = _live(ctx, fields[i])
-        if el is not None and (ended := await _fill(ctx, el, purpose, actions)):
+        if el is not None and (ended := await _fill(ctx, fill, el, purpose, actions)):
             return ended
 
     # Phase 2: one validation pass over what the page now reports.
@@ -162,7 +162,7 @@ async def _fill_and_review(ctx: AgentContext, section: PageSection, detached: bo
     section = _current(ctx, section, detached)
     for el in form_fields(section):
         problem = _validation_problem(el, ctx.typed_secrets)
-        if problem and (ended := await _fill(ctx, _live(ctx, el) or el, purpose, actions, problem)):
+        if problem and (ended := await _fill(ctx, fill, _live(ctx, el) or el, purpose, actions, problem)):
             return ended
 
     # Phase 3: review loop restricted to this form's fields. An edit that changes no field (selecting the option
@@ -190,7 +190,7 @@ async def _fill_and_review(ctx: AgentContext, section: PageSection, detached: bo
         choice = reply.answer.index
         if choice < len(fields):
             edited_from = state  # a NoOp edit (refused before acting) leaves it so too
-            if ended := await _fill(ctx, fields[choice], purpose, actions):
+            if ended := await _fill(ctx, fill, fields[choice], purpose, actions):
                 return ended
             continue
         if options[choice] == LEAVE:

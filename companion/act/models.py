@@ -1,8 +1,10 @@
-"""Typed values crossing the ACT/AGENT boundary: a candidate action and the outcome of executing one."""
+"""Typed values crossing the ACT/AGENT boundary: a candidate action and the outcome of executing one; and the
+types the action workflows hand each other (FormField, FieldAction)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from dataclasses import dataclass
+from typing import Awaitable, Callable, Literal
 
 from pydantic import BaseModel, Field
 
@@ -41,3 +43,19 @@ class Outcome(BaseModel):
     modal_opened: bool = False
     changes: PageUpdate | None = Field(None, description="net page change over the whole execution (its refreshes "
                                        "already happened, so a refresh by the caller would see an empty diff)")
+
+
+@dataclass(frozen=True)
+class FormField:
+    """The form a field is being filled for (SubmitForm): its purpose, and why the page or the validation pass
+    rejected the previous value ("" on the first fill)."""
+
+    purpose: str
+    problem: str = ""
+
+
+# ElementAction (routing.element_action) as SubmitForm and DropdownAction receive it: called with
+# (ctx, element, section=None, *, form=FormField | None). SubmitForm fills each field through it, and a dropdown
+# that reveals a form submits it through SubmitForm, while routing dispatches to both: handing the routine down
+# keeps form.py and dropdown.py below routing.py instead of importing it back.
+FieldAction = Callable[..., Awaitable[Outcome]]

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
 from typing import Literal
 
 from companion.act import action_strings as say
@@ -33,7 +32,7 @@ from companion.act.elements import (
 )
 from companion.act.errors import ActionFailed, NoOp, NotYet
 from companion.act.form import submit_form
-from companion.act.models import Candidate, Outcome
+from companion.act.models import Candidate, FormField, Outcome
 from companion.act.named_fields import fields_in_scope, unset_named, value_named_for
 from companion.act.sites import check_navigation, element_target, parse_url
 from companion.act.search import search
@@ -64,15 +63,6 @@ async def _done(ctx: AgentContext, actions: list[str], url_changed: bool = False
 
 
 Route = Literal["dropdown", "upload", "select", "search", "autocomplete", "input", "check", "copy", "click"]
-
-
-@dataclass(frozen=True)
-class FormField:
-    """The form a field is being filled for (SubmitForm): its purpose, and why the page or the validation pass
-    rejected the previous value ("" on the first fill)."""
-
-    purpose: str
-    problem: str = ""
 
 
 def is_autocomplete_field(el: Element) -> bool:
@@ -117,7 +107,7 @@ async def element_action(ctx: AgentContext, el: Element, section: PageSection | 
     """ElementAction: carry out `el` as its type requires. form: `el` is a field SubmitForm is filling."""
     route = element_route(ctx, el, section, in_form=form is not None)
     if route == "dropdown":
-        return await dropdown_action(ctx, el)
+        return await dropdown_action(ctx, el, fill=element_action)
     if route == "upload":
         return await _done(ctx, await upload_file(ctx, el))
     if route == "select":
@@ -301,13 +291,13 @@ async def _execute(ctx: AgentContext, candidate: Candidate, reason: str) -> Outc
     form = form_section_for(ctx, el, section)
     await check_element_target(ctx, el, form is not None)
     if candidate.pick is not None:  # a remembered menu entry: open its trigger, then act on the entry
-        return await dropdown_action(ctx, el, pick=candidate.pick)
+        return await dropdown_action(ctx, el, pick=candidate.pick, fill=element_action)
     if form is not None:
         form_section, detached = form
         if is_search_form(form_section):
             field = next(e for e in form_section.all_elements() if is_text_field(e))
             return await search(ctx, field)
-        return await submit_form(ctx, form_section, detached=detached)
+        return await submit_form(ctx, form_section, fill=element_action, detached=detached)
     check_named_fields_set(ctx, el, section)
     return await element_action(ctx, el, section)
 
