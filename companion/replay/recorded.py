@@ -24,6 +24,7 @@ from typing import Any, Callable
 from pydantic import BaseModel
 
 from companion.bridge import errors
+from companion.bridge.actions import BrowserActions
 from companion.replay.selectors import element_info
 from companion.bridge.session import REDACTED, BrowserSession
 from companion.protocol import (
@@ -142,14 +143,11 @@ def _raise_recorded(error: dict) -> None:
     raise errors.BridgeError(message)
 
 
-class _Helpers:
-    """The action helpers of BrowserSession (click, type, navigate...): each builds its Action and calls act()."""
+class _Helpers(BrowserActions):
+    """The action helpers of BrowserSession (click, type, navigate...: bridge/actions.py): each builds its Action and
+    calls act(), which each browser below implements."""
 
     snapshot = BrowserSession.snapshot
-    click, type, clear, select = BrowserSession.click, BrowserSession.type, BrowserSession.clear, BrowserSession.select
-    check, press, hover, scroll = BrowserSession.check, BrowserSession.press, BrowserSession.hover, BrowserSession.scroll
-    focus, navigate, upload = BrowserSession.focus, BrowserSession.navigate, BrowserSession.upload
-    back, forward, reload = BrowserSession.back, BrowserSession.forward, BrowserSession.reload
 
     step = 0
 
