@@ -9,7 +9,7 @@ import re
 import pytest
 
 from companion import llm
-from companion.bench.miniwob import MiniWoBHarness
+from benchmarks.miniwob import MiniWoBHarness
 from companion.llm.client import LLMClient
 
 pytestmark = pytest.mark.browser

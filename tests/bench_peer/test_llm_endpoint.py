@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.bench.peer import PeerUnavailable, llm_endpoint
+from benchmarks.peer import PeerUnavailable, llm_endpoint
 from companion.llm.client import LLMClient
 from companion.llm.scripted_server import ScriptedLLMServer
 

@@ -1,7 +1,7 @@
 """`webchallenger bench tokens DIR [--json]`: observation size against the element-level baseline.
 
 For every page of DIR (gzip or plain HTML, as DIR/*.html[.gz] or DIR/<group>/*.html[.gz]; snapshots come
-from the corpus snapshot cache of companion/pagemem/corpus.py and missing ones are recorded once through
+from the corpus snapshot cache of benchmarks/corpus.py and missing ones are recorded once through
 headless Chromium with the extension unless --no-record):
 - baseline: tokens of the whole page rendered as one accessibility-style outline;
 - observation: tokens of the observation the actor reads after one observation step (Observation.summary,
@@ -27,7 +27,7 @@ from typing import Iterable
 
 from companion.memory.store import WebsiteMemStore
 from companion.observe import Budget, LocalPolicy, PageObserver
-from companion.pagemem.corpus import cache_name, record_corpus, snapshot_cache_dir
+from benchmarks.corpus import cache_name, record_corpus, snapshot_cache_dir
 from companion.pagemem.divide import divide_page
 from companion.pagemem.render import details_string, render_nodes
 from companion.pagemem.tokens import count_tokens

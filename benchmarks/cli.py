@@ -9,15 +9,15 @@ import argparse
 import importlib
 
 BENCH_MODULES = [
-    "companion.commands.bench_snapshot",
-    "companion.commands.bench_divide",
-    "companion.commands.bench_memory",
-    "companion.commands.bench_tokens",
-    "companion.commands.bench_tasks",
-    "companion.commands.bench_miniwob",
-    "companion.commands.bench_speed",
-    "companion.llm.bench",
-    "companion.commands.bench_explore",
+    "benchmarks.commands.snapshot",
+    "benchmarks.commands.divide",
+    "benchmarks.commands.memory",
+    "benchmarks.commands.tokens",
+    "benchmarks.commands.tasks",
+    "benchmarks.commands.miniwob",
+    "benchmarks.commands.speed",
+    "benchmarks.commands.llm",
+    "benchmarks.commands.explore",
 ]
 
 
