@@ -34,7 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _benchmarks():
-    """`webchallenger bench ...`: the benchmark front ends and their harnesses.
+    """`webchallenger bench ...` (the benchmark front ends and their harnesses) and `--llm lexical` (the no-model
+    stand-in that the product's client connects to but never starts).
 
     They live in the top-level `benchmarks` package beside the product, not in it: episodes, scoring and a no-model
     stand-in are harness code. This is the one place companion/ loads that package, at call time, so no product
@@ -46,6 +47,7 @@ def _benchmarks():
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    _benchmarks().serve_stand_in(args)
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

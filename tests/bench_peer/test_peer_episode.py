@@ -57,9 +57,11 @@ def test_the_peer_gets_the_seeds_utterance_our_harness_gets(peer, scripted, epis
 
 @pytest.fixture
 def lexical_client():
+    from benchmarks.lexical import lexical_server
     from companion import llm
     from companion.llm.client import LLMClient
 
+    lexical_server()  # what `webchallenger` starts for `--llm lexical`
     client = LLMClient(spec="lexical")
     llm.set_client(client)
     yield client

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from benchmarks.lexical import lexical_server
 from companion.act.basic import VALUE_TOKENS
 from companion.act.candidates import END_TASK_LABEL, TYPE_URL_LABEL
 from companion.agent.finish import VERIFY_MAX_TOKENS
@@ -17,6 +18,7 @@ LOGIN = 'Enter the username "kanesha" and the password "Cq5" into the text field
 
 @pytest.fixture
 def client():
+    lexical_server()  # what `webchallenger` starts for `--llm lexical`
     return LLMClient(spec="lexical")
 
 
