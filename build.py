@@ -29,7 +29,7 @@ EXTENSION_SRC = ROOT / "extension"
 EXTENSION_OUT = DIST / "extension"
 SCHEMA_DIR = ROOT / "shared_schema"
 # browser-use pins exact versions that would downgrade the companion's own (pydantic, websockets, rich...):
-# it gets its own venv and runs in a subprocess (companion/bench/peer.py).
+# it gets its own venv and runs in a subprocess (benchmarks/peer.py).
 PEER_VENV = ROOT / ".venv-peer"
 PEER_PY = PEER_VENV / "bin" / "python"
 

@@ -6,11 +6,13 @@ import argparse
 import importlib
 import sys
 
-# Each module defines register(subparsers) and sets a `func(args) -> int` default on its parser.
+# Each module defines register(subparsers) and sets a `func(args) -> int` default on its parser. BENCH marks where
+# `bench` goes: its commands live in the benchmarks package (_benchmarks).
+BENCH = "bench"
 COMMAND_MODULES = [
     "companion.commands.serve",
     "companion.commands.snapshot",
-    "companion.commands.bench",
+    BENCH,
     "companion.commands.llm",
     "companion.commands.pagemem",
     "companion.commands.memory",
@@ -26,12 +28,26 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="webchallenger", description="A web agent in your own Chrome, thinking with a local LLM.")
     sub = parser.add_subparsers(dest="command", required=True)
     for name in COMMAND_MODULES:
-        importlib.import_module(name).register(sub)
+        module = _benchmarks() if name == BENCH else importlib.import_module(name)
+        module.register(sub)
     return parser
+
+
+def _benchmarks():
+    """`webchallenger bench ...` (the benchmark front ends and their harnesses) and `--llm lexical` (the no-model
+    stand-in that the product's client connects to but never starts).
+
+    They live in the top-level `benchmarks` package beside the product, not in it: episodes, scoring and a no-model
+    stand-in are harness code. This is the one place companion/ loads that package, at call time, so no product
+    module depends on its harness."""
+    import benchmarks.cli
+
+    return benchmarks.cli
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    _benchmarks().serve_stand_in(args)
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

@@ -12,5 +12,4 @@
     explorer.py        the coordinator: depth-first order, workers, commits into the site's memory
     progress.py        the live display (rich) and the closing report
     summaries.py       page and section summaries with the LLM (observe/abstraction.py)
-    digest.py          a canonical dump of a site's memory (runs are compared by it)
 """

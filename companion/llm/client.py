@@ -28,7 +28,7 @@ import httpx
 import openai
 from pydantic import BaseModel
 
-from companion.llm.config import LLMSettings, load_settings
+from companion.llm.config import LLMConfigError, LLMSettings, load_settings
 from companion.llm.fit import ensure_fits, fitted_choice, fitted_subset
 from companion.llm.gbnf import UnsupportedSchema, schema_to_gbnf
 from companion.llm.prompts import render
@@ -104,7 +104,7 @@ class LLMClient:
         self.settings = settings or load_settings(spec, **overrides)
         self.total = UsageTally()
         self.base_url = self.settings.base_url
-        self.model = self.settings.model if self.settings.kind == "server" else ""
+        self.model = self.settings.model if self.settings.kind in ("server", "lexical") else ""
         self._replayer = Replayer(self.settings.replay_path) if self.settings.kind == "replay" else None
         self._recorder = Recorder(self.settings.record_path) if self.settings.record_path else None
         self._states: dict[int, _LoopState] = {}
@@ -244,11 +244,9 @@ class LLMClient:
 
                 server = await asyncio.to_thread(get_server, self.settings)
                 self.base_url, self.model = server.base_url, server.model_name
-            if self.settings.kind == "lexical" and not self.base_url:  # the no-model baseline, served in-process
-                from companion.llm.lexical import lexical_server
-
-                server = await asyncio.to_thread(lexical_server)
-                self.base_url, self.model = server.base_url, server.model
+            if self.settings.kind == "lexical" and not self.base_url:  # the benchmarks' stand-in was not started
+                raise LLMConfigError("--llm lexical: the no-model stand-in is not running in this process; it is started "
+                                     "by the webchallenger command (or benchmarks.lexical.lexical_server())")
             if not self.model:
                 self.model = await self._first_model()
 

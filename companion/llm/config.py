@@ -7,8 +7,9 @@ Spec forms:
     openai:http://host:port/v1#model any OpenAI-compatible server (#model optional: first of /v1/models)
     ollama | llamacpp | vllm | lmstudio [#model]   presets with their default loopback URLs
     replay:/path/session.jsonl       answer from a recorded session, no server at all
-    lexical                          no model: a word-overlap policy behind a local server (companion/llm/lexical.py),
-                                     the baseline and harness check of the benchmarks
+    lexical                          no model: a word-overlap policy behind a local server (benchmarks/lexical.py),
+                                     the baseline and harness check of the benchmarks; started by the
+                                     `webchallenger` command, never by the product (use_lexical_server)
 """
 
 from __future__ import annotations
@@ -29,6 +30,11 @@ PRESETS: dict[str, str] = {
     "lmstudio": "http://127.0.0.1:1234/v1",
 }
 DEFAULT_SPEC = "embedded"
+LEXICAL_MODEL = "lexical"
+# Where the benchmarks' no-model stand-in answers in this process ("" until something above the product started
+# it: benchmarks/lexical.py lexical_server). The product only connects to it, like to any OpenAI-compatible
+# server: it never starts harness code.
+_lexical_base_url = ""
 
 
 class LLMConfigError(ValueError):
@@ -64,7 +70,7 @@ def parse_spec(spec: str, **overrides) -> LLMSettings:
             raise LLMConfigError(f"unknown embedded model {name!r}; known: {', '.join(EMBEDDED_MODELS)}")
         return LLMSettings(kind="embedded", spec=spec, model=name, **overrides)
     if spec == "lexical":
-        return LLMSettings(kind="lexical", spec=spec, **overrides)
+        return LLMSettings(kind="lexical", spec=spec, **{"base_url": _lexical_base_url, "model": LEXICAL_MODEL, **overrides})
     if head == "gguf":
         if not rest:
             raise LLMConfigError("gguf: needs a path, e.g. gguf:/models/model.gguf")
@@ -85,6 +91,12 @@ def parse_spec(spec: str, **overrides) -> LLMSettings:
         f"cannot understand LLM spec {spec!r}; use embedded[:model], gguf:PATH, openai:URL[#model], "
         f"replay:FILE, lexical or one of the presets {', '.join(PRESETS)}"
     )
+
+
+def use_lexical_server(base_url: str) -> None:
+    """`lexical` clients made from now on in this process connect to the stand-in at `base_url`."""
+    global _lexical_base_url
+    _lexical_base_url = base_url
 
 
 def config_file() -> Path:

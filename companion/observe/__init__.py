@@ -8,12 +8,10 @@ Public API:
                                        (Accounting: per-call prompt tokens + server usage), list_items,
                                        section_elements(pagemem, sid) (a list's selected items only), page_summary
     Budget                             token bound of every prompt (default 6,000) and chunk sizes
-    LocalPolicy                        a deterministic stand-in for the LLM (token benchmark), same prompts
 """
 
 from companion.observe.budget import Budget, BudgetError
 from companion.observe.calls import Accounting, CallRecord
 from companion.observe.observer import Observation, PageObserver
-from companion.observe.policy import LocalPolicy
 
-__all__ = ["Accounting", "Budget", "BudgetError", "CallRecord", "LocalPolicy", "Observation", "PageObserver"]
+__all__ = ["Accounting", "Budget", "BudgetError", "CallRecord", "Observation", "PageObserver"]

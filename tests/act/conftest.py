@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from companion.act import AgentContext
-from companion.llm.testing import llm_client_for, scripted_llm  # noqa: F401
+from tests.support.llm_fixtures import llm_client_for, scripted_llm  # noqa: F401
 
 
 @pytest.fixture

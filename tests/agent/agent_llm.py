@@ -4,7 +4,7 @@ answering from the request itself instead of a fixed list, so a multi-step task 
 Every answer is built from the JSON schema the client sent (so it is always valid) and the prompt text:
   - subset choices (section_selection, candidate_filtering, ...): in selection="all" mode every option, up to
     maxItems; in selection="overlap" mode only the options sharing a word with the task (the lexical policy's
-    scoring, companion/llm/lexical.py: a phrase the task quotes counts more), best first, up to maxItems, and
+    scoring, benchmarks/lexical.py: a phrase the task quotes counts more), best first, up to maxItems, and
     every option only when none shares a word (a model with nothing to go on keeps what the prompt asks to keep).
     The agent tests run in both modes (tests/agent/conftest.py), so a narrowing choice is exercised too;
   - detail_extraction echoes the section's details, page_task_summary echoes "title (url)" plus the
@@ -20,8 +20,8 @@ import json
 import re
 from typing import Callable
 
-from companion.llm.lexical import Scorer, numbered_options, task_of
-from companion.llm.scripted_server import RecordedRequest, ScriptedLLMServer, ScriptedReply
+from benchmarks.lexical import Scorer, numbered_options, task_of
+from tests.support.scripted_server import RecordedRequest, ScriptedLLMServer, ScriptedReply
 
 _request: contextvars.ContextVar[RecordedRequest | None] = contextvars.ContextVar("agent_llm_request", default=None)
 OPTION_RE = re.compile(r"^\[(\d+)\] (.*)$", re.M)

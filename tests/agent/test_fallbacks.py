@@ -13,7 +13,7 @@ from selenium.webdriver.common.by import By
 
 from companion.agent.checkpoint import load_checkpoint
 from companion.agent.loop import run_task
-from companion.llm.scripted_server import ScriptedReply
+from tests.support.scripted_server import ScriptedReply
 from tests.agent.test_form_fields import OVERRIDES as FORM_OVERRIDES, PAGE as FORM_PAGE, TASK as FORM_TASK, fill_the_form
 from tests.agent.test_run_command import choose_kettles_then_end
 from tests.agent.test_task_flow import PRICE_TASK, _blue_price

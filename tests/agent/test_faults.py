@@ -12,7 +12,7 @@ from companion import llm
 from companion.agent.checkpoint import load_checkpoint
 from companion.agent.loop import run_task
 from companion.llm.client import LLMClient
-from companion.llm.scripted_server import Stall
+from tests.support.scripted_server import Stall
 from tests.agent.test_run_command import choose_kettles_then_end
 from tests.agent.test_task_flow import PRICE_TASK, _blue_price
 

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from companion.llm.scripted_server import Stall
+from tests.support.scripted_server import Stall
 from tests.agent.test_run_command import ROOT, choose_kettles_then_end
 from tests.agent.test_task_flow import PRICE_TASK, _blue_price
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from companion.llm.bench import main  # noqa: E402
+from benchmarks.commands.llm import main  # noqa: E402
 
 if __name__ == "__main__":
     sys.exit(main())

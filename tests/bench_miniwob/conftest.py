@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.bench.miniwob import ensure_miniwob_html
+from benchmarks.miniwob import ensure_miniwob_html
 
 
 @pytest.fixture(scope="session")

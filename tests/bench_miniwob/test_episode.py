@@ -8,8 +8,9 @@ import re
 
 import pytest
 
+from benchmarks.lexical import lexical_server
+from benchmarks.miniwob import MiniWoBHarness
 from companion import llm
-from companion.bench.miniwob import MiniWoBHarness
 from companion.llm.client import LLMClient
 
 pytestmark = pytest.mark.browser
@@ -17,6 +18,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def lexical_client():
+    lexical_server()  # what `webchallenger` starts for `--llm lexical`
     client = LLMClient(spec="lexical")
     llm.set_client(client)
     yield client

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.bench.peer import peer_available_message
+from benchmarks.peer import peer_available_message
 
 PEER_MISSING = peer_available_message()
 needs_peer = pytest.mark.skipif(PEER_MISSING is not None, reason=f"browser-use side not testable: {PEER_MISSING}")

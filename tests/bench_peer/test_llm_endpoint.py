@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.bench.peer import PeerUnavailable, llm_endpoint
+from benchmarks.peer import PeerUnavailable, llm_endpoint
 from companion.llm.client import LLMClient
-from companion.llm.scripted_server import ScriptedLLMServer
+from tests.support.scripted_server import ScriptedLLMServer
 
 
 def test_a_server_spec_without_a_model_gets_the_servers_first_model():

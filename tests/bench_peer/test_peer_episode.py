@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.bench.miniwob import ensure_miniwob_html
-from companion.bench.peer import LLMEndpoint, PeerMiniWoB
+from benchmarks.miniwob import ensure_miniwob_html
+from benchmarks.peer import LLMEndpoint, PeerMiniWoB
 from tests.bench_peer.conftest import needs_peer
 from tests.bench_peer.peer_llm import COMPLETION_TOKENS, PROMPT_TOKENS, PeerScriptedServer
 
@@ -47,7 +47,7 @@ def test_the_peers_calls_and_tokens_are_counted_as_the_server_reported_them(epis
 
 
 def test_the_peer_gets_the_seeds_utterance_our_harness_gets(peer, scripted, episode, browser, miniwob_html, lexical_client):
-    from companion.bench.miniwob import MiniWoBHarness
+    from benchmarks.miniwob import MiniWoBHarness
 
     with MiniWoBHarness(miniwob_html, browser=browser, episode_timeout_s=120) as harness:
         ours = harness.run_episode("click-button", seed=1, max_steps=1)
@@ -57,9 +57,11 @@ def test_the_peer_gets_the_seeds_utterance_our_harness_gets(peer, scripted, epis
 
 @pytest.fixture
 def lexical_client():
+    from benchmarks.lexical import lexical_server
     from companion import llm
     from companion.llm.client import LLMClient
 
+    lexical_server()  # what `webchallenger` starts for `--llm lexical`
     client = LLMClient(spec="lexical")
     llm.set_client(client)
     yield client

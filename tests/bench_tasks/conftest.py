@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion import llm
-from companion.bench.task_suite import load_suite
+from benchmarks.task_suite import load_suite
 from companion.llm.client import LLMClient
 from tests.agent.agent_llm import AgentLLM
 from tests.conftest import ensure_extension_built

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from companion.bench.task_runner import RunOptions
+from benchmarks.task_runner import RunOptions
 from tests.agent.agent_llm import index_of, options
 
 OPTS = RunOptions(max_steps=5, task_timeout=300)

@@ -9,8 +9,8 @@ import sqlite3
 
 import pytest
 
-from companion.bench.task_eval import EvaluatorError, judge, prepare
-from companion.bench.task_suite import AppTask
+from benchmarks.task_eval import EvaluatorError, judge, prepare
+from benchmarks.task_suite import AppTask
 
 
 def _task(suite, task_id: str) -> AppTask:

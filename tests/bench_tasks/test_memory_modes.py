@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from companion.bench.explore_memory import ExploreLimits, explore_site
-from companion.bench.task_runner import run_task_once
+from benchmarks.explore_memory import ExploreLimits, explore_site
+from benchmarks.task_runner import run_task_once
 from companion.memory.store import WebsiteMemStore, site_key
 from tests.bench_tasks.scripted import OPTS, count_orders, task_of
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.bench.task_runner import run_task_once
-from companion.llm.scripted_server import Stall
+from benchmarks.task_runner import run_task_once
+from tests.support.scripted_server import Stall
 from tests.agent.agent_llm import index_of, option_named
 from tests.bench_tasks.scripted import OPTS, add_tag, count_orders, count_shown, filter_then_end, page_of, task_of
 

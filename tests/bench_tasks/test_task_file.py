@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from companion.bench.task_eval import judge, numbers_in, prepare
-from companion.bench.task_suite import SuiteError, load_suite
+from benchmarks.task_eval import judge, numbers_in, prepare
+from benchmarks.task_suite import SuiteError, load_suite
 
 # What the suite must exercise (issue 11, item 4), as the tasks' own tags name it.
 LOOKUP_TAGS = {"count", "total"}
@@ -108,7 +108,7 @@ def test_some_tasks_start_at_the_log_in_page_with_the_sites_credentials_in_their
 
 
 def test_tasks_that_start_at_the_log_in_page_are_counted_apart():
-    from companion.bench.task_runner import TaskRun, summarize
+    from benchmarks.task_runner import TaskRun, summarize
 
     runs = [TaskRun(id="a", kind="lookup", memory="none", intent="?", success=True),
             TaskRun(id="b", kind="lookup", memory="none", intent="?", success=False, starts_at_login=True),

@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion.commands.bench_snapshot import FloorProbe, measure_page, synthetic_page
+from benchmarks.snapshot import FloorProbe, measure_page, synthetic_page
 
 
 @pytest.mark.parametrize("n", [10_000, 1_000, 7])

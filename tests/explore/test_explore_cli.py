@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.explore.digest import differences, memory_digest
+from tests.support.memory_dump import differences, memory_digest
 from companion.memory.store import site_key
 from tests.explore.conftest import FIXTURE_SITE, Memory, explore
 

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from companion.bridge.launcher import LaunchOptions
-from companion.explore.digest import differences, memory_digest
+from tests.support.memory_dump import differences, memory_digest
 from companion.explore.tabs import ExploreBrowser, RemoteExploreBrowser
 from tests.djangosite.server import MODELS
 from tests.explore.conftest import Memory, explore

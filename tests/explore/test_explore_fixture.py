@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.explore.digest import differences, memory_digest
+from tests.support.memory_dump import differences, memory_digest
 from tests.explore.conftest import FIXTURE_SITE, Memory, explore
 
 pytestmark = pytest.mark.browser

@@ -1,11 +1,11 @@
 """LLM test fixtures. Other test folders use the same ones with:
 
-    from companion.llm.testing import scripted_llm, llm_client_for  # noqa: F401
+    from tests.support.llm_fixtures import scripted_llm, llm_client_for  # noqa: F401
 """
 
 import pytest
 
-from companion.llm.testing import llm_client_for, scripted_llm  # noqa: F401
+from tests.support.llm_fixtures import llm_client_for, scripted_llm  # noqa: F401
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import pytest
 
 from companion.llm import LLMClient, LLMConnectionError, LLMTimeoutError
 from companion.llm.client import TIMEOUT_RETRY_FACTOR
-from companion.llm.scripted_server import Stall
+from tests.support.scripted_server import Stall
 
 PROBE = {"question": "Which is a fruit?", "options": ["hammer", "apple", "violin"]}
 

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from companion.llm import LLMClient, PageSummary
 from companion.llm.fit import ReplyBudgetError, check_declared, fitted_choice, fitted_subset
-from companion.llm.scripted_server import ScriptedLLMServer
+from tests.support.scripted_server import ScriptedLLMServer
 from companion.llm.structured import StrictAnswer, json_schema_for
 
 

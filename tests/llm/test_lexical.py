@@ -3,8 +3,14 @@ what it answers is computed from the rendered prompt and the schema, by word ove
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
+from benchmarks.lexical import lexical_server
 from companion.act.basic import VALUE_TOKENS
 from companion.act.candidates import END_TASK_LABEL, TYPE_URL_LABEL
 from companion.agent.finish import VERIFY_MAX_TOKENS
@@ -12,11 +18,13 @@ from companion.llm import TextValue, Verification
 from companion.llm.client import LLMClient
 from companion.llm.config import parse_spec
 
+ROOT = Path(__file__).resolve().parents[2]
 LOGIN = 'Enter the username "kanesha" and the password "Cq5" into the text fields and press login.'
 
 
 @pytest.fixture
 def client():
+    lexical_server()  # what `webchallenger` starts for `--llm lexical`
     return LLMClient(spec="lexical")
 
 
@@ -86,3 +94,30 @@ async def test_an_action_taken_earlier_in_the_same_step_gives_way_too(client):
                                                      "observation": observation, "candidates": candidates}, n=4)
 
     assert reply.answer.index == 1
+
+
+PRODUCT_ONLY = """
+import asyncio, sys
+from companion.act.basic import VALUE_TOKENS
+from companion.llm import LLMConfigError, TextValue
+from companion.llm.client import LLMClient
+
+client = LLMClient(spec="lexical")
+try:
+    asyncio.run(client.ask("input_value", {"task": "Enter 3 as the count.", "history": "", "observation": "A field.",
+                                           "field": "textbox"}, TextValue, max_tokens=VALUE_TOKENS))
+except LLMConfigError as exc:
+    print("refused:", exc)
+print("harness loaded:", sorted(m for m in sys.modules if m.split(".")[0] in ("benchmarks", "tests")))
+"""
+
+
+def test_the_products_client_connects_to_the_stand_in_but_never_starts_it():
+    """Harness code stays out of the product: a `lexical` client in a process where nothing started the stand-in
+    refuses its first call with the reason, and no module of benchmarks/ or tests/ gets loaded."""
+    proc = subprocess.run([sys.executable, "-c", PRODUCT_ONLY], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+    assert proc.returncode == 0, proc.stderr
+    assert "refused: --llm lexical: the no-model stand-in is not running in this process" in proc.stdout
+    assert "harness loaded: []" in proc.stdout

@@ -1,6 +1,6 @@
 """LLM settings tests: the real extension's options page in real headless Chromium (tests/conftest.py), the
 companion's LLM settings service and task service (for the status line) on the suite's companion, and the
-scripted OpenAI-compatible server (companion/llm/scripted_server.py) as the "any OpenAI-compatible URL" backend.
+scripted OpenAI-compatible server (tests/support/scripted_server.py) as the "any OpenAI-compatible URL" backend.
 
 Fixtures
 --------
@@ -25,7 +25,7 @@ from companion import llm as llm_module
 from companion.agent.service import install_task_service
 from companion.bridge.auth import EXTENSION_ID
 from companion.panel.llm_settings import install_llm_settings
-from companion.llm.scripted_server import ScriptedLLMServer
+from tests.support.scripted_server import ScriptedLLMServer
 from companion.paths import private_dir
 
 OPTIONS_URL = f"chrome-extension://{EXTENSION_ID}/options.html"

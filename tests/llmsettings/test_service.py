@@ -6,7 +6,7 @@ from __future__ import annotations
 from companion import llm as llm_module
 from companion.bridge.hub import BridgeHub
 from companion.panel.llm_settings import LLMSettingsService
-from companion.llm.scripted_server import ScriptedLLMServer
+from tests.support.scripted_server import ScriptedLLMServer
 from companion.protocol import LLMCheck, LLMSettingsSet
 
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import pytest
 
-from companion.llm.testing import llm_client_for, scripted_llm  # noqa: F401
+from benchmarks.lexical import LexicalLLMServer
+from companion.llm.client import LLMClient
+from tests.support.llm_fixtures import llm_client_for, scripted_llm  # noqa: F401
 from companion.observe.budget import SMALL_PAGE_ENV, WHOLE_PAGE_ENV
 from companion.pagemem.divide import divide_page
 from companion.pagemem.tokens import count_tokens
@@ -22,6 +26,23 @@ def paper_pipeline(request, monkeypatch):
     if request.node.get_closest_marker("whole_pages") is None:
         monkeypatch.setenv(WHOLE_PAGE_ENV, "0")
         monkeypatch.setenv(SMALL_PAGE_ENV, "0")
+
+
+class StandIn(NamedTuple):
+    server: LexicalLLMServer
+    client: LLMClient
+
+    def prompts(self, since: int = 0) -> list[tuple[str, str]]:
+        """(prompt name, user message) of every request from the `since`-th on, in arrival order."""
+        return [(r.prompt, r.last_user) for r in self.server.requests[since:]]
+
+
+@pytest.fixture
+def lexical():
+    """The benchmarks' no-model stand-in on a server of this test's own: the real client over HTTP, the real prompt
+    templates, answers computed by word overlap with the task (benchmarks/lexical.py)."""
+    with LexicalLLMServer() as server:
+        yield StandIn(server, LLMClient(spec=server.spec))
 
 
 @pytest.fixture

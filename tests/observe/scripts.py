@@ -1,4 +1,4 @@
-"""Scripted answers for the observation prompts (rules of companion/llm/scripted_server.py)."""
+"""Scripted answers for the observation prompts (rules of tests/support/scripted_server.py)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ import gzip
 import json
 
 from companion.cli import main
-from companion.pagemem.corpus import cache_name
+from benchmarks.corpus import cache_name
 from tests.pagemem.htmlsnap import snapshot_from_html
 
 ARTICLE = "<html><body><nav><a href='/'>Home</a> <a href='/news'>News</a></nav><h1>Tide tables</h1>" \

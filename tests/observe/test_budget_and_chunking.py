@@ -1,12 +1,12 @@
 """The token bound: what does not fit is chunked, never cut silently. Pure logic, no browser: pages come from
-the hand-built snapshots of tests/pagemem/htmlsnap.py and answers from the deterministic LocalPolicy (which
-renders the real prompt templates, so the sizes are real)."""
+the hand-built snapshots of tests/pagemem/htmlsnap.py and answers from the lexical stand-in (the real client and
+prompt templates, so the sizes are real; benchmarks/lexical.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from companion.observe import Budget, BudgetError, LocalPolicy, PageObserver
+from companion.observe import Budget, BudgetError, PageObserver
 from companion.observe.budget import fit_history, pack, prompt_tokens, split_text
 from companion.observe.calls import Accounting, Caller, Fallback
 from companion.observe.extraction import extract
@@ -20,8 +20,8 @@ from tests.pagemem.htmlsnap import snapshot_from_html
 SMALL = Budget(max_prompt_tokens=1500, history_tokens=300)
 
 
-def caller(budget: Budget = SMALL) -> Caller:
-    return Caller(LocalPolicy(), budget, Accounting())
+def caller(lexical, budget: Budget = SMALL) -> Caller:
+    return Caller(lexical.client, budget, Accounting())
 
 
 def test_history_keeps_the_latest_steps_and_says_how_many_lines_were_left_out():
@@ -49,56 +49,55 @@ def test_pack_respects_the_limit_and_the_item_count():
     assert all(100 + sum(count_tokens(items[i]) + 4 for i in g) <= 400 for g in groups)
 
 
-async def test_a_prompt_over_the_bound_is_refused_before_it_is_sent():
-    c = caller()
+async def test_a_prompt_over_the_bound_is_refused_before_it_is_sent(lexical):
+    c = caller(lexical)
     variables = {"task": "t", "history": "", "page_title": "p", "url": "u", "section_purpose": "s", "details": "word " * 5000}
     with pytest.raises(BudgetError, match="detail_extraction.*over the 1500-token bound"):
         await c.ask("detail_extraction", variables, object, max_tokens=10, fallback=Fallback("nothing", lambda: None))
     assert c.accounting.count == 0
 
 
-async def test_a_section_too_big_for_one_prompt_is_extracted_in_pieces_that_together_hold_all_of_it():
+async def test_a_section_too_big_for_one_prompt_is_extracted_in_pieces_that_together_hold_all_of_it(lexical):
     details = "\n".join(f"- text: clause {i} of the terms mentions the refund window of {i} days" for i in range(400))
     section = PageSection(id="s1", kind="normal", roots=[], tag="div", details=details, purpose="Terms")
     pm = PageMem(url="http://127.0.0.1/terms", title="Terms", sections=[section])
-    policy = LocalPolicy(keep_prompts=True)
-    c = Caller(policy, SMALL, Accounting())
+    c = caller(lexical)
     text, cached = await extract(c, SMALL, "How many days is the refund window?", "", pm, section, details)
     calls = c.accounting.calls
     assert not cached and len(calls) > 3 and all(call.prompt_tokens <= SMALL.max_prompt_tokens for call in calls)
-    sent = "\n".join(user for _, user in policy.prompts)
+    sent = "\n".join(user for _, user in lexical.prompts())
     assert all(line in sent for line in details.splitlines())  # every line reached some extraction call
-    assert text.startswith("text: clause 0 ") and len(text) > 2 * 1200  # the pieces' answers, joined in order
+    assert text.startswith("- text: clause 0 ") and len(text) > 2 * 1200  # the pieces' answers, joined in order
     again, cached = await extract(c, SMALL, "How many days is the refund window?", "", pm, section, details)
     assert cached and again == text and len(c.accounting.calls) == len(calls)
 
 
-async def test_many_sections_are_selected_over_several_bounded_calls():
+async def test_many_sections_are_selected_over_several_bounded_calls(lexical):
     sections = [PageSection(id=f"s{i}", kind="normal", roots=[], tag="div", details="x", purpose=f"Region {i} about topic {i}",
                             summary="A region with some links and text about one topic of the site.", needs_summary=False)
                 for i in range(1, 301)]
     pm = PageMem(url="http://127.0.0.1/", title="Big", sections=sections)
-    c = caller()
+    c = caller(lexical)
     chosen = await select_sections(c, SMALL, "Open the page about topic 250", "", pm, sections)
     assert c.accounting.count > 1 and c.accounting.max_prompt_tokens <= SMALL.max_prompt_tokens
     assert "s250" in chosen
 
 
-async def test_extractions_that_do_not_fit_one_summary_prompt_are_summarised_in_rounds():
+async def test_extractions_that_do_not_fit_one_summary_prompt_are_summarised_in_rounds(lexical):
     entries = [f"Region {i}: " + "the price of the blue kettle is 20 dollars and it ships tomorrow. " * 12 for i in range(40)]
     pm = PageMem(url="http://127.0.0.1/", title="Kettles", sections=[])
-    c = caller()
+    c = caller(lexical)
     summary = await summarize_for_task(c, SMALL, "Find the blue kettle price", "", pm, entries)
     assert summary and c.accounting.count > 2 and c.accounting.max_prompt_tokens <= SMALL.max_prompt_tokens
     assert c.accounting.by_prompt() == {"page_task_summary": c.accounting.count}
 
 
-async def test_a_page_with_a_long_list_and_long_history_stays_under_a_small_bound():
+async def test_a_page_with_a_long_list_and_long_history_stays_under_a_small_bound(lexical):
     rows = "".join(f'<li class="r"><a href="/p/{i}">Product {i} kettle</a> <span>${i}.00 in stock</span></li>' for i in range(1500))
     html = f"<html><body><h1>Kettles</h1><p>All our kettles.</p><ul id='results'>{rows}</ul></body></html>"
     pm = divide_page(snapshot_from_html(html, title="Kettles"))
     history = "\n".join(f"Step {i}\nObservation: a page - Summary: looked at kettles and prices again" for i in range(60))
-    obs = await PageObserver(client=LocalPolicy(), budget=SMALL).observe("Find 1499", history, pm)
+    obs = await PageObserver(client=lexical.client, budget=SMALL).observe("Find 1499", history, pm)
     assert obs.usage.max_prompt_tokens <= SMALL.max_prompt_tokens
     (scan,) = obs.list_scans.values()
     assert scan.selected == [1499] and scan.scanned == 1500 and scan.chunks >= 60  # chunks of at most 25

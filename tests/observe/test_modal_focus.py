@@ -4,7 +4,7 @@ it was lets the page back in; one that changes (a value typed into it) stays the
 
 from __future__ import annotations
 
-from companion.observe import LocalPolicy, PageObserver
+from companion.observe import PageObserver
 from companion.pagemem.divide import divide_page
 from companion.pagemem.update import update_page_mem
 from tests.pagemem.htmlsnap import ids_of, snapshot_from_html
@@ -20,9 +20,9 @@ def _page(value: str = ""):
     return snapshot_from_html(PAGE.format(value=f'value="{value}"' if value else ""), title="Kettle")
 
 
-async def test_view_all_shows_the_whole_page_while_a_modal_is_open():
+async def test_view_all_shows_the_whole_page_while_a_modal_is_open(lexical):
     pm = divide_page(_page())
-    observer = PageObserver(client=LocalPolicy())
+    observer = PageObserver(client=lexical.client)
     assert (await observer.observe(TASK, "", pm)).modal
     observer.view_all()
     obs = await observer.observe(TASK, "", pm)
@@ -31,10 +31,10 @@ async def test_view_all_shows_the_whole_page_while_a_modal_is_open():
     assert "$24.50" in obs.summary  # what the actor reads
 
 
-async def test_a_modal_a_step_left_as_it_was_lets_the_page_back_in_and_one_that_changed_does_not():
+async def test_a_modal_a_step_left_as_it_was_lets_the_page_back_in_and_one_that_changed_does_not(lexical):
     before = _page()
     pm = divide_page(before)
-    observer = PageObserver(client=LocalPolicy())
+    observer = PageObserver(client=lexical.client)
     assert (await observer.observe(TASK, "", pm)).modal
     # A value typed into the dialog: it is being worked on, it stays the focus.
     update = update_page_mem(pm, snapshot_from_html(PAGE.format(value='value="a@b.c"'), title="Kettle", ids=ids_of(before)))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.memory.store import WebsiteMemStore
-from companion.observe import LocalPolicy, PageObserver
+from companion.observe import PageObserver
 from companion.pagemem.divide import divide_page
 from companion.pagemem.update import update_page_mem
 from tests.observe.scripts import observation_rules
@@ -15,24 +15,23 @@ PAGE = """<html><body><nav><a href="/">Home</a> <a href="/plans">Plans</a> <butt
 <button id="yes">Yes, delete</button> <button id="no">Cancel</button></div></body></html>"""
 
 
-async def test_a_dialog_opening_within_the_page_becomes_the_only_section_read_in_full():
+async def test_a_dialog_opening_within_the_page_becomes_the_only_section_read_in_full(lexical):
     before = snapshot_from_html(PAGE.format(hidden="hidden"), title="Account")
     pm = divide_page(before)
-    policy = LocalPolicy(keep_prompts=True)
-    observer = PageObserver(client=policy)
+    observer = PageObserver(client=lexical.client)
     first = await observer.observe("Delete my account", "", pm)
     assert not first.modal and first.new_page
 
     after = snapshot_from_html(PAGE.format(hidden=""), title="Account", ids=ids_of(before))
     update = update_page_mem(pm, after)
-    mark = len(policy.prompts)
+    mark = len(lexical.server.requests)
     obs = await observer.observe("Delete my account", "Step 1 clicked Delete account", pm, update)
     # This small page is one section, so the dialog's elements joined it: the block that appeared is the focus.
     host = pm.section_of(next(e for e in pm.all_elements() if e.name == "Yes, delete").ref)
     assert obs.modal and obs.selected == [host.id] and not obs.new_page
-    prompts = [name for name, _ in policy.prompts[mark:]]
+    prompts = [name for name, _ in lexical.prompts(mark)]
     assert "section_selection" not in prompts and "section_summary" not in prompts
-    extraction = next(user for name, user in policy.prompts[mark:] if name == "detail_extraction")
+    extraction = next(user for name, user in lexical.prompts(mark) if name == "detail_extraction")
     assert "Section: Dialog that opened on the page" in extraction
     assert 'button "Yes, delete"' in extraction and "Storage used" not in extraction
     assert obs.added_group is None
@@ -61,16 +60,15 @@ def test_images_of_at_least_50px_are_described_from_alt_text_and_file_name():
     assert '"Red kettle"; file name: red kettle 2000w' in out and "file name: steel toaster" in out
 
 
-async def test_a_new_pagemem_or_url_is_a_page_entry_and_a_fragment_change_is_not():
-    policy = LocalPolicy(keep_prompts=True)
-    observer = PageObserver(client=policy)
+async def test_a_new_pagemem_or_url_is_a_page_entry_and_a_fragment_change_is_not(lexical):
+    observer = PageObserver(client=lexical.client)
     pm = divide_page(snapshot_from_html(PAGE.format(hidden="hidden"), url="http://127.0.0.1/account", title="Account"))
     assert (await observer.observe("Delete my account", "", pm)).new_page
     pm.url = "http://127.0.0.1/account#storage"  # an in-page anchor: the same page
-    mark = len(policy.prompts)
+    mark = len(lexical.server.requests)
     obs = await observer.observe("Delete my account", "", pm)
-    assert not obs.new_page and [n for n, _ in policy.prompts[mark:]] == ["page_task_summary"]
+    assert not obs.new_page and [n for n, _ in lexical.prompts(mark)] == ["page_task_summary"]
     other = divide_page(snapshot_from_html(PAGE.format(hidden="hidden"), url="http://127.0.0.1/plans", title="Plans"))
-    mark = len(policy.prompts)
+    mark = len(lexical.server.requests)
     obs = await observer.observe("Delete my account", "", other)
-    assert obs.new_page and "section_selection" in [n for n, _ in policy.prompts[mark:]]
+    assert obs.new_page and "section_selection" in [n for n, _ in lexical.prompts(mark)]

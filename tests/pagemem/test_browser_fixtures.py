@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.pagemem.check import division_problems
+from benchmarks.divide_check import division_problems
 from companion.pagemem.divide import divide_page
 from companion.pagemem.template import matches_template
 from companion.pagemem.update import update_page_mem

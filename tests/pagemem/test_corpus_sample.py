@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from companion.bridge.pageserver import PageServer
-from companion.pagemem.check import division_problems
-from companion.pagemem.corpus import corpus_pages, default_corpus_dir
+from benchmarks.divide_check import division_problems
+from benchmarks.corpus import corpus_pages, default_corpus_dir
 from companion.pagemem.divide import DivideOptions, divide_page
 
 pytestmark = pytest.mark.browser

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.pagemem.check import division_problems
+from benchmarks.divide_check import division_problems
 from companion.pagemem.divide import divide_page
 from tests.pagemem.served import section_with
 

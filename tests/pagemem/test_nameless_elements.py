@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from companion.act.candidates import element_candidate
-from companion.pagemem.check import division_problems
+from benchmarks.divide_check import division_problems
 from tests.pagemem.served import divided
 
 pytestmark = pytest.mark.browser

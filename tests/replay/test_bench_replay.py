@@ -9,8 +9,8 @@ import json
 from dataclasses import replace
 
 from companion import llm
-from companion.bench.task_runner import run_task_once
-from companion.bench.task_suite import load_suite
+from benchmarks.task_runner import run_task_once
+from benchmarks.task_suite import load_suite
 from companion.llm.client import LLMClient
 from tests.agent.agent_llm import AgentLLM
 from tests.bench_tasks.conftest import SUITE_FILE

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from companion.act import ActionFailed, execute
-from companion.llm.testing import llm_client_for, scripted_llm  # noqa: F401 (fixtures)
+from tests.support.llm_fixtures import llm_client_for, scripted_llm  # noqa: F401 (fixtures)
 from tests.act.conftest import make_ctx  # noqa: F401 (fixture)
 from tests.act.test_confirmation import User
 from tests.act.test_workflows import candidate_for, choice, text_of

@@ -2,7 +2,7 @@
 
 browser-use pins versions that would downgrade the companion's (pydantic, websockets, rich, anyio...), so it lives
 in its own venv, .venv-peer (pyproject's `peer` extra; `python3 build.py peer`, or the first bench that needs it),
-and runs there in a subprocess, companion/bench/peer_worker.py, one JSON job per line. What both sides must share
+and runs there in a subprocess, benchmarks/peer_worker.py, one JSON job per line. What both sides must share
 is handed to the worker from here, so there is one copy of it: Debian's Chromium with the launcher's headless
 flags and offline resolver rules and window size, and the MiniWoB harness's own setup scripts (seed, raised
 EPISODE_MAX_TIME, startEpisodeReal, WOB_TASK_READY, utterance, WOB_DONE_GLOBAL / WOB_RAW_REWARD_GLOBAL).
@@ -235,10 +235,10 @@ class PeerWorker:
 
 class PeerMiniWoB:
     """browser-use on MiniWoB episodes: a page server over the html/ folder and the peer's worker, which starts a
-    fresh browser per episode and sets it up with the harness's own scripts (companion/bench/miniwob.py)."""
+    fresh browser per episode and sets it up with the harness's own scripts (benchmarks/miniwob.py)."""
 
     def __init__(self, html: Path, *, episode_timeout_s: float | None = None, worker: PeerWorker | None = None):
-        from companion.bench.miniwob import DEFAULT_EPISODE_TIMEOUT_S
+        from benchmarks.miniwob import DEFAULT_EPISODE_TIMEOUT_S
 
         self.html = Path(html)
         self.episode_timeout_s = episode_timeout_s or DEFAULT_EPISODE_TIMEOUT_S
@@ -273,8 +273,8 @@ class PeerMiniWoB:
     def run_episode(self, task: str, seed: int, llm_endpoint: LLMEndpoint, max_steps: int):
         """One episode: set up as our harness sets it up, browser-use's Agent on the utterance with the same step
         budget and LLM endpoint; calls, tokens (as the server counted them) and wall time counted by the worker."""
-        from companion.bench import miniwob
-        from companion.bench.miniwob_tasks import CATEGORY
+        from benchmarks import miniwob
+        from benchmarks.miniwob_tasks import CATEGORY
 
         job = {
             "op": "episode", "url": self.server.url(f"miniwob/{task}.html"), "seed": seed, "max_steps": max_steps,
@@ -300,7 +300,7 @@ class PeerMiniWoB:
 def run_peer_episode(task: str, seed: int, llm_endpoint: LLMEndpoint, max_steps: int, *, html: Path | None = None,
                      episode_timeout_s: float | None = None):
     """One browser-use episode on its own (a page server and a worker for it alone); see PeerMiniWoB to run many."""
-    from companion.bench.miniwob import ensure_miniwob_html
+    from benchmarks.miniwob import ensure_miniwob_html
 
     with PeerMiniWoB(html or ensure_miniwob_html(lambda message: None), episode_timeout_s=episode_timeout_s) as peer:
         return peer.run_episode(task, seed, llm_endpoint, max_steps)

@@ -1,7 +1,7 @@
 """`webchallenger bench tokens DIR [--json]`: observation size against the element-level baseline.
 
 For every page of DIR (gzip or plain HTML, as DIR/*.html[.gz] or DIR/<group>/*.html[.gz]; snapshots come
-from the corpus snapshot cache of companion/pagemem/corpus.py and missing ones are recorded once through
+from the corpus snapshot cache of benchmarks/corpus.py and missing ones are recorded once through
 headless Chromium with the extension unless --no-record):
 - baseline: tokens of the whole page rendered as one accessibility-style outline;
 - observation: tokens of the observation the actor reads after one observation step (Observation.summary,
@@ -9,9 +9,10 @@ headless Chromium with the extension unless --no-record):
   page small enough to show whole);
 - sent: tokens of every prompt of that step, the largest single prompt, the number of calls — cold, and
   again for a second visit whose section summaries and purposes come from WebsiteMem ("warm").
-The step runs the real pipeline and the real prompt templates with a deterministic local policy in place
-of the LLM (companion/observe/policy.py: the first three sections by purpose-to-task word overlap), so no
-model is needed and the figures are reproducible. Nothing here is timed.
+The step runs the real pipeline, the real prompt templates and the real client with the lexical stand-in in
+place of a model (benchmarks/lexical.py: options ranked by word overlap with the task, over HTTP on 127.0.0.1),
+so no model is needed and the figures are reproducible. Sizes are our count of each rendered prompt (the
+budget's measure), not the server's. Nothing here is timed.
 """
 
 from __future__ import annotations
@@ -25,9 +26,11 @@ import tempfile
 from pathlib import Path
 from typing import Iterable
 
+from benchmarks.corpus import cache_name, record_corpus, snapshot_cache_dir
+from benchmarks.lexical import lexical_server
+from companion.llm.client import LLMClient
 from companion.memory.store import WebsiteMemStore
-from companion.observe import Budget, LocalPolicy, PageObserver
-from companion.pagemem.corpus import cache_name, record_corpus, snapshot_cache_dir
+from companion.observe import Budget, PageObserver
 from companion.pagemem.divide import divide_page
 from companion.pagemem.render import details_string, render_nodes
 from companion.pagemem.tokens import count_tokens
@@ -71,11 +74,16 @@ async def measure(snapshot: Snapshot, budget: Budget) -> dict:
     summaries and purposes in WebsiteMem (a real store in a temporary directory)."""
     # The store is real; on tmpfs when there is one, so its fsyncs do not turn the bench into a disk test.
     shm = "/dev/shm" if Path("/dev/shm").is_dir() else None
+    lexical_server()
+    client = LLMClient(spec="lexical")
     with tempfile.TemporaryDirectory(prefix="wc-bench-mem-", dir=shm) as tmp, WebsiteMemStore("bench", directory=Path(tmp)) as store:
-        pagemem = divide_page(snapshot)
-        obs = await PageObserver(store, client=LocalPolicy(), budget=budget, max_selected=3).observe(task_for(snapshot), "", pagemem)
-        warm = await PageObserver(store, client=LocalPolicy(), budget=budget, max_selected=3).observe(
-            task_for(snapshot), "", divide_page(snapshot))
+        try:
+            pagemem = divide_page(snapshot)
+            obs = await PageObserver(store, client=client, budget=budget, max_selected=3).observe(task_for(snapshot), "", pagemem)
+            warm = await PageObserver(store, client=client, budget=budget, max_selected=3).observe(
+                task_for(snapshot), "", divide_page(snapshot))
+        finally:
+            await client.aclose()
     base = baseline_tokens(snapshot)
     return {
         "baseline_tokens": base,

@@ -1,6 +1,6 @@
 """`webchallenger bench tasks [FILE]`: the real-app task suite (WebArena-style) on the shop admin test site.
 
-Each task of FILE (default tests/djangosite/tasks.json; format in companion/bench/task_suite.py) runs with the
+Each task of FILE (default tests/djangosite/tasks.json; format in benchmarks/task_suite.py) runs with the
 agent in a fresh headless Chromium with the extension, logged in, with a fresh memory; lookups are judged by
 their answer, changes by the site's database (reset to the seed before each of them). `--memory explore`
 explores the site once first (`webchallenger explore --no-summaries`) and gives every task a copy of that
@@ -29,8 +29,8 @@ DEFAULT_SUITE = REPO_ROOT / "tests" / "djangosite" / "tasks.json"
 
 
 def register(bench_subparsers: argparse._SubParsersAction) -> None:
-    from companion.bench.explore_memory import ExploreLimits
-    from companion.bench.task_runner import DEFAULT_MAX_STEPS
+    from benchmarks.explore_memory import ExploreLimits
+    from benchmarks.task_runner import DEFAULT_MAX_STEPS
 
     limits = ExploreLimits()
     p = bench_subparsers.add_parser("tasks", help="real-app tasks on the shop admin site, judged by answer or database",
@@ -109,9 +109,9 @@ def _write_json(path: Path, data: dict) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.bench.explore_memory import ExploreLimits, explore_site
-    from companion.bench.task_runner import BenchError, RunOptions, pin_extension, run_tasks, summarize
-    from companion.bench.task_suite import SuiteError, load_suite
+    from benchmarks.explore_memory import ExploreLimits, explore_site
+    from benchmarks.task_runner import BenchError, RunOptions, pin_extension, run_tasks, summarize
+    from benchmarks.task_suite import SuiteError, load_suite
     from companion.llm.config import LLMConfigError
 
     try:
@@ -155,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
 
             work_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="wc-bench-tasks-")))
         opts.extension = pin_extension(work_dir)
-        from companion.bench.app_site import start_site
+        from benchmarks.app_site import start_site
 
         site = start_site(suite.site)
         stack.callback(site.close)
@@ -185,7 +185,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         stack.close()
         if report["runs"]:
-            from companion.bench.task_runner import TaskRun
+            from benchmarks.task_runner import TaskRun
 
             report["summary"] = summarize([TaskRun.model_validate(r) for r in report["runs"]])
             _write_json(out, report)

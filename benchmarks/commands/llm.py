@@ -1,6 +1,6 @@
 """Benchmark of the embedded models on this machine: one constrained choice, and a ~1,500-token prompt.
 
-    python -m companion.llm.bench [--models qwen2.5-coder-1.5b,qwen2.5-coder-0.5b,smollm2-135m] [--out FILE]
+    python -m benchmarks.commands.llm [--models qwen2.5-coder-1.5b,qwen2.5-coder-0.5b,smollm2-135m] [--out FILE]
 
 Each model runs in its own subprocess so load time and resident memory are its own. Figures, not assertions:
 the numbers depend on the machine and on what else runs on it.
@@ -115,7 +115,7 @@ def _table(results: list[dict]) -> str:
 def run(models: list[str], threads: int, out: Path | None) -> int:
     results = []
     for name in models:
-        proc = subprocess.run([sys.executable, "-m", "companion.llm.bench", "--one", name, "--threads", str(threads)],
+        proc = subprocess.run([sys.executable, "-m", "benchmarks.commands.llm", "--one", name, "--threads", str(threads)],
                               cwd=ROOT, capture_output=True, text=True)
         lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
         results.append(json.loads(lines[-1]) if proc.returncode == 0 and lines else {"model": name, "error": proc.stderr.strip()[-300:]})
@@ -128,7 +128,7 @@ def run(models: list[str], threads: int, out: Path | None) -> int:
 
 
 def register(bench_subparsers) -> None:
-    """For `webchallenger bench llm` (companion/commands/bench.py BENCH_MODULES)."""
+    """For `webchallenger bench llm` (benchmarks/cli.py BENCH_MODULES)."""
     parser = bench_subparsers.add_parser("llm", help="embedded models: one constrained choice and a ~1,500-token prompt")
     _arguments(parser)
     parser.set_defaults(func=lambda a: run(a.models.split(","), a.threads, Path(a.out) if a.out else None))

@@ -12,33 +12,24 @@ Options: reject_json_schema (HTTP 400 to response_format json_schema, like older
 reject_response_format (HTTP 400 to any response_format), reject_grammar (HTTP 400 to a `grammar` field), delay_s (every answer waits), garbage (every
 answer is non-JSON text), stall (chosen requests sleep before anything else, like a busy server: Stall(seconds,
 at=N, count=K, prompt=NAME) stalls the N-th chat request and the K-1 after it, counting only those of prompt
-NAME when given; a stalled request takes no scripted answer, so a retry gets the answer it would have had). It lives in companion/ (not tests/) because every test folder uses it.
+NAME when given; a stalled request takes no scripted answer, so a retry gets the answer it would have had).
+The HTTP server underneath (request recording, completion bodies, lifecycle) is benchmarks/openai_server.py, shared
+with the lexical stand-in.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
-import socket
-import threading
-import time
-from typing import Any
 
-import uvicorn
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, field_validator
 
-PROMPT_HEADER = "x-webchallenger-prompt"
+from benchmarks.openai_server import ChatReply, OpenAIServer, RecordedRequest
 
-
-class ScriptedReply(BaseModel):
-    content: str = ""
-    status: int = 200  # non-200: an error body is returned instead of a completion
-    delay_s: float = 0.0
-    prompt_tokens: int | None = None  # None: a rough count from the request
-    completion_tokens: int | None = None
-    finish_reason: str = "stop"
+# A scripted answer is the server's reply: one model, under the name the tests have always used.
+ScriptedReply = ChatReply
+GARBAGE = "Sure! Here is what I think: the answer is probably the second one."
+__all__ = ["RecordedRequest", "Rule", "ScriptedLLMServer", "ScriptedReply", "Stall"]
 
 
 class Stall(BaseModel):
@@ -70,22 +61,6 @@ class Rule(BaseModel):
         return reply
 
 
-class RecordedRequest(BaseModel):
-    path: str
-    prompt: str
-    body: dict[str, Any]
-    started: float  # time.monotonic() on arrival
-    finished: float = 0.0  # time.monotonic() when the answer was sent
-    status: int = 200
-
-    @property
-    def last_user(self) -> str:
-        for message in reversed(self.body.get("messages", [])):
-            if message.get("role") == "user":
-                return message.get("content") or ""
-        return ""
-
-
 def _as_reply(value) -> ScriptedReply:
     if isinstance(value, ScriptedReply):
         return value
@@ -94,13 +69,14 @@ def _as_reply(value) -> ScriptedReply:
     return ScriptedReply.model_validate(value)
 
 
-class ScriptedLLMServer:
+class ScriptedLLMServer(OpenAIServer):
+    error_type = "scripted_error"
+
     def __init__(self, script: list | None = None, rules: list[Rule | dict] | None = None, *, model: str = "scripted-model",
                  reject_json_schema: bool = False, reject_response_format: bool = False, reject_grammar: bool = False, delay_s: float = 0.0,
                  garbage: bool = False, stall: Stall | dict | None = None):
         self.script: list[ScriptedReply] = [_as_reply(x) for x in (script or [])]
         self.rules: list[Rule] = [r if isinstance(r, Rule) else Rule.model_validate(r) for r in (rules or [])]
-        self.model = model
         self.reject_json_schema = reject_json_schema
         self.reject_response_format = reject_response_format
         self.reject_grammar = reject_grammar
@@ -109,12 +85,7 @@ class ScriptedLLMServer:
         self.stall = Stall.model_validate(stall) if isinstance(stall, dict) else stall
         self.stalled: list[RecordedRequest] = []  # the requests that were made to stall
         self._stall_count = 0
-        self.requests: list[RecordedRequest] = []
-        self._lock = threading.Lock()
-        self._server: uvicorn.Server | None = None
-        self._thread: threading.Thread | None = None
-        self.port = 0
-        self.app = self._build_app()
+        super().__init__(model=model)
 
     # ------------------------------------------------------------------ scripting
 
@@ -160,95 +131,20 @@ class ScriptedLLMServer:
                 return self.script.pop(0)
         return ScriptedReply(status=500, content=f"scripted server: script exhausted (prompt {prompt!r})")
 
-    # ------------------------------------------------------------------ the app
-
-    def _build_app(self) -> FastAPI:
-        app = FastAPI()
-
-        @app.get("/v1/models")
-        async def models():
-            return {"object": "list", "data": [{"id": self.model, "object": "model", "owned_by": "scripted"}]}
-
-        @app.post("/v1/chat/completions")
-        async def chat(request: Request):
-            body = await request.json()
-            prompt = request.headers.get(PROMPT_HEADER, "")
-            record = RecordedRequest(path=request.url.path, prompt=prompt, body=body, started=time.monotonic())
-            with self._lock:
-                self.requests.append(record)
-            try:
-                return await self._answer(record)
-            finally:
-                record.finished = time.monotonic()
-
-        return app
+    # ------------------------------------------------------------------ answering
 
     async def _answer(self, record: RecordedRequest):
         fmt = (record.body.get("response_format") or {}).get("type")
         if (self.reject_json_schema and fmt == "json_schema") or (self.reject_response_format and fmt):
-            record.status = 400
-            return JSONResponse({"error": {"message": f"response_format {fmt} is not supported", "type": "invalid_request_error"}}, status_code=400)
+            return self._error(record, 400, f"response_format {fmt} is not supported", "invalid_request_error")
         if self.reject_grammar and "grammar" in record.body:
-            record.status = 400
-            return JSONResponse({"error": {"message": "unknown field: grammar", "type": "invalid_request_error"}}, status_code=400)
+            return self._error(record, 400, "unknown field: grammar", "invalid_request_error")
         if self._should_stall(record):
             await asyncio.sleep(self.stall.seconds)
         reply = self._next_reply(record.prompt, record.last_user)
         delay = reply.delay_s or self.delay_s
         if delay:
             await asyncio.sleep(delay)
-        if reply.status != 200:
-            record.status = reply.status
-            return JSONResponse({"error": {"message": reply.content, "type": "scripted_error"}}, status_code=reply.status)
-        content = "Sure! Here is what I think: the answer is probably the second one." if self.garbage else reply.content
-        prompt_chars = sum(len(m.get("content") or "") for m in record.body.get("messages", []))
-        prompt_tokens = reply.prompt_tokens if reply.prompt_tokens is not None else max(1, prompt_chars // 4)
-        completion_tokens = reply.completion_tokens if reply.completion_tokens is not None else max(1, len(content) // 4)
-        return {
-            "id": f"chatcmpl-scripted-{len(self.requests)}",
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": record.body.get("model", self.model),
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": reply.finish_reason}],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens, "total_tokens": prompt_tokens + completion_tokens},
-        }
-
-    # ------------------------------------------------------------------ lifecycle
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
-
-    @property
-    def spec(self) -> str:
-        return f"openai:{self.base_url}#{self.model}"
-
-    def start(self) -> "ScriptedLLMServer":
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", 0))
-        self.port = sock.getsockname()[1]
-        config = uvicorn.Config(self.app, log_level="warning", lifespan="off", loop="asyncio")
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [sock]}, daemon=True, name="scripted-llm")
-        self._thread.start()
-        deadline = time.monotonic() + 10
-        while not self._server.started:
-            if time.monotonic() > deadline or not self._thread.is_alive():
-                raise RuntimeError("scripted LLM server did not start")
-            time.sleep(0.01)
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.should_exit = True
-            self._server.force_exit = True  # do not wait for a deliberately slow answer to finish
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-        self._server = self._thread = None
-
-    def __enter__(self) -> "ScriptedLLMServer":
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
+        if self.garbage and reply.status == 200:
+            reply = reply.model_copy(update={"content": GARBAGE})
+        return self._respond(record, reply)

@@ -1,7 +1,7 @@
 """The browser-use side of the benchmarks. It runs INSIDE .venv-peer, never in the companion's venv.
 
 browser-use pins versions that would downgrade the companion's own (pyproject.toml, the `peer` extra), so it
-lives in its own venv and this script is started there by companion/bench/peer.py. It imports nothing of
+lives in its own venv and this script is started there by benchmarks/peer.py. It imports nothing of
 companion (that venv has none of it): the standard library and browser_use only. Everything it must do the same
 way as our side (the headless flags, the offline resolver rules, the MiniWoB setup scripts) comes in the job, so
 there is one copy of each, on our side.

@@ -1,6 +1,6 @@
 """The lexical policy (`--llm lexical`): a no-model baseline that answers every prompt by word overlap.
 
-It runs as an OpenAI-compatible server (companion.llm.scripted_server underneath), so the whole pipeline runs as
+It runs as an OpenAI-compatible server (benchmarks/openai_server.py underneath), so the whole pipeline runs as
 with a model: the real client, the real prompts, the real schemas and validation. Each answer is computed from
 the rendered prompt and the JSON schema the client sent, never from the page or a task list:
   - a numbered choice: the option sharing most words with the task (a phrase the task quotes counts more);
@@ -15,23 +15,26 @@ the rendered prompt and the JSON schema the client sent, never from the page or 
 It is a harness check and a floor, not a solver: where it solves a task, a real model's failure there is the
 model's. Nothing here knows any site or benchmark task.
 
-    server = lexical_server()      # started once per process, on 127.0.0.1
-    LLMClient(spec="lexical")      # what `--llm lexical` builds (companion/llm/config.py)
+    lexical_server()               # started once per process, on 127.0.0.1, and its address handed to the LLM layer
+    LLMClient(spec="lexical")      # what `--llm lexical` builds (companion/llm/config.py): a client of that server
+
+The product never starts it: the `webchallenger` command does, before any command whose LLM is `lexical` runs
+(benchmarks/cli.py `serve_stand_in`, called from companion/cli.py), and a test calls lexical_server() itself.
 """
 
 from __future__ import annotations
 
 import atexit
-import contextvars
 import itertools
 import json
 import re
 import threading
 
-from companion.llm.scripted_server import RecordedRequest, ScriptedLLMServer, ScriptedReply
+from benchmarks.openai_server import ChatReply, OpenAIServer, RecordedRequest
+from companion.act.candidates import END_TASK_LABEL, TYPE_URL_LABEL, VIEW_ALL_LABEL
+from companion.llm.config import use_lexical_server
 
 MODEL = "lexical"
-_request: contextvars.ContextVar[RecordedRequest | None] = contextvars.ContextVar("lexical_request", default=None)
 
 _OPTION = re.compile(r"^\[(-?\d+)\] (.*)$")
 _MARKER = re.compile(r"</?page-content nonce=[0-9a-f]+>")
@@ -220,8 +223,6 @@ class LexicalPolicy:
         return index
 
     def _action(self, options: list[str], scorer: Scorer, valid: set[int]) -> int:
-        from companion.act.candidates import END_TASK_LABEL, TYPE_URL_LABEL, VIEW_ALL_LABEL
-
         fixed = {END_TASK_LABEL, TYPE_URL_LABEL, VIEW_ALL_LABEL}
         pages = [i for i, o in enumerate(options) if i in valid and o not in fixed
                  and not o.startswith(("go back to ", "go to bookmark ", "switch to tab "))]
@@ -360,32 +361,19 @@ def _schema_of(body: dict) -> dict:
     return (fmt.get("json_schema") or {}).get("schema") or fmt.get("schema") or {}
 
 
-class LexicalLLMServer(ScriptedLLMServer):
-    """The policy behind an OpenAI-compatible endpoint; scripted rules or replies, when given, still win."""
+class LexicalLLMServer(OpenAIServer):
+    """The policy behind an OpenAI-compatible endpoint."""
 
-    def __init__(self, **kwargs):
-        kwargs.setdefault("model", MODEL)
-        super().__init__(**kwargs)
+    def __init__(self, *, model: str = MODEL):
+        super().__init__(model=model)
         self.policy = LexicalPolicy()
 
-    async def _answer(self, record: RecordedRequest):
-        token = _request.set(record)
+    def reply_to(self, record: RecordedRequest) -> ChatReply:
         try:
-            return await super()._answer(record)
-        finally:
-            _request.reset(token)
-
-    def _next_reply(self, prompt: str, last_user: str) -> ScriptedReply:
-        record = _request.get()
-        with self._lock:
-            scripted = bool(self.script) or any(r.responses and r.matches(prompt, last_user) for r in self.rules)
-        if scripted or record is None:
-            return super()._next_reply(prompt, last_user)
-        try:
-            answer = self.policy.answer(prompt, last_user, _schema_of(record.body))
+            answer = self.policy.answer(record.prompt, record.last_user, _schema_of(record.body))
         except Exception as exc:  # a policy bug must read as a clear server error, not a hang
-            return ScriptedReply(status=500, content=f"lexical policy failed on prompt {prompt!r}: {type(exc).__name__}: {exc}")
-        return ScriptedReply(content=json.dumps(answer))
+            return ChatReply(status=500, content=f"lexical policy failed on prompt {record.prompt!r}: {type(exc).__name__}: {exc}")
+        return ChatReply(content=json.dumps(answer))
 
 
 _server: LexicalLLMServer | None = None
@@ -393,10 +381,12 @@ _server_lock = threading.Lock()
 
 
 def lexical_server() -> LexicalLLMServer:
-    """The process's lexical server, started on first use and stopped at exit."""
+    """The process's lexical server, started on first use and stopped at exit; from then on `--llm lexical`
+    clients of this process connect to it."""
     global _server
     with _server_lock:
         if _server is None:
             _server = LexicalLLMServer().start()
             atexit.register(_server.stop)
+            use_lexical_server(_server.base_url)
         return _server

@@ -3,7 +3,7 @@
 Ours is the real extension's snapshot through the companion (request sent -> parsed, validated Snapshot, all
 frames; companion/bridge/launcher.py) plus the PageMem build (DividePage, companion/pagemem/divide.py). Theirs is
 browser-use's DOM service on the same page served from the same 127.0.0.1 server in Debian's Chromium with the
-same flags (companion/bench/peer.py): CDP snapshot, DOM and accessibility trees, the enhanced tree, the serializer
+same flags (benchmarks/peer.py): CDP snapshot, DOM and accessibility trees, the enhanced tree, the serializer
 and the text (`get_serialized_dom_tree` + `llm_representation`). Each side takes one warm-up, then `runs` timed
 repetitions; medians are reported, and the figure is ours / theirs per page and its median over the pages. Both
 browsers stay open and each page is measured by one right after the other, so they share the machine's load.
@@ -57,7 +57,7 @@ def _interactive(sections) -> int:
 
 def measure_ours(browser, url: str, runs: int) -> SideFigures:
     """The extension's snapshot through the companion, then DividePage, `runs` times after a warm-up."""
-    from companion.commands.bench_snapshot import tab_id_of
+    from benchmarks.snapshot import tab_id_of
     from companion.pagemem.divide import divide_page
 
     out = SideFigures()

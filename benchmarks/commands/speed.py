@@ -5,7 +5,7 @@
     webchallenger bench speed --no-peer                         # our side only
 
 Per page: our snapshot through the real extension and companion plus the PageMem build, next to browser-use's DOM
-serialization of the same page in the same Chromium (companion/bench/speed.py); the figure is ours / theirs per
+serialization of the same page in the same Chromium (benchmarks/speed.py); the figure is ours / theirs per
 page and its median. browser-use runs from its own venv (.venv-peer, `python3 build.py peer`); when it is not
 installed the peer columns are left out and the run says so. Figures, not pass/fail: a JSON result file and a table.
 """
@@ -43,12 +43,12 @@ def _log(message: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.bench.peer import PeerError, PeerUnavailable, PeerWorker, ensure_peer
-    from companion.bench.speed import format_table, measure_pages, summarize
+    from benchmarks.peer import PeerError, PeerUnavailable, PeerWorker, ensure_peer
+    from benchmarks.speed import format_table, measure_pages, summarize
     from companion.bridge.launcher import LaunchedBrowser, LaunchError, LaunchOptions
     from companion.bridge.pageserver import PageServer
-    from companion.commands.bench_snapshot import synthetic_page
-    from companion.pagemem.corpus import corpus_pages, default_corpus_dir
+    from benchmarks.snapshot import synthetic_page
+    from benchmarks.corpus import corpus_pages, default_corpus_dir
     from companion.paths import write_private_text
 
     if args.runs < 1:

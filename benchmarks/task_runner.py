@@ -29,8 +29,8 @@ from typing import Any, Callable, Literal
 from pydantic import BaseModel
 
 from companion import paths
-from companion.bench.task_eval import EvaluatorError, judge, prepare
-from companion.bench.task_suite import AppTask
+from benchmarks.task_eval import EvaluatorError, judge, prepare
+from benchmarks.task_suite import AppTask
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """A canonical dump of a site's memory file: every table as a sorted list of its documents, without TinyDB's
 document ids (which say in what order rows were inserted, not what was learned). Two explorations learned
-the same when their digests are equal; `memory_digest(...)` is what the determinism tests and `explore
---digest` compare.
+the same when their dumps are equal; `memory_digest(...)` is what the exploration determinism tests compare
+(test code: no command of the product uses it).
 
 Left out: the exploration's `reruns` counter (how often a worker had to explore a page again because it
 had worked ahead with an older memory: a cost of parallelism, not something learned).

@@ -1,6 +1,6 @@
 """Pytest fixtures for any test folder that needs an LLM. Import them into your conftest.py:
 
-    from companion.llm.testing import scripted_llm, llm_client_for  # noqa: F401
+    from tests.support.llm_fixtures import scripted_llm, llm_client_for  # noqa: F401
 
     async def test_something(scripted_llm, llm_client_for):
         server = scripted_llm(rules=[{"prompt": "action_selection", "responses": ['{"reason": "r", "index": 0}']}])
@@ -18,7 +18,7 @@ import pytest
 
 from companion import llm
 from companion.llm.client import LLMClient
-from companion.llm.scripted_server import ScriptedLLMServer
+from tests.support.scripted_server import ScriptedLLMServer
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@
     webchallenger bench miniwob --list                              # the tasks by behaviour, and those left out
     webchallenger bench miniwob --tasks click-button --llm embedded --peer browser-use   # browser-use beside it
 
-Episodes run one by one in one headless Chromium (companion/bench/miniwob.py); each prints one line as it ends,
+Episodes run one by one in one headless Chromium (benchmarks/miniwob.py); each prints one line as it ends,
 and the JSON result (--out) is rewritten after every episode, so a long run can be watched and is never lost.
 The closing table has success per task and overall, with steps, LLM calls, prompt and completion tokens and wall
 time. Figures, not assertions: `--llm lexical` is the no-model baseline and harness check.
@@ -119,7 +119,7 @@ def format_table(summary: dict, peer: dict | None = None, peer_name: str = "brow
 
 
 def _list_tasks() -> int:
-    from companion.bench.miniwob_tasks import EXCLUDED, GROUPS
+    from benchmarks.miniwob_tasks import EXCLUDED, GROUPS
 
     for name, tasks in GROUPS.items():
         print(f"{name} ({len(tasks)}): {', '.join(tasks)}")
@@ -144,21 +144,21 @@ def _trace(event) -> None:
 
 
 def _peer_runner(peer: str | None, html: Path, timeout: float):
-    """browser-use's episode runner (companion/bench/peer.py) when --peer asks for it, else nothing."""
+    """browser-use's episode runner (benchmarks/peer.py) when --peer asks for it, else nothing."""
     import contextlib
 
     if not peer:
         return contextlib.nullcontext()
-    from companion.bench.peer import PeerMiniWoB
+    from benchmarks.peer import PeerMiniWoB
 
     return PeerMiniWoB(html, episode_timeout_s=timeout)
 
 
 def run(args: argparse.Namespace) -> int:
     from companion import llm
-    from companion.bench.miniwob import DEFAULT_EPISODE_TIMEOUT_S, MINIWOB_VERSION, MiniWoBError, MiniWoBHarness, ensure_miniwob_html
-    from companion.bench.miniwob_tasks import EXCLUDED, select_tasks
-    from companion.bench.peer import PeerError
+    from benchmarks.miniwob import DEFAULT_EPISODE_TIMEOUT_S, MINIWOB_VERSION, MiniWoBError, MiniWoBHarness, ensure_miniwob_html
+    from benchmarks.miniwob_tasks import EXCLUDED, select_tasks
+    from benchmarks.peer import PeerError
     from companion.bridge.launcher import LaunchError
     from companion.llm.config import LLMConfigError
 
@@ -193,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     endpoint = None
     if args.peer:
-        from companion.bench.peer import PeerUnavailable, ensure_peer, llm_endpoint
+        from benchmarks.peer import PeerUnavailable, ensure_peer, llm_endpoint
         from companion.llm.models import ModelError
 
         try:

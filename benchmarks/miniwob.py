@@ -40,7 +40,7 @@ from typing import Callable, Literal
 
 from pydantic import BaseModel, Field
 
-from companion.bench.miniwob_tasks import CATEGORY
+from benchmarks.miniwob_tasks import CATEGORY
 from companion.paths import cache_dir, private_dir, private_file
 
 MINIWOB_VERSION = "1.1.0"

@@ -25,7 +25,7 @@ def default_corpus_dir() -> Path:
     override = os.environ.get("WEBCHALLENGER_CORPUS_DIR")
     if override:
         return Path(override)
-    return Path(__file__).resolve().parents[3] / "shared" / "corpus"
+    return Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
 
 def snapshot_cache_dir() -> Path:

@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from pydantic import BaseModel, Field
 
-from companion.bench.task_suite import AnswerEvaluator, AppTask, DbEvaluator
+from benchmarks.task_suite import AnswerEvaluator, AppTask, DbEvaluator
 
 Query = Callable[[str], list[tuple]]
 

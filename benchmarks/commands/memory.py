@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 DEFAULT_SIZES = (10_000, 100_000, 330_000)
-CARD = 13  # elements per card, as in bench_snapshot.synthetic_page
+CARD = 13  # elements per card, as in benchmarks/snapshot.py synthetic_page
 
 
 def register(bench_subparsers: argparse._SubParsersAction) -> None:

@@ -1,6 +1,6 @@
 """`webchallenger bench divide`: DividePage over every corpus page — time, sections, tokens, invariants.
 
-Snapshots come from the cache (companion/pagemem/corpus.py); missing ones are recorded first through
+Snapshots come from the cache (benchmarks/corpus.py); missing ones are recorded first through
 headless Chromium with the extension (once; `--no-record` skips that). Reports the median and 95th
 percentile divide time per page, sections per page, the token distribution of sections by kind, and
 every page that breaks an invariant (check.py). Exit code 1 when any page does.
@@ -15,8 +15,8 @@ import sys
 import time
 from pathlib import Path
 
-from companion.pagemem.check import division_problems
-from companion.pagemem.corpus import default_corpus_dir, failed_pages, load_cached, record_corpus, snapshot_cache_dir
+from benchmarks.divide_check import division_problems
+from benchmarks.corpus import default_corpus_dir, failed_pages, load_cached, record_corpus, snapshot_cache_dir
 from companion.pagemem.divide import DivideOptions, divide_page
 
 REPEATS = 3  # per page: the minimum of a few runs hides the scheduler noise of a shared machine

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-from companion.bench.task_runner import BenchError
+from benchmarks.task_runner import BenchError
 from companion.bridge.locations import REPO_ROOT
 
 SITES = {"djangosite": "tests.djangosite.server"}

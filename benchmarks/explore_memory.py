@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from companion.bench.task_runner import BenchError
+from benchmarks.task_runner import BenchError
 
 
 class ExploreLimits(BaseModel):

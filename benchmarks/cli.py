@@ -1,0 +1,45 @@
+"""`webchallenger bench <name>`: benchmarks that report figures (never pass/fail on time).
+
+Each module in BENCH_MODULES defines register(bench_subparsers) and sets `func(args) -> int` on its parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+BENCH_MODULES = [
+    "benchmarks.commands.snapshot",
+    "benchmarks.commands.divide",
+    "benchmarks.commands.memory",
+    "benchmarks.commands.tokens",
+    "benchmarks.commands.tasks",
+    "benchmarks.commands.miniwob",
+    "benchmarks.commands.speed",
+    "benchmarks.commands.llm",
+    "benchmarks.commands.explore",
+]
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("bench", help="run a benchmark and print its figures")
+    bench_sub = parser.add_subparsers(dest="bench", required=True)
+    for name in BENCH_MODULES:
+        importlib.import_module(name).register(bench_sub)
+
+
+def serve_stand_in(args: argparse.Namespace) -> None:
+    """Start the no-model stand-in (benchmarks/lexical.py) when the command's LLM is `lexical`: by --llm, or by
+    WEBCHALLENGER_LLM or llm.toml when it takes --llm and none was given. The product's client only connects to it."""
+    from companion.llm.config import LLMConfigError, load_settings
+
+    if not hasattr(args, "llm"):
+        return
+    try:
+        settings = load_settings(args.llm)
+    except LLMConfigError:
+        return  # the command reports its bad spec itself, in its own words
+    if settings.kind == "lexical":
+        from benchmarks.lexical import lexical_server
+
+        lexical_server()
