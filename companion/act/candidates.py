@@ -240,9 +240,10 @@ def _unique(candidates: list[Candidate]) -> list[Candidate]:
     return out
 
 
-def _form_of(ctx: AgentContext, pm, el: Element) -> object | None:
-    """The <form> an element is in (from the snapshot), else the form-like root of its section (DividePage)."""
-    form = ctx.forms.get(el.key)
+def _form_group(ctx: AgentContext, pm, el: Element) -> object | None:
+    """The form an element's guard check groups it by (filter_guard.guard_kept): the <form> it belongs to (form
+    membership, from the snapshot), else the form-like root of its section (DividePage)."""
+    form = ctx.page.form_of(el.key)
     if form is not None:
         return ("form", form)
     section = pm.section_of(el.ref)
@@ -337,7 +338,7 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
         results = await asyncio.gather(*(_filter(ctx, observation, pack) for pack in packed(groups)))
         kept = guard_kept(ctx.task, offered, {c.key for group in results for c in group},
                           lambda c: pm.element_by_ref(c.element) if c.element is not None else None,
-                          lambda el: _form_of(ctx, pm, el), list(pm.all_elements()))
+                          lambda el: _form_group(ctx, pm, el), list(pm.all_elements()))
     out = [c for c in offered if c.key in kept]
     # The nav group is the last result; type-URL follows it, always available.
     fixed = [Candidate(kind="type_url", label=TYPE_URL_LABEL)]

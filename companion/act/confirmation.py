@@ -46,7 +46,8 @@ def _facts(ctx: AgentContext) -> PageFacts:
     return ctx.page_facts
 
 
-def _form_of(ctx: AgentContext, el: Element) -> FormFacts | None:
+def _form_facts(ctx: AgentContext, el: Element) -> FormFacts | None:
+    """The facts of the <form> an element belongs to (form membership, from the snapshot); None: it is in none."""
     facts = _facts(ctx)
     key = facts.form_of.get(el.key)
     return facts.forms.get(key) if key is not None else None
@@ -54,7 +55,7 @@ def _form_of(ctx: AgentContext, el: Element) -> FormFacts | None:
 
 def _scope(ctx: AgentContext, el: Element) -> FormFacts:
     """The element's <form>; without one, the fields of the page section holding it (a div-built checkout)."""
-    form = _form_of(ctx, el)
+    form = _form_facts(ctx, el)
     if form is not None:
         return form
     facts = _facts(ctx)
@@ -110,9 +111,9 @@ def submission(ctx: AgentContext, action: Action, el: Element,
     """(the form as submitted, the button it is submitted with) when `action` on `el` submits a <form>; None
     otherwise. A click submits when `el` is a submit button of a form; Enter in a field (and SubmitForm without
     a button) submits with the form's first submit button, as the browser does."""
-    form = _form_of(ctx, el)
+    form = _form_facts(ctx, el)
     if action == "submit" and form is None and section is not None:  # the anchor may be no control of the form
-        form = next((f for f in map(lambda e: _form_of(ctx, e), section.all_elements()) if f is not None), None)
+        form = next((f for f in map(lambda e: _form_facts(ctx, e), section.all_elements()) if f is not None), None)
     if form is None or action == "type":
         return None
     if _submits(el):
@@ -128,7 +129,7 @@ def needs_confirmation(ctx: AgentContext, action: Action, el: Element, *, sectio
     """Why `action` on `el` needs the user's yes (None: it does not). `section` is the form section SubmitForm
     submits; `suggestion_for` the search field a clicked suggestion belongs to."""
     facts = _facts(ctx)
-    form = _form_of(ctx, el)
+    form = _form_facts(ctx, el)
     if action == "type":
         foreign = facts.foreign_origin(el.ref.frame)
         return f"the field is in a frame from {foreign}, another site than the page" if foreign else None
@@ -145,7 +146,7 @@ def needs_confirmation(ctx: AgentContext, action: Action, el: Element, *, sectio
         return f"its effect is unknown and the field is inside a form that {why}" if why else None
     # click
     if suggestion_for is not None:
-        owner = _form_of(ctx, suggestion_for)
+        owner = _form_facts(ctx, suggestion_for)
         if owner is not None and not owner.is_real_search():
             return f"it is a suggestion inside {_what_form(owner)}"
         if owner is None and (why := _scope(ctx, suggestion_for).sensitive_reason()):

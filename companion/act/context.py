@@ -1,34 +1,33 @@
-"""AgentContext: everything a workflow needs, built by the AGENT once per task and kept current by refresh()."""
+"""AgentContext: everything a workflow needs, built by the AGENT once per task and kept current by refresh().
+
+It keeps the task's fixed facts (the task, its confirm callback, its nonce, its sites) and what acting needs
+(what was typed, approved or declined, execute()'s change tracking); what is perceived of the page (the snapshot,
+the PageMem, form membership) is its PageState's (pagemem/page_state.py), which refresh() hands each snapshot."""
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from pathlib import Path
 from typing import Awaitable, Callable
-from urllib.parse import urldefrag
 
 from companion.bridge.errors import BridgeDisconnected, BridgeError
 from companion.bridge.session import BrowserSession
 from companion.memory.store import WebsiteMemStore
-from companion.pagemem.divide import divide_page
+from companion.pagemem.form_membership import Key
 from companion.pagemem.model import Bookmark, PageMem
-from companion.pagemem.update import PageUpdate, SectionDiff, update_page_mem
-from companion.protocol import Snapshot, TabInfo
+from companion.pagemem.page_state import PageState, same_document_url
+from companion.pagemem.update import PageUpdate
+from companion.protocol import TabInfo
 from companion.act.errors import ActionFailed
 from companion.act.sites import SitePolicy, form_targets
-from companion.act.form_effect import PageFacts, form_owners, read_page_facts
+from companion.act.form_effect import PageFacts, read_page_facts
 from companion.act.task_parts import TaskParts
 from companion.llm.prompts import new_nonce
 
 
 async def _always_yes(description: str) -> bool:
     return True
-
-
-def same_document_url(a: str, b: str) -> bool:
-    """Two URLs that differ only by their fragment show the same document (a hash change keeps the PageMem)."""
-    return urldefrag(a)[0] == urldefrag(b)[0]
 
 
 _FIXED_FOR_THE_TASK = frozenset({"task", "confirm", "nonce"})
@@ -40,7 +39,7 @@ class AgentContext:
     task: str
     files_dir: Path
     store: WebsiteMemStore | None = None
-    pagemem: PageMem | None = None
+    pagemem: InitVar[PageMem | None] = None  # the page already read, if any (tests, tools); then page.pagemem
     tab: int | None = None  # None: the active tab
     history_text: Callable[[], str] = lambda: ""
     confirm: Callable[[str], Awaitable[bool]] = _always_yes
@@ -54,14 +53,10 @@ class AgentContext:
     observation: str = ""
     # True once the observer shows every section in full on this page: the view_all candidate is then left out.
     view_all_active: bool = False
-    # Set by refresh(): did the last refresh land on a different document than the PageMem it had?
-    page_changed: bool = False
+    # What is perceived of the tab: the snapshot, the PageMem, form membership (pagemem/page_state.py).
+    page: PageState = field(default_factory=PageState)
     # (frame, id) of password fields the agent typed into: shown as "filled" (their value is never read back).
     typed_secrets: set[tuple[int, int]] = field(default_factory=set)
-    # From the last snapshot: the enclosing <form> of every element inside one, and each form's label.
-    # Sections do not always follow forms (a small page is one section; a big form spans several).
-    forms: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
-    form_labels: dict[tuple[int, int], str] = field(default_factory=dict)
     # From the last snapshot: where each form (or formaction button) submits to, as the browser resolved it.
     form_urls: dict[tuple[int, int], tuple[str, bool]] = field(default_factory=dict)
     # From the last snapshot: what each form does (method, action, field kinds) and each frame's origin, by which
@@ -88,7 +83,9 @@ class AgentContext:
     entered_page_while_tracking: bool = False
     _last_refresh: float | None = None  # time.monotonic() when the previous refresh had its snapshot
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, pagemem: PageMem | None) -> None:
+        if pagemem is not None:
+            self.page.pagemem = pagemem
         if not self.parts.parts:
             self.parts = TaskParts.of(self.task)
 
@@ -100,10 +97,9 @@ class AgentContext:
         object.__setattr__(self, name, value)
 
     async def refresh(self) -> PageUpdate:
-        """Snapshot the tab and bring `pagemem` up to date: update_page_mem on the same document, a fresh
-        divide_page (every element reported as added) after a URL change or a reload. Called from outside a
-        workflow, the diff covers everything since the caller's previous refresh, including what execute()
-        changed in between (its own refreshes are folded in)."""
+        """Snapshot the tab and bring the PageState up to date (DividePage on a new document, UpdatePageMem on
+        the same one). Called from outside a workflow, the diff covers everything since the caller's previous
+        refresh, including what execute() changed in between (its own refreshes are folded in)."""
         try:
             result = await self.session.snapshot_result(self.tab)
         except BridgeDisconnected:
@@ -111,37 +107,17 @@ class AgentContext:
         except BridgeError as exc:
             raise ActionFailed(f"could not read the page: {exc}") from exc
         snapshot = result.snapshot
-        self.forms, self.form_labels = enclosing_forms(snapshot)
-        self.form_urls = form_targets(snapshot)
-        self.page_facts = read_page_facts(snapshot)
         reloaded = self._navigated_since_last_refresh(result.tab_id)
         # Marked when the reply is in hand, not when it was asked for: the extension sends a tab event and
         # a snapshot reply over one ordered socket, so an event that arrives after this moment was sent
         # after the snapshot was taken. (Events can lag the page by a lot: the request time is no bound.)
         self._last_refresh = time.monotonic()
-        if self.pagemem is None or reloaded or not same_document_url(self.pagemem.url, snapshot.url):
-            self.pagemem = divide_page(snapshot)
-            if self.store is not None:
-                self.store.apply_cached(self.pagemem)
-            self.page_changed = True
-            self.view_all_active = False
-            self.typed_secrets.clear()
-            self.approved_origins.clear()
-            self.menu_options.clear()
-            if snapshot.url not in self.visited_urls:
-                self.visited_urls.append(snapshot.url)
-            update = PageUpdate(
-                diffs={s.id: SectionDiff(section_id=s.id, added=list(s.all_elements())) for s in self.pagemem.sections},
-                added_sections=[s.id for s in self.pagemem.sections],
-            )
-            if self.tracking:
-                self.tracked_changes = update.model_copy(deep=True)  # a new document: the old diffs mean nothing
-                self.entered_page_while_tracking = True
-            self.unreported_changes = None
+        update = self.page.see(snapshot, reloaded=reloaded)
+        self.form_urls = form_targets(snapshot)
+        self.page_facts = read_page_facts(snapshot, self.page.forms.owners)
+        if self.page.new_document:
+            self._entered(snapshot.url, update)
             return update
-        self.page_changed = False
-        update = update_page_mem(self.pagemem, snapshot)
-        self.pagemem.url = snapshot.url
         from companion.act.changes import merge_updates
 
         if self.tracking:
@@ -149,6 +125,21 @@ class AgentContext:
         elif self.unreported_changes is not None:
             update, self.unreported_changes = merge_updates(self.unreported_changes, update), None
         return update
+
+    def _entered(self, url: str, update: PageUpdate) -> None:
+        """A new document: what was learnt about the last one (typed, approved, revealed, tracked) no longer holds."""
+        if self.store is not None:
+            self.store.apply_cached(self.pagemem)
+        self.view_all_active = False
+        self.typed_secrets.clear()
+        self.approved_origins.clear()
+        self.menu_options.clear()
+        if url not in self.visited_urls:
+            self.visited_urls.append(url)
+        if self.tracking:
+            self.tracked_changes = update.model_copy(deep=True)  # a new document: the old diffs mean nothing
+            self.entered_page_while_tracking = True
+        self.unreported_changes = None
 
     def _navigated_since_last_refresh(self, tab_id: int) -> bool:
         """A navigation committed in this tab since the last snapshot: a new document even at the same URL
@@ -168,6 +159,20 @@ class AgentContext:
         return self.tabs
 
     @property
+    def page_changed(self) -> bool:
+        """Did the last refresh land on a different document than the PageMem it had?"""
+        return self.page.new_document
+
+    @property
+    def forms(self) -> dict[Key, Key]:
+        """From the last snapshot: the <form> of every element inside one (form membership)."""
+        return self.page.forms.members
+
+    @property
+    def form_labels(self) -> dict[Key, str]:
+        return self.page.forms.labels
+
+    @property
     def url(self) -> str:
         return self.pagemem.url if self.pagemem is not None else ""
 
@@ -178,17 +183,14 @@ class AgentContext:
         return next((t.tab_id for t in self.tabs if t.active), None)
 
 
-def enclosing_forms(snapshot: Snapshot) -> tuple[dict[tuple[int, int], tuple[int, int]], dict[tuple[int, int], str]]:
-    """(frame, id) of every element of a <form> -> (frame, id) of that form (form_effect.form_owners: the
-    browser's form owner, which a form= attribute can set from outside the form); and form -> its label."""
-    members: dict[tuple[int, int], tuple[int, int]] = {}
-    labels: dict[tuple[int, int], str] = {}
-    for frame in snapshot.frames:
-        by_id = {e.id: e for e in frame.elements}
-        owners = form_owners(frame)
-        for eid, form in owners.items():
-            members[(frame.frame, eid)] = (frame.frame, form)
-        for form in set(owners.values()):
-            a = by_id[form].attrs
-            labels[(frame.frame, form)] = a.get("aria-label") or a.get("title") or a.get("name") or a.get("id") or ""
-    return members, labels
+def _pagemem(self: AgentContext) -> PageMem | None:
+    return self.page.pagemem
+
+
+def _set_pagemem(self: AgentContext, pagemem: PageMem | None) -> None:
+    self.page.pagemem = pagemem
+
+
+# Set after the class: a property in the class body would be taken by @dataclass as the default of the `pagemem`
+# InitVar. Reading and setting ctx.pagemem reads and sets the PageState's (act/routing.py sets it on a tab switch).
+AgentContext.pagemem = property(_pagemem, _set_pagemem)  # type: ignore[assignment]

@@ -9,10 +9,11 @@ and they are what lets a one-field GET form pass as a site search at all (a "q" 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, TypeVar
+from typing import Callable, Iterator
 from urllib.parse import urlsplit
 
 from companion.act.field_words import search_action_words, search_field_words, sensitive_words
+from companion.pagemem.form_membership import form_owners, nearest
 from companion.protocol import FrameSnapshot, Snapshot, SnapshotElement
 
 Key = tuple[int, int]
@@ -180,47 +181,12 @@ def _field_facts(frame: int, el: SnapshotElement, words_of: Callable[[SnapshotEl
                       search_like=kind == "search" or role == "searchbox" or search_field_words(words))
 
 
-V = TypeVar("V")
-
-
-def _nearest(frame: FrameSnapshot, own: Callable[[SnapshotElement], V | None]) -> dict[int, V | None]:
-    """Each element's own value, else its nearest ancestor's (None: neither it nor an ancestor has one)."""
-    by_id = {e.id: e for e in frame.elements}
-    memo: dict[int, V | None] = {}
-    for el in frame.elements:
-        chain: list[SnapshotElement] = []
-        node: SnapshotElement | None = el
-        while node is not None and node.id not in memo:
-            chain.append(node)
-            node = by_id.get(node.parent) if node.parent is not None else None
-        inherited = memo[node.id] if node is not None else None
-        for n in reversed(chain):  # from the top down
-            mine = own(n)
-            inherited = mine if mine is not None else inherited
-            memo[n.id] = inherited
-    return memo
-
-
 def _up(by_id: dict[int, SnapshotElement], el: SnapshotElement, limit: int) -> Iterator[SnapshotElement]:
     """The element and its nearest ancestors, nearest first (at most `limit` of them)."""
     node: SnapshotElement | None = el
     while node is not None and limit > 0:
         yield node
         node, limit = (by_id.get(node.parent) if node.parent is not None else None), limit - 1
-
-
-def form_owners(frame: FrameSnapshot) -> dict[int, int]:
-    """Element id -> id of the <form> it belongs to, as the browser reads it: a control's form owner as the
-    extension sent it (`form`: a form= attribute can name a form anywhere in the document), else its nearest
-    enclosing <form> (a link or a scripted div belongs to the form it sits in). Forms themselves are left out."""
-    forms = {e.id for e in frame.elements if e.tag == "form"}
-    enclosing = _nearest(frame, lambda e: e.id if e.tag == "form" else None)
-    owners: dict[int, int] = {}
-    for el in frame.elements:
-        owner = el.form if el.form in forms else enclosing.get(el.id)
-        if owner is not None and el.tag != "form":
-            owners[el.id] = owner
-    return owners
 
 
 def _field_words(frame: FrameSnapshot, by_id: dict[int, SnapshotElement]) -> Callable[[SnapshotElement], str]:
@@ -240,10 +206,9 @@ def _field_words(frame: FrameSnapshot, by_id: dict[int, SnapshotElement]) -> Cal
     return words
 
 
-def _read_frame(frame: FrameSnapshot, facts: PageFacts) -> None:
+def _read_frame(frame: FrameSnapshot, facts: PageFacts, owners: dict[int, int]) -> None:
     by_id = {e.id: e for e in frame.elements}
-    owners = form_owners(frame)
-    landmark = _nearest(frame, lambda e: True if e.attrs.get("role", "").lower() == "search" or e.tag == "search" else None)
+    landmark = nearest(frame, lambda e: True if e.attrs.get("role", "").lower() == "search" or e.tag == "search" else None)
     words = _field_words(frame, by_id)
 
     def form_facts(form_id: int) -> FormFacts:
@@ -272,10 +237,11 @@ def _read_frame(frame: FrameSnapshot, facts: PageFacts) -> None:
             facts.button_method[key] = el.attrs["formmethod"].lower()
 
 
-def read_page_facts(snapshot: Snapshot) -> PageFacts:
+def read_page_facts(snapshot: Snapshot, owners: dict[int, dict[int, int]] | None = None) -> PageFacts:
+    """owners: frame -> form_owners(frame), when already walked (PageState's form membership)."""
     facts = PageFacts(top_url=snapshot.url, frame_urls={f.frame: f.url for f in snapshot.frames})
     for frame in snapshot.frames:
-        _read_frame(frame, facts)
+        _read_frame(frame, facts, owners[frame.frame] if owners is not None else form_owners(frame))
     return facts
 
 

@@ -20,13 +20,12 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Literal
+from typing import TYPE_CHECKING, Awaitable, Callable, Iterable, Literal, Protocol
 
 from companion.act.errors import ActionFailed, Declined
 from companion.urls import WEB_SCHEMES, WebURL, parse_url
 
 if TYPE_CHECKING:
-    from companion.act.context import AgentContext
     from companion.pagemem.model import Element
     from companion.protocol import Snapshot
 
@@ -214,7 +213,26 @@ def form_targets(snapshot: "Snapshot") -> dict[tuple[int, int], tuple[str, bool]
     return out
 
 
-def policy_of(ctx: "AgentContext") -> SitePolicy:
+class TaskSites(Protocol):
+    """What the site rule reads of a task (act/context.py's AgentContext is one): its text and allowed domains,
+    the page it is on, its policy once made, and how the user is asked."""
+
+    sites: SitePolicy | None
+
+    @property
+    def task(self) -> str: ...
+
+    @property
+    def allowed_domains(self) -> list[str]: ...
+
+    @property
+    def url(self) -> str: ...
+
+    @property
+    def confirm(self) -> Callable[[str], Awaitable[bool]]: ...
+
+
+def policy_of(ctx: TaskSites) -> SitePolicy:
     """The task's policy; a context built without one (workflow tests, tools) gets one from its allowed
     domains, task and current page."""
     policy = getattr(ctx, "sites", None)
@@ -230,7 +248,7 @@ def leave_question(what: str, decision: SiteDecision, policy: SitePolicy) -> str
             f"Go to {decision.url.href if decision.url else host}?")
 
 
-async def check_navigation(ctx: "AgentContext", url: str | None, what: str, *, base: str | None = None,
+async def check_navigation(ctx: TaskSites, url: str | None, what: str, *, base: str | None = None,
                            truncated: bool = False) -> str:
     """The URL to open (as the browser reads it) when the task may go there; asks the user first for a site
     outside the task. Raises ActionFailed (never anything else) when refused or declined."""
@@ -260,5 +278,5 @@ def domain_allowed(url: str, allowed_domains: Iterable[str]) -> bool:
     return SitePolicy(allowed_domains=domains).decide(url).allowed
 
 
-__all__ = ["SitePolicy", "SiteDecision", "SiteEntry", "WebURL", "parse_url", "check_navigation", "policy_of",
+__all__ = ["SitePolicy", "SiteDecision", "SiteEntry", "TaskSites", "WebURL", "parse_url", "check_navigation", "policy_of",
            "domain_allowed", "sites_named_in", "element_target", "form_targets"]

@@ -21,13 +21,15 @@ rule checks that refuse a hollow end before or after them (no LLM call):
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from dataclasses import dataclass, field
+from typing import Callable, Literal, NamedTuple
 from urllib.parse import urldefrag
 
 from companion import llm
 from companion.act.elements import SEARCH_WORDS, is_search_field, label
 from companion.act.filter_guard import words
 from companion.act.named_fields import fields_in_scope, unset_named
+from companion.agent.grounding import SeenText
 from companion.llm.answers import FinalAnswer, Verification
 from companion.llm.fit import declare
 from companion.pagemem.formlike import SUBMIT_WORDS
@@ -234,3 +236,77 @@ def invented_answer(unseen: list[str], task: str, pagemem: PageMem | None, actio
     if not left:
         return None
     return (f"the answer states {', '.join(unseen)}, which no page visited showed; left to try: " + "; ".join(left))
+
+
+# ---------------------------------------------------------------------------- the end-task gate
+
+
+@dataclass(frozen=True)
+class Refused:
+    """End task refused: the task goes on. `by` says how the refusal is told: "unseen" (the observation says its
+    values are not verified), "rule" (the observation and the history's next step say why), "verifier" (a note:
+    the one verification call judged the task not complete)."""
+
+    why: str
+    by: Literal["unseen", "rule", "verifier"]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """End task accepted: the answer for the user; stood_in: the model gave none, it is the observation's text."""
+
+    text: str
+    stood_in: bool
+
+
+@dataclass(frozen=True)
+class EndFacts:
+    """What the gate reads of the step that chose end task."""
+
+    observation: str
+    done: list[str]  # every basic action of the task so far, this step's included
+    already_so: list[str]  # no-op actions refused because what they asked for was there (act.errors.NoOp)
+    pagemem: PageMem | None
+    typed_secrets: set[tuple[int, int]]
+    parts: list[str]  # the task's parts, the done ones ticked (act/task_parts.py)
+    visited: list[str]
+    history: Callable[[bool], str]  # the history with this step's actions so far (notes: bool)
+
+
+@dataclass
+class EndGate:
+    """The end-task gate, one per task: the rule checks on every end-task choice (an observation stating a number
+    no page showed, an action the task asks for and none did, a field the task names left unset), the one
+    verification call of the task (paper App. A.4), the final answer, and the checks on that answer."""
+
+    task: str
+    seen: SeenText
+    verified: bool = False  # at most one verification per task (a resumed task keeps its checkpoint's)
+    end_warnings: set[tuple[str, ...]] = field(default_factory=set)  # unset fields already refused for
+
+    async def decide(self, f: EndFacts) -> Refused | Answer:
+        # The rule checks run on every end-task choice (they are not the one LLM verification of the paper): an
+        # observation stating a number no page showed is an invention, not an answer.
+        invented = self.seen.ungrounded_numbers(f.observation)
+        if invented:
+            return Refused(f"the value(s) {', '.join(invented)} appear on no page visited so far", "unseen")
+        missing = missing_action(self.task, f.done + f.already_so)
+        if missing:
+            return Refused(missing, "rule")
+        # Refused once per set of unset fields: the task may name a label for another reason.
+        left = unset_at_end(self.task, f.pagemem, f.done, f.typed_secrets)
+        if left and left not in self.end_warnings:
+            self.end_warnings.add(left)
+            return Refused(f"the task names what is unset on this page ({'; '.join(left)}): set that first", "rule")
+        if not self.verified:
+            self.verified = True
+            verdict = await verify_end_task(self.task, f.history(False), f.observation, f.done,
+                                            self.seen.where_seen(f.observation), f.parts)
+            if not verdict.complete:
+                return Refused(verdict.reason, "verifier")
+        final = await final_answer(self.task, f.history(True), f.observation)
+        hollow = (hollow_answer(final.text, self.task, f.pagemem, f.done, f.visited)
+                  or invented_answer(self.seen.check(final.text).unseen, self.task, f.pagemem, f.done, f.visited))
+        if hollow:  # "not provided", or an unseen price, while the site was not searched
+            return Refused(hollow, "rule")
+        return Answer(final.text, final.stood_in)

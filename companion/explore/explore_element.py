@@ -29,16 +29,17 @@ import logging
 import time
 from collections import Counter
 
-from companion.act.context import enclosing_forms, same_document_url
 from companion.bridge.errors import BridgeError
 from companion.explore.model import Candidate, ClickOutcome
 from companion.explore.should_skip import link_url, should_skip
 from companion.explore.tabs import ExploreTab, PageLoadError
 from companion.memory.store import normalize_url
 from companion.pagemem.divide import divide_page
+from companion.pagemem.form_membership import FormMembership
 from companion.explore.repeats import MIN_REPEATS, repeat_key
 from companion.pagemem.identity import element_keys, list_item_keys
 from companion.pagemem.model import Element, PageMem
+from companion.pagemem.page_state import same_document_url
 from companion.pagemem.update import revealed_elements, update_page_mem
 from companion.protocol import ElementRef, Snapshot
 
@@ -57,7 +58,7 @@ def page_candidates(pagemem: PageMem, snapshot: Snapshot) -> list[Candidate]:
     item (identity.list_item_key)."""
     keys = element_keys(pagemem)
     item_keys = list_item_keys(pagemem)
-    in_form = set(enclosing_forms(snapshot)[0])
+    in_form = set(FormMembership.of(snapshot).members)
     out: list[Candidate] = []
 
     def add(el: Element, dedup_key: str, in_item: bool) -> None:

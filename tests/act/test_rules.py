@@ -15,12 +15,12 @@ from companion.act import AgentContext, Candidate, gather_candidates
 from companion.act import action_strings as say
 from companion.act.candidates import END_TASK_LABEL, packed
 from companion.act.changes import merge_updates
-from companion.act.context import enclosing_forms
 from companion.act.elements import irreversible_reason, is_form_cluster
 from companion.act.prefilter import domain_allowed, prefilter, usable_elements
 from companion.act.routing import element_route
 from companion.observe import Observation
 from companion.pagemem.divide import divide_page
+from companion.pagemem.form_membership import FormMembership
 from companion.pagemem.model import Bookmark
 from companion.pagemem.update import update_page_mem
 from companion.protocol import TabInfo
@@ -224,7 +224,8 @@ def test_irreversible_buttons_are_recognised():
 def test_enclosing_forms_map_fields_to_their_form():
     snap = snapshot_from_html("<html><body><form aria-label='Login'><div><input id='u'></div><button id='b'>Go</button></form>"
                               "<input id='outside'></body></html>")
-    members, labels = enclosing_forms(snap)
+    forms = FormMembership.of(snap)
+    members, labels = forms.members, forms.labels
     ids = ids_of(snap)
     form = members[(0, ids["u"])]
     assert members[(0, ids["b"])] == form and (0, ids["outside"]) not in members
