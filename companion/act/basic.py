@@ -15,14 +15,16 @@ from companion import llm, paths
 from companion.act import action_strings as say
 from companion.act.context import AgentContext
 from companion.act.confirmation import confirm_action
-from companion.act.elements import field_description, is_text_field, label
+from companion.act.elements import field_description, label
 from companion.act.errors import ActionFailed, NoOp
 from companion.act.named_fields import value_named_for
 from companion.act.prefilter import selecting_noop, toggle_noop, typing_noop
 from companion.bridge.errors import BridgeDisconnected, BridgeError
 from companion.llm.fit import declare, declare_choice
 from companion.pagemem.model import Element
+from companion.pagemem.widgets import is_text_field
 from companion.protocol import ActionResult
+from companion.text import without_quote_marks
 
 log = logging.getLogger(__name__)
 
@@ -88,11 +90,11 @@ async def type_text(ctx: AgentContext, el: Element, text: str) -> str:
 def names_the_field(value: str, el: Element) -> bool:
     """The answer repeats the input's own description ("searchbox 'Search the shop'") instead of saying
     what to type: the 1.5B model did this in two of five bench runs of a search task."""
-    said = re.sub(r"[\"'“”]", "", value).strip().lower()
+    said = without_quote_marks(value).lower()
     if not said:
         return False
     own = [el.role or "", el.name or "", el.attrs.get("placeholder", ""), el.attrs.get("aria-label", "")]
-    own = [re.sub(r"[\"'“”]", "", o).strip().lower() for o in own if o and o.strip()]
+    own = [without_quote_marks(o).lower() for o in own if o and o.strip()]
     return any(said == o or said.startswith(f"{el.role} ") for o in own) if own else False
 
 

@@ -27,11 +27,12 @@ from typing import Literal
 from urllib.parse import urldefrag
 
 from companion.act.context import AgentContext
-from companion.act.elements import irreversible_reason, is_checkable, is_file_input, is_native_select, is_text_field, label
+from companion.act.elements import irreversible_reason, is_checkable, is_file_input, is_native_select, label
 from companion.act.errors import ActionFailed, Declined
-from companion.act.form_effect import FormFacts, Key, PageFacts, is_submit_button, scope_facts
+from companion.act.form_effect import FormFacts, Key, PageFacts, scope_facts
 from companion.act.sites import check_navigation
 from companion.pagemem.model import Element, PageSection
+from companion.pagemem.widgets import is_submit_button, is_text_field
 
 Action = Literal["click", "type", "enter", "submit"]
 
@@ -66,11 +67,6 @@ def _scope(ctx: AgentContext, el: Element) -> FormFacts:
         if holder is not None:
             keys = [e.key for e in holder.all_elements()]
     return scope_facts(facts, keys, facts.frame_urls.get(el.ref.frame, facts.top_url))
-
-
-def _submits(el: Element) -> bool:
-    """A control that submits its form when clicked (a <button> of any type but button or reset)."""
-    return is_submit_button(el.tag, el.attrs.get("type"))
 
 
 def _navigating_link(el: Element) -> bool:
@@ -116,7 +112,7 @@ def submission(ctx: AgentContext, action: Action, el: Element,
         form = next((f for f in map(lambda e: _form_facts(ctx, e), section.all_elements()) if f is not None), None)
     if form is None or action == "type":
         return None
-    if _submits(el):
+    if is_submit_button(el):
         return (_effective(ctx, el.key, form), el.key) if action in ("click", "submit") else None
     if action == "submit" or (action == "enter" and is_text_field(el) and el.tag != "textarea"):
         submitter = form.submitters[0] if form.submitters else None

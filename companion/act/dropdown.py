@@ -16,16 +16,17 @@ import logging
 from companion.act.basic import CHOICE_TOKENS, click_element, enter_input, select_option, set_checked, settle
 from companion.act.context import AgentContext
 from companion.act.errors import ActionFailed, NoOp
-from companion.act.elements import is_checkable, is_form_cluster, is_native_select, is_text_field, label
+from companion.act.elements import is_checkable, is_form_cluster, is_native_select, label
 from companion.act.form import submit_form
 from companion.act.models import FieldAction, Outcome
-from companion.act.named_fields import names_in
 from companion.act.paging import choose_paged
 from companion.memory import learn
 from companion.memory.records import RevealedElement
 from companion.pagemem.identity import element_key, element_keys, normalize_name
 from companion.pagemem.model import Element, PageMem, PageSection
 from companion.pagemem.update import revealed_elements
+from companion.pagemem.widgets import is_text_field
+from companion.text import names_in
 
 log = logging.getLogger(__name__)
 

@@ -1,13 +1,13 @@
-"""What kind of widget an element is, from its DOM attributes: the predicates the routing and workflows share."""
+"""What kind of widget a PageMem element is for acting on it: the predicates the routing and workflows share (form
+fields, search boxes, irreversible and copy buttons), built on the widget kinds every layer shares
+(pagemem/widgets.py: text fields, submit buttons)."""
 
 from __future__ import annotations
 
 import re
 
-# One definition of the paper's submit-like keywords and the non-text inputs: DividePage's form-like rule uses them too.
-from companion.act.form_effect import is_submit_button
-from companion.pagemem.formlike import NON_TEXT_INPUTS, SUBMIT_WORDS
 from companion.pagemem.model import Element, PageSection
+from companion.pagemem.widgets import is_submit_like, is_text_field
 
 # Irreversible-looking: money, deletion, sending. Matched on the accessible name/text of a button or link.
 IRREVERSIBLE_WORDS = re.compile(
@@ -35,30 +35,8 @@ def is_checkable(el: Element) -> bool:
     return (el.tag == "input" and el.input_type in ("checkbox", "radio")) or el.role in ("checkbox", "radio", "switch")
 
 
-def is_text_field(el: Element) -> bool:
-    """Something the agent types into: text-like inputs, textareas, contenteditable, text comboboxes."""
-    if el.tag == "textarea" or el.attrs.get("contenteditable") not in (None, "false"):
-        return True
-    if el.tag == "input":
-        return el.input_type not in NON_TEXT_INPUTS
-    return el.role in ("textbox", "searchbox")
-
-
 def is_form_field(el: Element) -> bool:
     return is_text_field(el) or is_native_select(el) or is_file_input(el) or is_checkable(el) or el.role == "combobox"
-
-
-def is_submit_like(el: Element, *, outside_form: bool = False) -> bool:
-    """A submit button (in a form, a <button> of any type but button or reset: the browser's rule), or a button
-    whose text matches submit-like keywords (the paper's IsForm rule). outside_form: the button belongs to no
-    <form>, where only a declared type=submit counts (a "previous" button of a form-like block is a plain
-    button; its "Submit" still counts by its text)."""
-    if el.tag == "input" and el.input_type in ("submit", "image"):
-        return True
-    if el.tag == "button" and (el.attrs.get("type", "").lower() == "submit" if outside_form
-                               else is_submit_button(el.tag, el.attrs.get("type"))):
-        return True
-    return el.role == "button" and bool(SUBMIT_WORDS.search(el.name or el.text))
 
 
 def is_search_field(el: Element, section: PageSection | None = None) -> bool:

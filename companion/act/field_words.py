@@ -13,10 +13,11 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from companion.text import split_camel
+
 
 _SEPARATORS = re.compile(r"[\W_]+")
 _WORDS = re.compile(r"[^\W\d_]+|\d+")
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
 def _fold(text: str) -> str:
@@ -35,7 +36,7 @@ class Folded:
 
     @classmethod
     def of(cls, text: str) -> "Folded":
-        folded = _fold(_CAMEL.sub(" ", text))  # cardNumber -> card number
+        folded = _fold(split_camel(text))  # cardNumber -> card number
         return cls(frozenset(_WORDS.findall(folded)), _SEPARATORS.sub("", folded))
 
 

@@ -17,58 +17,20 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from companion.act.elements import is_form_field, is_submit_like
+from companion.act.elements import is_form_field
 from companion.act.models import Candidate
 from companion.pagemem.model import Element
+from companion.pagemem.widgets import is_submit_like
+from companion.text import content_words, normalized, quoted
 
-_WORD = re.compile(r"[a-z0-9]+")
-_QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<!\w)'([^']{2,})'(?!\w)")
 _NAME = re.compile(r'^[a-z]+ "([^"]*)"')
 _OPTIONS = re.compile(r" options: (.*?)(?: …\(\+\d+\))?$")
-# Words that name nothing on their own: an element whose name is only these is not "named" by a task.
-STOPWORDS = frozenset(
-    "a an the and or of to in on at by for with from into onto as is are be it its this that these those then so "
-    "do you your me my i we our all any each some please here there what which who when where how".split())
 MAX_NAME_WORDS = 4  # a longer name is named by the task only when quoted (its words say too little apart)
-
-
-def stem(word: str) -> str:
-    """A plural and its singular alike ("kettles" ~ "kettle", "boxes" ~ "box", "entries" ~ "entry")."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("es") and word[:-2].endswith(("s", "x", "z", "ch", "sh")):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
-
-
-def words(text: str) -> list[str]:
-    return [stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS]
-
-
-def normalized(text: str) -> str:
-    """Lower-cased, whitespace collapsed: how phrases of the task and the page are compared."""
-    return " ".join(text.lower().split())
-
-
-def quoted_spans(text: str) -> list[tuple[str, int, int]]:
-    """The task's quoted phrases ("...", “...”, '...'), as written (whitespace collapsed), with where each quote
-    starts and ends in the text."""
-    return [(" ".join(next(g for g in m.groups() if g).split()), m.start(), m.end()) for m in _QUOTED.finditer(text)]
-
-
-def quoted_as_written(text: str) -> list[str]:
-    """The task's quoted phrases ("...", “...”, '...'), as written."""
-    return [phrase for phrase, _, _ in quoted_spans(text)]
-
-
-def quoted(text: str) -> list[str]:
-    return [normalized(q) for q in quoted_as_written(text)]
+words = content_words  # agent/finish.py reads the task's words by this name
 
 
 def _named_by(name: str, task_words: set[str]) -> bool:
-    own = words(name)
+    own = content_words(name)
     return bool(own) and len(own) <= MAX_NAME_WORDS and all(w in task_words for w in own)
 
 
@@ -83,7 +45,7 @@ def task_names(task: str, label: str) -> bool:
     low = normalized(label)
     if any(q and q in low for q in quoted(task)):
         return True
-    task_words = set(words(task))
+    task_words = set(content_words(task))
     name = element_name(label)
     if name and _named_by(name, task_words):
         return True

@@ -29,15 +29,15 @@ from companion.act.basic import CHOICE_TOKENS, browser, settle
 from companion.act.confirmation import confirm_action
 from companion.act.context import AgentContext
 from companion.act.elements import (
-    field_description, is_checkable, is_empty, is_form_field, is_native_select, is_submit_like, is_text_field, label,
+    field_description, is_checkable, is_empty, is_form_field, is_native_select, label,
 )
 from companion.act.errors import ActionFailed
-from companion.act.form_effect import is_submit_button
 from companion.act.models import FieldAction, FormField, Outcome
 from companion.act.named_fields import named_values_held, names_action, unset_choice, unset_named
 from companion.llm.fallback import NoDecision
 from companion.llm.fit import declare_choice, declare_subset
 from companion.pagemem.model import Element, PageSection
+from companion.pagemem.widgets import is_submit_button, is_submit_like, is_text_field
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ def describe(ctx: AgentContext, el: Element) -> str:
 
 def submit_button(section: PageSection) -> Element | None:
     buttons = [e for e in section.all_elements() if not is_form_field(e) and is_submit_like(e) and not e.disabled]
-    typed = [e for e in buttons if is_submit_button(e.tag, e.attrs.get("type"))]  # what the browser submits with
+    typed = [e for e in buttons if is_submit_button(e)]  # what the browser submits with
     return (typed or buttons or [None])[0]
 
 

@@ -14,12 +14,14 @@ from urllib.parse import urlsplit
 
 from companion.act.field_words import search_action_words, search_field_words, sensitive_words
 from companion.pagemem.form_membership import form_owners, nearest
+from companion.pagemem.widgets import NON_TEXT_INPUTS, is_submit_button, is_typed_control
 from companion.protocol import FrameSnapshot, Snapshot, SnapshotElement
 
 Key = tuple[int, int]
 
-# Input types that carry no typed text (they are set, chosen or hidden, not typed into).
-_UNTYPED_INPUTS = frozenset({"checkbox", "radio", "submit", "button", "reset", "image", "file", "range", "color"})
+# Inputs whose words name no value they hold (a checkbox or a button): the non-text inputs but hidden, which
+# carries a value of what its name says (a hidden "card_number" holds a card number).
+_NAMELESS_VALUE_INPUTS = NON_TEXT_INPUTS - {"hidden"}
 # A real search box: plain text or search (an email, tel or number field is no search query).
 _SEARCH_INPUTS = frozenset({"", "text", "search"})
 # Autocomplete tokens (WHATWG autofill) that mark a secret, a payment or an account/address: a form holding one
@@ -48,15 +50,6 @@ def autocomplete_tokens(el: SnapshotElement) -> set[str]:
     return set(el.attrs.get("autocomplete", "").lower().split())
 
 
-def is_submit_button(tag: str, type_attr: str | None) -> bool:
-    """Whether the browser submits a form when this control is activated: <input type=submit|image>, and a
-    <button> of any type but button or reset (a missing, empty, misspelt or unknown type is submit)."""
-    kind = (type_attr or "").lower()
-    if tag == "input":
-        return kind in ("submit", "image")
-    return tag == "button" and kind not in ("button", "reset")
-
-
 def sensitive_field(el: SnapshotElement, words: str = "") -> str | None:
     """Why this field makes its form a payment, account or checkout form (None: it does not): its type, its
     autocomplete token, or what its `words` (name, id, placeholder, labels) call it in any language."""
@@ -68,7 +61,7 @@ def sensitive_field(el: SnapshotElement, words: str = "") -> str | None:
     if tokens & SECRET_TOKENS:
         return "a password or one-time-code field"
     # A checkbox or button is no card field, whatever its label (a "Tan" colour filter).
-    untyped = el.tag == "input" and el.attrs.get("type", "").lower() in _UNTYPED_INPUTS
+    untyped = el.tag == "input" and el.attrs.get("type", "").lower() in _NAMELESS_VALUE_INPUTS
     named = None if untyped else sensitive_words(words)
     if named:
         return named  # the most telling reason first: what the field's own words call it
@@ -162,22 +155,14 @@ class PageFacts:
         return mine if mine and mine != top else None
 
 
-def _is_typed(el: SnapshotElement) -> bool:
-    if el.tag == "textarea":
-        return True
-    if el.attrs.get("contenteditable", "false").lower() not in ("false",):
-        return True
-    return el.tag == "input" and el.attrs.get("type", "").lower() not in _UNTYPED_INPUTS | {"hidden"}
-
-
 def _field_facts(frame: int, el: SnapshotElement, words_of: Callable[[SnapshotElement], str]) -> FieldFacts | None:
     role = el.attrs.get("role", "").lower()
-    if el.tag not in ("input", "textarea", "select") and not _is_typed(el) and role not in ("textbox", "searchbox"):
+    if el.tag not in ("input", "textarea", "select") and not is_typed_control(el) and role not in ("textbox", "searchbox"):
         return None
     words = words_of(el)
     kind = el.attrs.get("type", "").lower() if el.tag == "input" else ""
     return FieldFacts(key=(frame, el.id), tag=el.tag, type=kind, hidden=el.tag == "input" and kind == "hidden",
-                      typed=_is_typed(el) or role in ("textbox", "searchbox"), sensitive=sensitive_field(el, words),
+                      typed=is_typed_control(el) or role in ("textbox", "searchbox"), sensitive=sensitive_field(el, words),
                       search_like=kind == "search" or role == "searchbox" or search_field_words(words))
 
 
@@ -226,7 +211,7 @@ def _read_frame(frame: FrameSnapshot, facts: PageFacts, owners: dict[int, int]) 
         owner = owners.get(el.id)
         if owner is not None:
             facts.form_of[key] = (frame.frame, owner)
-            if is_submit_button(el.tag, el.attrs.get("type")):
+            if is_submit_button(el):
                 form_facts(owner).submitters.append(key)
         f = _field_facts(frame.frame, el, words)
         if f is not None:

@@ -31,33 +31,16 @@ from __future__ import annotations
 
 import re
 
-from companion.act.elements import is_checkable, is_empty, is_native_select, is_text_field, label
-from companion.act.filter_guard import STOPWORDS, normalized, quoted_as_written, quoted_spans, stem
+from companion.act.elements import is_checkable, is_empty, is_native_select, label
 from companion.pagemem.model import Element, PageMem, PageSection
+from companion.pagemem.widgets import is_text_field
+from companion.text import (
+    STOPWORDS, names_in, normalized, quoted_as_written, quoted_spans, singular, split_camel, whole_words,
+)
 
-_WORD = re.compile(r"[\w'-]+", re.UNICODE)
 # On a page this small every field belongs with its one submit button (and with the task's end); on a larger one
 # a label the task names may be there for another reason, so only the clicked button's section counts.
 SMALL_PAGE_ELEMENTS = 40
-
-
-def _words(text: str) -> list[str]:
-    return [w.lower() for w in _WORD.findall(text or "")]
-
-
-def names_in(task: str, phrase: str, *, begun: bool = False) -> bool:
-    """The task contains `phrase` as a run of whole words (case-insensitive); with `begun`, the phrase's last word
-    may be only begun in the task's ("Lis" in "Lisbon, Portugal": what was typed into an autocomplete field)."""
-    want = _words(phrase)
-    if not want or len(" ".join(want)) < 2:
-        return False
-    have = _words(task)
-    n = len(want)
-
-    def at(i: int) -> bool:
-        last = have[i + n - 1]
-        return have[i:i + n - 1] == want[:-1] and (last.startswith(want[-1]) if begun else last == want[-1])
-    return any(at(i) for i in range(len(have) - n + 1))
 
 
 # An input type that fixes a format: the task's one value in that format is what such a field is for
@@ -120,7 +103,6 @@ def unset_choice(task: str, el: Element) -> str | None:
 
 # Words of a field's attributes that say what any field is, not which one.
 _GENERIC = frozenset("input field text textbox box form value entry data id name type".split())
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _AFTER = re.compile(r"\s*(?:as|into|in|for)\s+(?:(?:the|your|a|an|my)\s+)?([\w'-]+)(?:\s+([\w'-]+))?", re.I)
 NEAR_WORDS = 2  # the words before a quote that may name its field ("the username", "and the password")
 
@@ -130,7 +112,7 @@ def field_words(el: Element) -> set[str]:
     attributes (camelCase and snake_case split), plus "password" for a password input and the input type of an
     email, phone or URL field."""
     raw = " ".join([el.name, *(el.attrs.get(a, "") for a in ("name", "id", "placeholder", "aria-label"))])
-    out = {stem(w) for w in _words(_CAMEL.sub(" ", raw).replace("_", " ")) if len(w) >= 3}
+    out = {singular(w) for w in whole_words(split_camel(raw).replace("_", " ")) if len(w) >= 3}
     if el.tag == "input" and el.input_type == "password":
         out.add("password")
     if el.input_type in ("email", "tel", "url"):
@@ -162,9 +144,9 @@ def value_named_for(task: str, el: Element) -> str | None:
     said_after = 0  # where the previous quote's "as the first name" ends: those words are not this quote's
     for i, (phrase, start, end) in enumerate(spans):
         gap_end = spans[i + 1][1] if i + 1 < len(spans) else len(task)
-        before = [stem(w) for w in _words(task[said_after:start]) if w not in STOPWORDS][-NEAR_WORDS:]
+        before = [singular(w) for w in whole_words(task[said_after:start]) if w not in STOPWORDS][-NEAR_WORDS:]
         after_m = _AFTER.match(task, end, gap_end)
-        after = [stem(w.lower()) for w in after_m.groups() if w] if after_m else []
+        after = [singular(w) for w in after_m.groups() if w] if after_m else []
         said_after = after_m.end() if after_m else end
         if own & (set(before) | set(after)):
             claimed.append(phrase)
@@ -213,11 +195,11 @@ def names_action(task: str, name: str) -> bool:
     """The task names what a button does: its name is a run of the task's words ("Log in" in "Log in to the
     admin"), or the same letters without the space ("Login" and "log in", "Sign in" and "signin"). A vague name
     (Go, OK, Next) names nothing."""
-    own = _words(name)
+    own = whole_words(name)
     if not own or set(own) <= _VAGUE_ACTIONS | STOPWORDS:
         return False
     if names_in(task, name):
         return True
-    have = _words(task)
+    have = whole_words(task)
     joined = set(have) | {a + b for a, b in zip(have, have[1:])}
     return len("".join(own)) >= 4 and "".join(own) in joined

@@ -18,10 +18,11 @@ from __future__ import annotations
 import re
 
 from companion.act.context import same_document_url
-from companion.act.elements import is_checkable, is_text_field, label
+from companion.act.elements import is_checkable, label
 from companion.act.models import Candidate
 from companion.act.sites import SitePolicy, domain_allowed, element_target
 from companion.pagemem.model import Element, PageMem
+from companion.pagemem.widgets import is_text_field
 
 DEAD_SCHEMES = ("tel:", "mailto:", "javascript:", "sms:", "fax:")
 PRINT = re.compile(r"^\s*print(\s+(this|page|receipt|order))*\s*$", re.I)

@@ -28,7 +28,7 @@ from companion.act.context import AgentContext, same_document_url
 from companion.act.dropdown import dropdown_action, known_dropdown, remember_navigation
 from companion.act.elements import (
     field_description, label, is_checkable, is_copy_button, is_empty, is_file_input, is_form_field, is_native_select,
-    is_search_field, is_search_form, is_submit_like, is_text_field, probably_opens_something,
+    is_search_field, is_search_form, probably_opens_something,
 )
 from companion.act.errors import ActionFailed, NoOp, NotYet
 from companion.act.form import submit_form
@@ -39,6 +39,7 @@ from companion.act.search import search
 from companion.bridge.errors import BridgeDisconnected, BridgeError
 from companion.pagemem.identity import element_key
 from companion.pagemem.model import Element, PageSection
+from companion.pagemem.widgets import is_submit_like, is_text_field
 from companion.protocol import ElementRef
 
 log = logging.getLogger(__name__)
@@ -141,7 +142,7 @@ async def element_action(ctx: AgentContext, el: Element, section: PageSection | 
 def form_section_for(ctx: AgentContext, el: Element, section: PageSection | None) -> tuple[PageSection, bool] | None:
     """The form the element is a field or submit button of, as (section, detached): every element of its
     <form> (from the snapshot, whatever the sectioning), else its section when that is a form section."""
-    if not (is_form_field(el) or is_submit_like(el, outside_form=ctx.forms.get(el.key) is None)):
+    if not (is_form_field(el) or is_submit_like(el, in_form=ctx.forms.get(el.key) is not None)):
         return None  # a link or plain button inside a form is an ordinary element
     pm = ctx.pagemem
     form = ctx.forms.get(el.key)
@@ -305,7 +306,7 @@ async def _execute(ctx: AgentContext, candidate: Candidate, reason: str) -> Outc
 def check_named_fields_set(ctx: AgentContext, el: Element, section: PageSection | None) -> None:
     """A submit-like button outside any form, clicked while boxes or options the task names are unset, is
     refused once (act/named_fields.py): the model is told what is left; chosen again later, it is clicked."""
-    if not is_submit_like(el, outside_form=True) or ctx.pagemem is None:
+    if not is_submit_like(el, in_form=False) or ctx.pagemem is None:
         return
     left = tuple(unset_named(ctx.task, fields_in_scope(ctx.pagemem, section), ctx.typed_secrets))
     warning = (el.key, left)

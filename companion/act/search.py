@@ -16,10 +16,10 @@ from companion.act.context import AgentContext
 from companion.act.elements import is_form_field, label
 from companion.act.errors import ActionFailed, NoOp
 from companion.act.models import Outcome
-from companion.act.named_fields import names_in
 from companion.act.paging import choose_paged
 from companion.pagemem.identity import normalize_name
 from companion.pagemem.model import Element
+from companion.text import names_in
 
 # Pages debounce their suggestion requests (typically 100-300 ms): give them that long before reading the diff.
 SUGGESTION_WAIT_S = 0.5

@@ -29,8 +29,8 @@ import re
 from pydantic import BaseModel, Field
 
 from companion.act.named_fields import names_action
+from companion.text import quoted_spans
 
-_QUOTES = {'"': '"', "“": "”"}
 _OPEN_BRACKETS, _CLOSE_BRACKETS = "([{", ")]}"
 _ABBREVIATIONS = frozenset("e.g i.e etc mr mrs ms dr st vs no approx".split())
 _STEP = re.compile(r"(?:^|(?<=\s))(\d{1,2})[.)]\s+")
@@ -64,14 +64,18 @@ def _ends_sentence(text: str, i: int) -> bool:
     return not ((len(last) == 1 and last.isalpha()) or last in _ABBREVIATIONS)
 
 
+def _quoted(text: str) -> list[tuple[int, int]]:
+    """Where the text's quoted values stand: a value may hold a full stop or "then" that cuts nothing."""
+    return [(start, end) for _, start, end in quoted_spans(text)]
+
+
 def _sentences(task: str) -> list[str]:
-    out, start, closer, depth = [], 0, None, 0
+    out, start, depth = [], 0, 0
+    quotes = _quoted(task)
     for i, ch in enumerate(task):
-        if closer is not None:
-            closer = None if ch == closer else closer
-        elif ch in _QUOTES:
-            closer = _QUOTES[ch]
-        elif ch in _OPEN_BRACKETS:
+        if any(a <= i < b for a, b in quotes):
+            continue
+        if ch in _OPEN_BRACKETS:
             depth += 1
         elif ch in _CLOSE_BRACKETS:
             depth = max(0, depth - 1)
@@ -83,8 +87,8 @@ def _sentences(task: str) -> list[str]:
 
 def _clauses(sentence: str) -> list[str]:
     """A sentence cut at its sequence words (outside quotes, where a value may say "then")."""
-    quoted = [(m.start(), m.end()) for m in re.finditer(r'"[^"]*"|“[^”]*”', sentence)]
-    cuts = [m for m in _THEN.finditer(sentence) if not any(a < m.start() < b for a, b in quoted)]
+    quotes = _quoted(sentence)
+    cuts = [m for m in _THEN.finditer(sentence) if not any(a < m.start() < b for a, b in quotes)]
     bounds = [0] + [x for m in cuts for x in (m.start(), m.end())] + [len(sentence)]
     return [sentence[bounds[i]:bounds[i + 1]] for i in range(0, len(bounds), 2)]
 

@@ -16,6 +16,7 @@ from collections import deque
 from companion.observe.derived import Derivation, Group, groups_of
 from companion.observe.grounding import NUMBER, Grounded, NumberCheck, check_numbers, grounded_sentences, holds, page_content
 from companion.pagemem.model import PageMem
+from companion.text import normalized
 
 RELEVANT_TEXTS = 12  # recent observations and relevant sections whose numbers may be operands of a computation
 
@@ -43,7 +44,7 @@ class SeenText:
                 groups += groups_of(item.details)
             if len(section.items) >= 2:  # a list section's items, each its own outline
                 groups.append(Group(role="item", heading=section.details.split("\n", 1)[0].lower(),
-                                    members=[" ".join(page_content(i.details).lower().split()) for i in section.items]))
+                                    members=[normalized(page_content(i.details)) for i in section.items]))
         self._parts.append(pagemem.url)
         self._parts.extend(texts)
         # The URL stays out of the evidence: its host and port would be listed as "values found on a page".

@@ -29,6 +29,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 from companion.act.prefilter import PRINT
 from companion.memory.store import site_key
 from companion.pagemem.model import Element
+from companion.pagemem.widgets import is_reset_button, is_submit_button, is_text_field
 
 # Authentication, by accessible text. Whole words; several languages (de, fr, es, it, pt, nl).
 AUTH_WORDS = re.compile(
@@ -77,7 +78,6 @@ DESTRUCTIVE_QUERY = re.compile(r"(^|&)(action|do|op|cmd)=(delete|remove|destroy|
 # Links that hand over to another program, and script links that print (javascript:void(0) menus stay).
 CALL_SCHEMES = ("tel:", "mailto:", "sms:", "fax:", "callto:", "skype:")
 PRINT_SCRIPTS = ("javascript:print", "javascript:window.print", "javascript:self.print")
-TEXT_INPUT_EXCLUDED = frozenset({"checkbox", "radio", "submit", "button", "reset", "image", "hidden", "file", "range", "color"})
 
 
 def text_of(el: Element) -> str:
@@ -88,22 +88,10 @@ def text_of(el: Element) -> str:
     return " ".join(p for p in parts if p)
 
 
-def is_typing_field(el: Element) -> bool:
-    if el.tag == "textarea" or el.attrs.get("contenteditable") not in (None, "false"):
-        return True
-    if el.tag == "input":
-        return el.input_type not in TEXT_INPUT_EXCLUDED
-    return el.role in ("textbox", "searchbox")
-
-
 def is_submit_control(el: Element, in_form: bool) -> bool:
-    """type=submit (explicit, or a <button> inside a form, whose default type is submit), image, reset."""
-    if el.tag == "input" and el.input_type in ("submit", "image", "reset"):
-        return True
-    if el.tag == "button":
-        kind = el.attrs.get("type", "").lower()
-        return kind in ("submit", "reset") or (kind == "" and in_form)
-    return False
+    """A control that submits its form (HTML's rule: a <button> in a form without type=button or reset
+    submits it, whatever else its type says) or resets it."""
+    return is_submit_button(el, in_form=in_form) or is_reset_button(el)
 
 
 def link_url(el: Element, page_url: str) -> str | None:
@@ -126,7 +114,7 @@ def should_skip(el: Element, page_url: str, *, in_form: bool = False, site: str 
         return "disabled"
     if el.tag == "input" and el.input_type == "file":
         return "file input"
-    if is_typing_field(el):
+    if is_text_field(el):
         return "text field (exploration never types)"
     text = text_of(el)
     href = el.attrs.get("href", "").strip().lower() if el.tag in ("a", "area") else ""
@@ -155,4 +143,4 @@ def should_skip(el: Element, page_url: str, *, in_form: bool = False, site: str 
     return None
 
 
-__all__ = ["AUTH_PATH", "AUTH_WORDS", "DESTRUCTIVE_WORDS", "LINK_DESTRUCTIVE_WORDS", "is_submit_control", "is_typing_field", "link_url", "should_skip"]
+__all__ = ["AUTH_PATH", "AUTH_WORDS", "DESTRUCTIVE_WORDS", "LINK_DESTRUCTIVE_WORDS", "is_submit_control", "link_url", "should_skip"]

@@ -24,13 +24,14 @@ from typing import Iterable, Literal
 
 from pydantic import BaseModel
 
+from companion.text import NOT_NOUNS, noun_like_words, singular
+
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _CURRENCY_BEFORE = re.compile(r"([$€£¥])\s?$")
 _CURRENCY_AFTER = re.compile(r"\s?([$€£¥]|usd\b|eur\b|gbp\b)", re.I)
 _PERCENT_AFTER = re.compile(r"\s?(%|percent\b)", re.I)
 _CLAUSE_END = re.compile(r"[.;:!?,()\[\]|=+×−-]")
 _CODES = {"usd": "$", "eur": "€", "gbp": "£"}
-_WORD = re.compile(r"[a-z]{3,}")
 _LINE = re.compile(r"^(?P<indent> *)- +(?:\[\d+\] +)?(?P<role>[a-z]+)")  # element numbers may be blanked out
 _PREFIX = re.compile(r"^\s*(?:- +(?:\[\d+\] +)?[a-z]+:?|item \d+:)\s*")
 
@@ -45,8 +46,6 @@ GENERIC_ITEMS = frozenset("item result product entry row option link choice reco
 # Words of the outline itself, not of the page: a role or an attribute name in a details line.
 _OUTLINE_WORDS = frozenset("text link button listitem row cell gridcell columnheader heading img image option "
                            "value checked selected expanded disabled".split())
-_NOT_NOUNS = frozenset("and are for from has have its not out the their them then there these they this those "
-                       "was were with which who each all only also more less than about over under total".split())
 
 
 class Quantity(BaseModel):
@@ -98,14 +97,6 @@ def parse_value(text: str) -> Decimal | None:
         return None
 
 
-def singular(word: str) -> str:
-    word = word.lower()
-    for end, repl in (("ies", "y"), ("sses", "ss"), ("ches", "ch"), ("shes", "sh"), ("xes", "x")):
-        if word.endswith(end):
-            return word[: -len(end)] + repl
-    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
-
-
 def quantities(text: str) -> list[Quantity]:
     """Every number of `text` in order, with its unit and the noun after it."""
     out = []
@@ -122,14 +113,14 @@ def quantities(text: str) -> list[Quantity]:
         elif cur := _CURRENCY_AFTER.match(after):
             unit = _CODES.get(cur.group(1).lower(), cur.group(1))
         phrase = _CLAUSE_END.split(after, 1)[0]  # "3 kettles, ..." counts kettles; ". Then" is another sentence
-        noun = next((singular(w) for w in _WORD.findall(phrase.lower())[:3] if w not in _NOT_NOUNS), "")
+        noun = next((singular(w) for w in noun_like_words(phrase)[:3] if w not in NOT_NOUNS), "")
         out.append(Quantity(text=m.group(), value=value, unit=unit, noun=noun,
                             integer=re.fullmatch(r"\d{1,3}(?:,\d{3})+|\d+", m.group()) is not None))
     return out
 
 
 def _content_words(text: str) -> set[str]:
-    return {singular(w) for w in _WORD.findall(_PREFIX.sub("", text).lower())} - _NOT_NOUNS - _OUTLINE_WORDS
+    return {singular(w) for w in noun_like_words(_PREFIX.sub("", text))} - NOT_NOUNS - _OUTLINE_WORDS
 
 
 def named_lines(lines: Iterable[str], sentence: str, limit: int = SMALL_POOL) -> list[str]:

@@ -18,43 +18,15 @@ in one form, say a "Contact us" section of heading, prose and form, is that form
 
 from __future__ import annotations
 
-import re
-
 from companion.pagemem.tree import Node, PageTree, is_modal, postorder
+from companion.pagemem.widgets import SUBMIT_WORDS, is_submit_like, is_text_field
 
-NON_TEXT_INPUTS = frozenset({"checkbox", "radio", "submit", "button", "reset", "image", "hidden", "file", "range", "color"})
-# The paper's submit-like keywords (accessible text of a button).
-SUBMIT_WORDS = re.compile(
-    r"\b(submit|sign ?in|log ?in|login|sign ?up|register|search|send|go|save|continue|next|apply|ok|confirm|"
-    r"subscribe|post|publish|pay|place order|buy|checkout|check out|update|create|add)\b", re.I)
+__all__ = ["SUBMIT_WORDS", "FormLikeFinder", "is_control"]  # SUBMIT_WORDS: agent/finish.py reads it from here
+
 LANDMARK_TAGS = frozenset({"header", "nav", "main", "footer", "aside"})
 LANDMARK_ROLES = frozenset({"banner", "navigation", "main", "contentinfo", "complementary"})
 NEVER_FORM_TAGS = frozenset({"html", "body", "main"})
 MAX_SUBMITS = 3
-
-
-def is_text_field(node: Node) -> bool:
-    el = node.el
-    if el.tag == "textarea" or el.attrs.get("contenteditable", "false").lower() not in ("false",):
-        return True
-    if el.tag == "input":
-        return el.attrs.get("type", "text").lower() not in NON_TEXT_INPUTS
-    return node.role in ("textbox", "searchbox")
-
-
-def is_submit_like(node: Node) -> bool:
-    """A button of type submit (declared: outside a <form> a bare <button> submits nothing), or a button
-    whose accessible text reads like one."""
-    el = node.el
-    kind = el.attrs.get("type", "").lower()
-    if el.tag == "input" and kind in ("submit", "image"):
-        return True
-    if el.tag == "button" and kind == "submit":
-        return True
-    if node.role != "button" and el.tag != "button":
-        return False
-    name = el.attrs.get("aria-label") or el.attrs.get("value") or node.text or el.attrs.get("title", "")
-    return bool(SUBMIT_WORDS.search(name))
 
 
 def is_control(node: Node) -> bool:
@@ -147,7 +119,7 @@ class FormLikeFinder:
                     holds = holds or id(c) in self._form_like or id(c) in self._holds_one
             if node.el.interactive:
                 texts += is_text_field(node)
-                submits += is_submit_like(node)
+                submits += is_submit_like(node, in_form=False)  # a form-like block holds no <form>
                 controls += is_control(node)
             stats[id(node)] = (texts, submits, controls, blocked)
             if forms_below:

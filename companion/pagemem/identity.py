@@ -25,7 +25,6 @@ Keys are short hashes: they go into memory files and logs, and must not spell ou
 from __future__ import annotations
 
 import hashlib
-import re
 from typing import Iterable
 from urllib.parse import parse_qsl, urljoin, urlsplit
 
@@ -33,9 +32,9 @@ from pydantic import BaseModel
 
 from companion.pagemem.model import Element, PageMem, PageSection
 from companion.pagemem.template import fold, normalize_classes
+from companion.text import normalized
 
 KEY_CHARS = 20
-_SPACE = re.compile(r"\s+")
 
 
 class ElementIdentity(BaseModel):
@@ -54,7 +53,7 @@ class ElementIdentity(BaseModel):
 
 def normalize_name(name: str) -> str:
     """Accessible name as a key: lower-case, whitespace collapsed, digits kept."""
-    return _SPACE.sub(" ", name).strip().lower()
+    return normalized(name)
 
 
 def href_target(element: Element, page_url: str = "") -> str:

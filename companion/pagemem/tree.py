@@ -76,6 +76,10 @@ class Node:
         return self.el.tag
 
     @property
+    def attrs(self) -> dict[str, str]:
+        return self.el.attrs
+
+    @property
     def interactive(self) -> bool:
         return self.el.interactive
 

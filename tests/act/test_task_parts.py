@@ -25,6 +25,14 @@ def test_sequence_words_cut_a_sentence_and_are_left_out_of_the_parts():
     assert split_task('Type "first, then last" into the box.') == ['Type "first, then last" into the box.']
 
 
+def test_a_sequence_word_inside_single_quotes_is_part_of_the_value():
+    assert split_task("Type 'first, then last' into the box.") == ["Type 'first, then last' into the box."]
+
+
+def test_a_full_stop_inside_single_quotes_ends_no_sentence():
+    assert split_task("Post 'Great kettle. Works well.' as a review.") == ["Post 'Great kettle. Works well.' as a review."]
+
+
 def test_numbered_steps_are_parts_in_their_order():
     assert split_task("Do this: 1. Open the orders 2) Count the pending ones") == [
         "Do this:", "Open the orders", "Count the pending ones"]

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from selenium.webdriver.common.by import By
 
-from companion.act.named_fields import named_values_held, names_action, names_in, unset_named, value_named_for
+from companion.act.named_fields import named_values_held, names_action, unset_named, value_named_for
+from companion.text import names_in
 from companion.agent.loop import run_task
 from companion.pagemem.model import Element
 from companion.protocol import ElementRef

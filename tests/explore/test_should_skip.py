@@ -32,6 +32,7 @@ def el(tag: str, role: str, label: str = "", **attrs: str) -> Element:
     (el("a", "link", "Partner", href="https://example.org/x"), False, "off-site link"),
     (el("a", "link", "Same host, other port", href="http://127.0.0.1:9000/"), False, "off-site link"),
     (el("button", "button", "Go"), True, "submit control"),  # a <button> in a form submits it
+    (el("button", "button", "Go", type="sbumit"), True, "submit control"),  # so does one of a misspelt type
     (el("button", "button", "Add to cart", type="button"), False, "may change what the site stores"),
     (el("button", "button", "Löschen", type="button"), False, "may change what the site stores"),
     (el("button", "button", "Enregistrer", type="button"), False, "may change what the site stores"),

@@ -1,0 +1,100 @@
+"""What kind of widget an element is, written once for every layer that asks.
+
+DividePage's form-like rule asks it of the tree's `Node` (tree.py), the routing and the workflows of the
+PageMem's `Element` (model.py), ShouldSkip of an `Element` too, and the form facts of a raw `SnapshotElement`
+(protocol.py). Each class states the same DOM facts (tag, attributes, ARIA role, accessible name and text),
+so each predicate takes the smallest protocol it needs and all of them get one answer:
+  - `Tagged` (tag, attributes): what the markup declares, readable even from a snapshot;
+  - `Widget` (plus role, accessible name, text): what a person or a screen reader is shown.
+
+Attribute values are compared lower-cased: HTML's enumerated attributes (type, contenteditable) are ASCII
+case-insensitive, so `type="SUBMIT"` is a submit button and `contenteditable="FALSE"` is not editable.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Mapping, Protocol
+
+# Input types that take no typed text: they are toggled, chosen, pressed or hidden.
+NON_TEXT_INPUTS = frozenset({"checkbox", "radio", "submit", "button", "reset", "image", "hidden", "file", "range", "color"})
+# The paper's submit-like keywords (IsForm: the accessible text of a button).
+SUBMIT_WORDS = re.compile(
+    r"\b(submit|sign ?in|log ?in|login|sign ?up|register|search|send|go|save|continue|next|apply|ok|confirm|"
+    r"subscribe|post|publish|pay|place order|buy|checkout|check out|update|create|add)\b", re.I)
+TEXT_ROLES = ("textbox", "searchbox")
+
+
+class Tagged(Protocol):
+    """An element as its markup declares it."""
+
+    @property
+    def tag(self) -> str: ...
+
+    @property
+    def attrs(self) -> Mapping[str, str]: ...
+
+
+class Widget(Tagged, Protocol):
+    """An element as it is shown: its ARIA role (explicit or implied by the tag), accessible name and text."""
+
+    @property
+    def role(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def text(self) -> str: ...
+
+
+def input_type(el: Tagged) -> str:
+    """The declared type attribute, lower case ("" when there is none)."""
+    return el.attrs.get("type", "").lower()
+
+
+def is_editable(el: Tagged) -> bool:
+    """contenteditable, present and not "false" (an empty value means true)."""
+    return el.attrs.get("contenteditable", "false").lower() != "false"
+
+
+def is_typed_control(el: Tagged) -> bool:
+    """A control its markup makes typeable: a textarea, an editable region, an input of a text-like type
+    (an unknown type is a text input, the browser's default)."""
+    if el.tag == "textarea" or is_editable(el):
+        return True
+    return el.tag == "input" and input_type(el) not in NON_TEXT_INPUTS
+
+
+def is_text_field(el: Widget) -> bool:
+    """Something a person types into: a typed control, or a scripted textbox or searchbox (an <input> is
+    judged by its type alone: a checkbox with role=textbox is still a checkbox)."""
+    if is_typed_control(el):
+        return True
+    return el.tag != "input" and el.role in TEXT_ROLES
+
+
+def is_submit_button(el: Tagged, *, in_form: bool = True) -> bool:
+    """Whether the browser submits a form when this control is activated (HTML's rule): <input type=submit
+    or image>, and a <button> of any type but button or reset (a missing, empty, misspelt or unknown type is
+    submit). in_form=False: the control has no form owner, so a <button> submits nothing unless it declares
+    type=submit (a scripted form-like block's "previous" button is a plain button)."""
+    kind = input_type(el)
+    if el.tag == "input":
+        return kind in ("submit", "image")
+    if el.tag != "button":
+        return False
+    return kind not in ("button", "reset") if in_form else kind == "submit"
+
+
+def is_reset_button(el: Tagged) -> bool:
+    """<input type=reset> or <button type=reset>: it clears what a form holds."""
+    return el.tag in ("input", "button") and input_type(el) == "reset"
+
+
+def is_submit_like(el: Widget, *, in_form: bool = True) -> bool:
+    """A submit button (is_submit_button), or a button whose accessible name (else its text) reads like one
+    (the paper's IsForm rule: a scripted "Sign in" div submits as surely as a <button>)."""
+    if is_submit_button(el, in_form=in_form):
+        return True
+    return el.role == "button" and bool(SUBMIT_WORDS.search(el.name or el.text))
