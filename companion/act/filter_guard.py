@@ -26,7 +26,6 @@ from companion.text import content_words, normalized, quoted
 _NAME = re.compile(r'^[a-z]+ "([^"]*)"')
 _OPTIONS = re.compile(r" options: (.*?)(?: …\(\+\d+\))?$")
 MAX_NAME_WORDS = 4  # a longer name is named by the task only when quoted (its words say too little apart)
-words = content_words  # agent/finish.py reads the task's words by this name
 
 
 def _named_by(name: str, task_words: set[str]) -> bool:

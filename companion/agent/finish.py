@@ -27,13 +27,13 @@ from urllib.parse import urldefrag
 
 from companion import llm
 from companion.act.elements import SEARCH_WORDS, is_search_field, label
-from companion.act.filter_guard import words
 from companion.act.named_fields import fields_in_scope, unset_named
 from companion.agent.grounding import SeenText
 from companion.llm.answers import FinalAnswer, Verification
 from companion.llm.fit import declare
-from companion.pagemem.formlike import SUBMIT_WORDS
 from companion.pagemem.model import PageMem
+from companion.pagemem.widgets import SUBMIT_WORDS
+from companion.text import content_words
 
 VERIFY_MAX_TOKENS = 130  # a reason of REASON_MAX characters and a boolean (llm/fit.py)
 ANSWER_MAX_TOKENS = 520  # FinalAnswer allows 1,000 characters
@@ -203,12 +203,12 @@ def left_to_try(task: str, pagemem: PageMem | None, actions_done: list[str], vis
         mine = {label(e) for e in modal.all_elements()}
         if not any(m in a for a in actions_done for m in mine):
             out.append(f"dismiss the dialog ({modal.purpose or 'open over the page'}): the page behind it may hold the answer")
-    task_words = set(words(task))
+    task_words = set(content_words(task))
     seen = {urldefrag(u)[0] for u in visited} | {urldefrag(pagemem.url)[0]}
     links = []
     for e in elements:
         target = urldefrag(e.url)[0] if e.role == "link" and e.url else ""
-        if target and target.startswith(("http://", "https://")) and target not in seen and task_words & set(words(e.name)):
+        if target and target.startswith(("http://", "https://")) and target not in seen and task_words & set(content_words(e.name)):
             seen.add(target)
             links.append(f"open {label(e)}")
     out.extend(links[:MAX_LINKS_TO_TRY])

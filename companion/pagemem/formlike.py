@@ -19,9 +19,8 @@ in one form, say a "Contact us" section of heading, prose and form, is that form
 from __future__ import annotations
 
 from companion.pagemem.tree import Node, PageTree, is_modal, postorder
-from companion.pagemem.widgets import SUBMIT_WORDS, is_submit_like, is_text_field
+from companion.pagemem.widgets import is_submit_like, is_text_field
 
-__all__ = ["SUBMIT_WORDS", "FormLikeFinder", "is_control"]  # SUBMIT_WORDS: agent/finish.py reads it from here
 
 LANDMARK_TAGS = frozenset({"header", "nav", "main", "footer", "aside"})
 LANDMARK_ROLES = frozenset({"banner", "navigation", "main", "contentinfo", "complementary"})
