@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from companion.agent.loop import run_task
-from tests.agent.agent_llm import index_of
+from tests.support.agent_llm import index_of
 
 TASK = 'Enter "Tora" into the Name field and press Save.'
 PIPELINE = {"section_summary", "section_selection", "page_summary", "list_item_selection", "list_early_stop",

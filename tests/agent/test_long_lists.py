@@ -11,7 +11,7 @@ import re
 from selenium.webdriver.common.by import By
 
 from companion.agent.loop import run_task
-from tests.agent.agent_llm import candidates_of, index_of, options
+from tests.support.agent_llm import candidates_of, index_of, options
 
 
 def pick(pattern: str):

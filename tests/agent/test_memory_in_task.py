@@ -9,8 +9,8 @@ import pytest
 
 from companion.agent.loop import run_task
 from companion.memory.store import WebsiteMemStore, site_key
-from tests.agent.agent_llm import candidates_of, index_of
-from tests.memory.learning import learn_menu, visit
+from tests.support.agent_llm import candidates_of, index_of
+from tests.support.learning import learn_menu, visit
 
 pytestmark = pytest.mark.browser
 

@@ -6,7 +6,7 @@ guard compares element state, so a ticking clock on the page does not hide a loo
 from __future__ import annotations
 
 from companion.agent.loop import run_task
-from tests.agent.agent_llm import candidates_of, index_of
+from tests.support.agent_llm import candidates_of, index_of
 
 PAGE = "noop_controls.html"
 

@@ -10,8 +10,8 @@ import shutil
 
 import pytest
 
-from tests.bench_peer.cli import ROOT, webchallenger
-from tests.bench_peer.conftest import needs_peer
+from tests.support.peer_cli import ROOT, webchallenger
+from tests.support.peer_cli import needs_peer
 
 pytestmark = pytest.mark.browser
 PAGE = ROOT / "tests" / "fixtures" / "pages" / "agent_shop.html"

@@ -1,5 +1,5 @@
 """The token bound: what does not fit is chunked, never cut silently. Pure logic, no browser: pages come from
-the hand-built snapshots of tests/pagemem/htmlsnap.py and answers from the deterministic LocalPolicy (which
+the hand-built snapshots of tests/support/htmlsnap.py and answers from the deterministic LocalPolicy (which
 renders the real prompt templates, so the sizes are real)."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from companion.observe.task_summary import summarize_for_task
 from companion.pagemem.divide import divide_page
 from companion.pagemem.model import PageMem, PageSection
 from companion.pagemem.tokens import count_tokens
-from tests.pagemem.htmlsnap import snapshot_from_html
+from tests.support.htmlsnap import snapshot_from_html
 
 SMALL = Budget(max_prompt_tokens=1500, history_tokens=300)
 

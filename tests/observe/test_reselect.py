@@ -10,8 +10,8 @@ import pytest
 from companion.observe import PageObserver
 from companion.observe.budget import Budget
 from companion.pagemem.update import update_page_mem
-from tests.observe.conftest import requests_for
-from tests.observe.scripts import observation_rules
+from tests.support.observe_requests import requests_for
+from tests.support.observation_scripts import observation_rules
 
 pytestmark = pytest.mark.browser
 

@@ -11,9 +11,8 @@ import pytest
 
 from companion.act import ActionFailed, execute
 from companion.llm.testing import llm_client_for, scripted_llm  # noqa: F401 (fixtures)
-from tests.act.conftest import make_ctx  # noqa: F401 (fixture)
-from tests.act.test_confirmation import User
-from tests.act.test_workflows import candidate_for, choice, text_of
+from tests.support.act_context import User
+from tests.support.act_context import candidate_for, choice, text_of
 
 pytestmark = pytest.mark.browser
 

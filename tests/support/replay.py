@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-HERE = Path(__file__).resolve().parent
 
 
 def cli(args: list[str], data_dir: Path, timeout: float = 240) -> subprocess.CompletedProcess:
@@ -44,7 +43,7 @@ def puppeteer_replay() -> Path:
 def run_flow(flow_file: Path, profile: Path) -> dict:
     """Run the user flow with @puppeteer/replay in Debian's Chromium; {"url", "title"} of the page it ended on."""
     modules = puppeteer_replay()
-    ran = subprocess.run(["node", str(HERE / "run_flow.mjs"), str(flow_file), str(profile)],
+    ran = subprocess.run(["node", str(ROOT / "tests" / "replay" / "run_flow.mjs"), str(flow_file), str(profile)],
                          env={**os.environ, "NODE_PATH": str(modules)}, capture_output=True, text=True, timeout=180)
     assert ran.returncode == 0, ran.stdout + ran.stderr
     return json.loads(ran.stdout.strip().splitlines()[-1])
