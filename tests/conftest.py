@@ -44,6 +44,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.extension_build import DIST_EXTENSION, ensure_extension_built
+from tests.support.scheduling import XdistScheduling
 
 PAGES_DIR = Path(__file__).resolve().parent / "fixtures" / "pages"
 
@@ -62,6 +63,8 @@ pytest_plugins = ["tests.djangosite.plugin"]
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: takes tens of seconds by nature (idle-connection checks); still part of the suite")
+    if config.pluginmanager.hasplugin("xdist"):  # `python3 build.py test` runs the suite on parallel workers
+        config.pluginmanager.register(XdistScheduling(), "webchallenger-xdist-scheduling")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

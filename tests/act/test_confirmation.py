@@ -10,8 +10,7 @@ from selenium.webdriver.common.by import By
 
 from companion.act import ActionFailed, execute
 from companion.act.form_effect import origin_of
-from tests.support.act_context import candidate_for, choice, text_of
-from tests.support.act_context import User
+from tests.support.act_context import candidate_for, choice, text_of, User
 
 pytestmark = pytest.mark.browser
 

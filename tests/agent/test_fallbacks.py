@@ -15,8 +15,7 @@ from companion.agent.checkpoint import load_checkpoint
 from companion.agent.loop import run_task
 from companion.llm.scripted_server import ScriptedReply
 from tests.support.form_task import OVERRIDES as FORM_OVERRIDES, PAGE as FORM_PAGE, TASK as FORM_TASK, fill_the_form
-from tests.support.price_task import choose_kettles_then_end
-from tests.support.price_task import PRICE_TASK, blue_price
+from tests.support.price_task import PRICE_TASK, blue_price, choose_kettles_then_end
 
 pytestmark = [pytest.mark.paper_pipeline, pytest.mark.selection("all")]
 

@@ -13,8 +13,7 @@ from companion.agent.checkpoint import load_checkpoint
 from companion.agent.loop import run_task
 from companion.llm.client import LLMClient
 from companion.llm.scripted_server import Stall
-from tests.support.price_task import choose_kettles_then_end
-from tests.support.price_task import PRICE_TASK, blue_price
+from tests.support.price_task import PRICE_TASK, blue_price, choose_kettles_then_end
 
 LIMIT_S = 4.0  # the LLM time limit in these tests; scripted answers take milliseconds
 

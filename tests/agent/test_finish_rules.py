@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from companion.agent.loop import run_task
 from tests.support.agent_llm import candidates_of, index_of
-from tests.support.price_task import choose_kettles_then_end
-from tests.support.price_task import PRICE_TASK, blue_price
+from tests.support.price_task import PRICE_TASK, blue_price, choose_kettles_then_end
 
 
 def notes(result) -> list[str]:

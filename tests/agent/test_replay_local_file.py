@@ -8,8 +8,7 @@ import re
 import socket
 
 from tests.support.run_cli import action_lines, run_cli
-from tests.support.price_task import choose_kettles_then_end
-from tests.support.price_task import PRICE_TASK, blue_price
+from tests.support.price_task import PRICE_TASK, blue_price, choose_kettles_then_end
 
 SERVED = re.compile(r"\(http://127\.0\.0\.1:(\d+)/agent_shop\.html\)")
 START = ["--start-url", "tests/fixtures/pages/agent_shop.html", "--headless", "--no-confirm"]

@@ -12,8 +12,7 @@ from pathlib import Path
 
 from companion.llm.scripted_server import Stall
 from tests.support.run_cli import ROOT
-from tests.support.price_task import choose_kettles_then_end
-from tests.support.price_task import PRICE_TASK, blue_price
+from tests.support.price_task import PRICE_TASK, blue_price, choose_kettles_then_end
 
 
 def run_cli(args: list[str], data_dir: Path, timeout: float = 300) -> subprocess.CompletedProcess:

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import json
 
-from tests.support.price_task import PRICE_TASK, blue_price
-from tests.support.price_task import choose_kettles_then_end
+from tests.support.price_task import PRICE_TASK, blue_price, choose_kettles_then_end
 from tests.support.run_cli import action_lines, run_cli
 
 

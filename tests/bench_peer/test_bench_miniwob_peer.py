@@ -10,8 +10,7 @@ import tomllib
 
 import pytest
 
-from tests.support.peer_cli import ROOT, webchallenger
-from tests.support.peer_cli import needs_peer
+from tests.support.peer_cli import ROOT, needs_peer, webchallenger
 from tests.support.peer_llm import PeerScriptedServer
 
 pytestmark = pytest.mark.browser

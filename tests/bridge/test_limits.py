@@ -8,9 +8,9 @@ import json
 import websockets
 
 from companion.bridge.limits import MAX_MESSAGE_CHARS, MAX_SNAPSHOT_ELEMENTS, WS_MAX_SIZE
-
-from tests.support.bridge_client import connect, paired, recv_json
-from tests.support.bridge_client import AT_ONCE, WAIT, fails_at_once, still_usable, waiting_snapshot
+from tests.support.bridge_client import (
+    AT_ONCE, WAIT, connect, fails_at_once, paired, recv_json, still_usable, waiting_snapshot,
+)
 
 
 def deep(depth: int) -> str:

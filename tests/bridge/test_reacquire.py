@@ -10,8 +10,7 @@ import pytest
 from companion.bridge.errors import BridgeActionInterrupted, BridgeDisconnected
 from companion.protocol import ElementRef
 
-from tests.support.bridge_client import connect, paired, recv_json
-from tests.support.bridge_client import PAGE
+from tests.support.bridge_client import PAGE, connect, paired, recv_json
 
 
 async def _first_session(server, ws):

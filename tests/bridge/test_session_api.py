@@ -11,8 +11,7 @@ from companion.bridge.errors import BridgeDisconnected, BridgeError, BridgeTimeo
 from companion.bridge.recorder import Recorder, read_recording
 from companion.protocol import ElementRef
 
-from tests.support.bridge_client import connect, paired, recv_json
-from tests.support.bridge_client import PAGE
+from tests.support.bridge_client import PAGE, connect, paired, recv_json
 
 
 def action_result(request: dict, ok: bool = True, error: str | None = None) -> str:

@@ -8,8 +8,7 @@ import contextlib
 from selenium.webdriver.common.by import By
 
 from companion.memory.policy import learning_policy
-from tests.support.passive import allow
-from tests.support.passive import PANEL_URL, wait_panel
+from tests.support.passive import PANEL_URL, allow, wait_panel
 
 
 @contextlib.contextmanager

@@ -13,8 +13,7 @@ from companion.bench.task_runner import run_task_once
 from companion.bench.task_suite import load_suite
 from companion.llm.client import LLMClient
 from tests.support.agent_llm import AgentLLM
-from tests.support.bench_scripts import SUITE_FILE
-from tests.support.bench_scripts import OPTS, count_shown, count_summary, filter_then_end, task_of
+from tests.support.bench_scripts import OPTS, SUITE_FILE, count_shown, count_summary, filter_then_end, task_of
 from tests.support.extension_build import ensure_extension_built
 from tests.support.replay import cli
 

@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.agent_llm import AgentLLM
-from tests.support.price_task import choose_kettles_then_end
-from tests.support.price_task import PRICE_TASK, blue_price
+from tests.support.price_task import PRICE_TASK, blue_price, choose_kettles_then_end
 from tests.support.replay import cli, run_flow
 
 PAGES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "pages"

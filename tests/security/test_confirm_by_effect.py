@@ -11,8 +11,7 @@ import pytest
 
 from companion.act import ActionFailed, execute
 from companion.llm.testing import llm_client_for, scripted_llm  # noqa: F401 (fixtures)
-from tests.support.act_context import User
-from tests.support.act_context import candidate_for, choice, text_of
+from tests.support.act_context import candidate_for, choice, text_of, User
 
 pytestmark = pytest.mark.browser
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.support.sidepanel import PRICE_TASK, WAIT_S, Hold, blue_price, finished, on_kettles_page, shop_choice, stays, steps, type_task, wait_done
+from tests.support.sidepanel import (
+    PRICE_TASK, WAIT_S, Hold, blue_price, finished, on_kettles_page, shop_choice, stays, steps, type_task, wait_done,
+)
 
 
 def test_pause_holds_the_task_before_its_next_step_and_resume_goes_on(browser, pages, services, llm, panel):
