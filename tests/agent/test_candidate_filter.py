@@ -1,4 +1,4 @@
-"""Issue 13 item 10, in real Chromium with the real extension and the scripted LLM: the candidate filter never
+"""In real Chromium with the real extension and the scripted LLM: the candidate filter never
 drops what the task needs. So few candidates are not filtered at all; after a filtering call the field, option or
 button the task names is put back, and the controls of the page's single form stay with their submit button.
 

@@ -1,4 +1,4 @@
-"""Half the calls (issue 11): a page small enough to show whole goes to action selection with no observation call,
+"""Half the calls: a page small enough to show whole goes to action selection with no observation call,
 and after an in-page action the actor reads the page as it is now. Real Chromium + extension, scripted LLM."""
 
 from __future__ import annotations

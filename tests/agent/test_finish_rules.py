@@ -1,4 +1,4 @@
-"""Issue 13 item 12, in real Chromium with the real extension and the scripted LLM: the actor is not shown the
+"""In real Chromium with the real extension and the scripted LLM: the actor is not shown the
 earlier steps' reasons to copy; a task that asks for an action is not
 complete before an action that could do it ran; an answer saying the information is not there is refused while
 the site's search was not tried, and the model is told what is left (in the observation and the history)."""

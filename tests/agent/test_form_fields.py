@@ -1,4 +1,4 @@
-"""Issue 13 item 3, in real Chromium with the real extension and the scripted LLM: SubmitForm invokes ElementAction
+"""In real Chromium with the real extension and the scripted LLM: SubmitForm invokes ElementAction
 on each field it fills (Algorithm 9), so a form's custom (ARIA) combobox is opened and its option picked, an
 autocomplete field gets its value typed and a suggestion picked, and a native <select> goes to SelectOption;
 a form left unsubmitted because the review ran out of rounds says so in the history the model reads.

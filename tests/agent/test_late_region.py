@@ -1,4 +1,4 @@
-"""Issue 13 item 1, in real Chromium with the real extension and the scripted LLM: a region added after page
+"""In real Chromium with the real extension and the scripted LLM: a region added after page
 entry has its elements offered as candidates, and the agent clicks one, without view_all.
 
 The shop searches in the page: its results are appended at the end of the document (after every section that

@@ -1,4 +1,4 @@
-"""Issue 13 item 2, in real Chromium with the real extension and the scripted LLM: a long list is paged through,
+"""In real Chromium with the real extension and the scripted LLM: a long list is paged through,
 never cut. A 100-option custom menu is shown a page at a time (the 87th option can be chosen), search suggestions
 after the 20th are offered, and the candidate pool of the unselected sections is not cut at 60 elements.
 

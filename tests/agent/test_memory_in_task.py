@@ -1,4 +1,4 @@
-"""Memory at work in a task (issue 10 item 5), real Chromium + extension + the scripted LLM server: a site whose
+"""Memory at work in a task, real Chromium + extension + the scripted LLM server: a site whose
 memory was learned beforehand through memory/learn.py (as exploration does) offers its bookmarks at task start,
 shows a remembered menu's hidden entries and lets one be chosen directly, and a revisited page costs no
 section_summary call."""

@@ -1,4 +1,4 @@
-"""Issue 13 item 11, in real Chromium with the real extension and the scripted LLM: an action that cannot change
+"""In real Chromium with the real extension and the scripted LLM: an action that cannot change
 anything fails its attempt with the reason and leaves the step's candidates (typing the value a field holds,
 selecting the selected option, toggling back a box the agent itself set, re-opening an open menu), and the loop
 guard compares element state, so a ticking clock on the page does not hide a loop."""

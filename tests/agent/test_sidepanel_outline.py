@@ -1,5 +1,5 @@
-"""A task started from the side panel outlines each action's target on the page for a moment before acting
-(issue 12 item 4), through the real task service, the scripted LLM, Chromium and the extension."""
+"""A task started from the side panel outlines each action's target on the page for a moment before acting,
+through the real task service, the scripted LLM, Chromium and the extension."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""See what the agent sees (issue 12 item 4), in real headless Chromium with the real extension: the side panel's
+"""See what the agent sees, in real headless Chromium with the real extension: the side panel's
 "Show sections" outlines the PageMem sections on the live page, the outlines are out of the page's reach (its
 scripts cannot read them, its layout does not change, snapshots never contain them), and an action's target is
 outlined for a moment before the action in a task the user watches."""

@@ -1,4 +1,4 @@
-"""Issue 13 item 1, in real Chromium with the real extension and the scripted LLM: within a page, section selection
+"""In real Chromium with the real extension and the scripted LLM: within a page, section selection
 runs again when the page changed enough for its answer to change (a section appeared, a selected section's
 content changed), and costs no call when nothing it reads changed (typing, ticking, an unselected section's text).
 """

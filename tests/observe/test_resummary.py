@@ -1,4 +1,4 @@
-"""Issue 13 item 14, in real Chromium with the real extension and the scripted LLM: within a page, a section whose
+"""In real Chromium with the real extension and the scripted LLM: within a page, a section whose
 structure changed a lot (UpdateSection's needs_summary: four checkboxes appeared) is summarised again, its known
 purpose kept; a section that did not change is not."""
 

@@ -1,4 +1,4 @@
-"""DividePage on hand-built snapshots (tests/support/htmlsnap.py): the rules of issue 3, one per test."""
+"""DividePage on hand-built snapshots (tests/support/htmlsnap.py): its rules, one per test."""
 
 from __future__ import annotations
 
