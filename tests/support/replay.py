@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -33,10 +34,14 @@ def puppeteer_replay() -> Path:
             pytest.fail("npm and node are needed to run the exported flow with @puppeteer/replay")
         pytest.skip("npm/node not installed: cannot run the exported flow with @puppeteer/replay")
     NPM_CACHE.mkdir(parents=True, exist_ok=True)
-    (NPM_CACHE / "package.json").write_text('{"private": true}\n')
-    installed = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "@puppeteer/replay", "puppeteer-core"],
-                               cwd=NPM_CACHE, capture_output=True, text=True, timeout=600)
-    assert installed.returncode == 0, installed.stdout + installed.stderr
+    with open(NPM_CACHE / ".install.lock", "w") as lock:  # parallel test workers: one installs, the others wait
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if (modules / "@puppeteer" / "replay").is_dir() and (modules / "puppeteer-core").is_dir():
+            return modules
+        (NPM_CACHE / "package.json").write_text('{"private": true}\n')
+        installed = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "@puppeteer/replay", "puppeteer-core"],
+                                   cwd=NPM_CACHE, capture_output=True, text=True, timeout=600)
+        assert installed.returncode == 0, installed.stdout + installed.stderr
     return modules
 
 
