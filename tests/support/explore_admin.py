@@ -1,4 +1,5 @@
-"""Helpers shared by the explorations of the shop's Django admin (test_explore_django*.py)."""
+"""Exploration helpers: explore(tabs, url, memory_dir) runs explore_sites into a fresh store, Memory reads what it
+learned, and the helpers shared by the explorations of the shop's Django admin (test_explore_django*.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The suite's form task (tests/fixtures/pages of test_form_fields): the page, the task, the field values the scripted
+"""The suite's form task on tests/fixtures/pages/form_combo.html: the page, the task, the field values the scripted
 model gives, and the choice that fills the form."""
 
 from __future__ import annotations
