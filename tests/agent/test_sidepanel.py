@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import time
 
-import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from companion.agent.service import install_task_service
 from tests.support.agent_llm import index_of
 from tests.support.price_task import PRICE_TASK, blue_price
 from tests.support.sidepanel_task import PANEL_URL, enter_task, side_panel
