@@ -166,17 +166,16 @@ def build() -> None:
     log(f"extension built: {EXTENSION_OUT} and {zip_path.name}")
 
 
-# The suite's tests mostly wait on browsers, sites and loopback servers, so more workers than cores pay off: on
-# 2 cores, TEST_WORKERS was fastest of 2, 3 and 4 (measured on the browser-heavy agent tests). Files stay whole
-# and tests sharing the Django site stay together (tests/support/scheduling.py).
+# The suite's tests mostly wait on browsers, sites and loopback servers, so more workers than cores pay off (on 2
+# cores: 3). Each test file stays on one worker, and the longest files start first (tests/support/scheduling.py).
 TEST_WORKERS = 3
 
 
 def parallel_args(pytest_args: list[str]) -> list[str]:
-    """-n TEST_WORKERS --dist loadgroup, unless the arguments choose workers themselves (-n, -p no:xdist)."""
+    """-n TEST_WORKERS --dist loadfile, unless the arguments choose workers themselves (-n, -p no:xdist)."""
     chosen = any(a == "-n" or a.startswith(("-n", "--numprocesses", "--dist")) for a in pytest_args)
     chosen = chosen or "no:xdist" in pytest_args
-    return [] if chosen else ["-n", str(TEST_WORKERS), "--dist", "loadgroup"]
+    return [] if chosen else ["-n", str(TEST_WORKERS), "--dist", "loadfile"]
 
 
 def test(pytest_args: list[str]) -> int:
