@@ -4,6 +4,7 @@ companion server on a free loopback port), made available by the conftest.py of 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 import uuid
