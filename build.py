@@ -176,9 +176,22 @@ def lint_imports() -> int:
     return code
 
 
+# The suite's tests mostly wait on browsers, sites and loopback servers, so more workers than cores pay off (on 2
+# cores: 3). Each test file stays on one worker, and the longest files start first (tests/support/scheduling.py).
+TEST_WORKERS = 3
+
+
+def parallel_args(pytest_args: list[str]) -> list[str]:
+    """-n TEST_WORKERS --dist loadfile, unless the arguments choose workers themselves (-n, -p no:xdist)."""
+    chosen = any(a == "-n" or a.startswith(("-n", "--numprocesses", "--dist")) for a in pytest_args)
+    chosen = chosen or "no:xdist" in pytest_args
+    return [] if chosen else ["-n", str(TEST_WORKERS), "--dist", "loadfile"]
+
+
 def test(pytest_args: list[str]) -> int:
     install(with_model=False, for_tests=True)
-    return lint_imports() or subprocess.run([str(VENV_PY), "-m", "pytest", *pytest_args], cwd=ROOT).returncode
+    args = [*parallel_args(pytest_args), *pytest_args]
+    return lint_imports() or subprocess.run([str(VENV_PY), "-m", "pytest", *args], cwd=ROOT).returncode
 
 
 def main() -> int:

@@ -38,16 +38,15 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-PAGES_DIR = ROOT / "tests" / "fixtures" / "pages"
-DIST_EXTENSION = ROOT / "dist" / "extension"
+from tests.support.extension_build import DIST_EXTENSION, ensure_extension_built
+from tests.support.scheduling import XdistScheduling
+
+PAGES_DIR = Path(__file__).resolve().parent / "fixtures" / "pages"
 
 # Set before any test module imports code that reads them at import time.
 _ISOLATED = Path(tempfile.mkdtemp(prefix="webchallenger-tests-"))
@@ -64,26 +63,12 @@ pytest_plugins = ["tests.djangosite.plugin"]
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: takes tens of seconds by nature (idle-connection checks); still part of the suite")
+    if config.pluginmanager.hasplugin("xdist"):  # `python3 build.py test` runs the suite on parallel workers
+        config.pluginmanager.register(XdistScheduling(), "webchallenger-xdist-scheduling")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(_ISOLATED, ignore_errors=True)
-
-
-def _extension_is_stale() -> bool:
-    """dist/extension is missing or older than a source file or the protocol it validates against."""
-    marker = DIST_EXTENSION / "manifest.json"
-    if not marker.exists():
-        return True
-    built = marker.stat().st_mtime
-    sources = [p for p in (ROOT / "extension").rglob("*") if p.is_file()]
-    sources += [ROOT / "companion" / "protocol.py"]
-    return any(p.stat().st_mtime > built for p in sources)
-
-
-def ensure_extension_built() -> None:
-    if _extension_is_stale():
-        subprocess.run([sys.executable, str(ROOT / "build.py")], cwd=ROOT, check=True)
 
 
 @pytest.fixture(autouse=True)

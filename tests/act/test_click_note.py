@@ -6,7 +6,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from companion.act import execute
-from tests.act.test_workflows import candidate_for
+from tests.support.act_context import candidate_for
 
 pytestmark = pytest.mark.browser
 

@@ -10,21 +10,9 @@ from selenium.webdriver.common.by import By
 
 from companion.act import ActionFailed, execute
 from companion.act.form_effect import origin_of
-from tests.act.test_workflows import candidate_for, choice, text_of
+from tests.support.act_context import candidate_for, choice, text_of, User
 
 pytestmark = pytest.mark.browser
-
-
-class User:
-    """The confirm callback: records every question, answers `yes`."""
-
-    def __init__(self, yes: bool):
-        self.yes = yes
-        self.asked: list[str] = []
-
-    async def __call__(self, question: str) -> bool:
-        self.asked.append(question)
-        return self.yes
 
 
 CHECKOUT_BUTTONS = ["Buy now", "Confirm", "Submit", "Complete order", "Proceed", "Approve", "Jetzt kaufen"]

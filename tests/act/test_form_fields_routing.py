@@ -1,5 +1,5 @@
 """ElementAction's decision tree for the fields SubmitForm fills (Algorithm 9), as a pure choice over a PageMem
-built from HTML (tests/pagemem/htmlsnap.py): each field goes where its type says, none is typed into blindly.
+built from HTML (tests/support/htmlsnap.py): each field goes where its type says, none is typed into blindly.
 The workflows themselves run in real Chromium in tests/agent/test_form_fields.py."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from companion.act import AgentContext
 from companion.act.form import form_fields
 from companion.act.routing import element_route
 from companion.pagemem.divide import divide_page
-from tests.pagemem.htmlsnap import snapshot_from_html
+from tests.support.htmlsnap import snapshot_from_html
 
 FORM = """<form aria-label="Order"><input aria-label="Name"><input type="search" aria-label="Find a plant">
 <span role="combobox" tabindex="0" aria-label="Pot size" aria-haspopup="listbox" aria-expanded="false">Choose</span>

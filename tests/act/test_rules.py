@@ -1,7 +1,7 @@
 """Pure logic without a browser: the rule pre-filter, candidate gathering against the scripted LLM, the
 ElementAction decision tree, IsForm, enclosing forms, action strings and the change merge.
 
-PageMems come from divide_page over snapshots built from HTML (tests/pagemem/htmlsnap.py)."""
+PageMems come from divide_page over snapshots built from HTML (tests/support/htmlsnap.py)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from companion.pagemem.form_membership import FormMembership
 from companion.pagemem.model import Bookmark
 from companion.pagemem.update import update_page_mem
 from companion.protocol import TabInfo
-from tests.pagemem.htmlsnap import ids_of, snapshot_from_html
+from tests.support.htmlsnap import ids_of, snapshot_from_html
 
 URL = "http://127.0.0.1:8000/page"
 NAV = """<nav><a href="/page">Home</a><a href="#top">Top</a><a href="/other">Other</a><a href="tel:123">Call us</a>

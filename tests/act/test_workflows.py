@@ -13,25 +13,9 @@ from selenium.webdriver.common.by import By
 
 from companion.act import ActionFailed, Candidate, execute
 from companion.act.errors import NoOp
-from companion.act.candidates import element_candidate
+from tests.support.act_context import candidate_for, choice, text_of
 
 pytestmark = pytest.mark.browser
-
-
-def choice(index: int, reason: str = "fits the task") -> str:
-    return json.dumps({"reason": reason, "index": index})
-
-
-def candidate_for(ctx, name: str) -> Candidate:
-    for section in ctx.pagemem.sections:
-        for el in section.all_elements():
-            if el.name == name:
-                return element_candidate(el, section.id)
-    raise LookupError(f"no element named {name!r}: {[e.name for e in ctx.pagemem.all_elements()]}")
-
-
-def text_of(browser, css: str) -> str:
-    return browser.driver.find_element(By.CSS_SELECTOR, css).text
 
 
 def login_script(scripted_llm, llm_client_for):
@@ -361,7 +345,6 @@ async def test_a_reload_of_the_same_url_is_a_new_document(browser, open_page, ma
     browser.driver.refresh()
     await ctx.refresh()
     assert ctx.page_changed  # element ids restart in the new document: rebuilt, not diffed
-
 
 
 async def test_a_typed_url_to_a_site_the_task_never_named_fails(browser, open_page, pages, make_ctx, scripted_llm, llm_client_for):

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from companion import llm
+from companion.agent.service import install_task_service
 from companion.llm.client import LLMClient
 from companion.observe.budget import SMALL_PAGE_ENV, WHOLE_PAGE_ENV
-from tests.agent.agent_llm import SELECTION_MODES, AgentLLM
+from tests.support.agent_llm import SELECTION_MODES, AgentLLM
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -54,3 +55,11 @@ def memory_dir(tmp_path):
     path = tmp_path / "memory"
     path.mkdir()
     return path
+
+
+@pytest.fixture
+def task_service(browser, memory_dir):
+    service = install_task_service(browser.hub, memory_dir=memory_dir)
+    yield service
+    for name in ("start_task", "stop_task", "pause_task", "confirm_answer", "companion_status_get"):
+        browser.hub.message_handlers.pop(name, None)

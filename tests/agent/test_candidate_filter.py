@@ -1,4 +1,4 @@
-"""Issue 13 item 10, in real Chromium with the real extension and the scripted LLM: the candidate filter never
+"""In real Chromium with the real extension and the scripted LLM: the candidate filter never
 drops what the task needs. So few candidates are not filtered at all; after a filtering call the field, option or
 button the task names is put back, and the controls of the page's single form stay with their submit button.
 
@@ -7,7 +7,7 @@ The filtering answers here are scripted the way the default model answered on su
 from __future__ import annotations
 
 from companion.agent.loop import run_task
-from tests.agent.agent_llm import candidates_of, index_of, options
+from tests.support.agent_llm import candidates_of, index_of, options
 
 
 def keep_only_the_textbox(text: str) -> dict:
@@ -54,4 +54,3 @@ def test_the_controls_of_the_single_form_stay_together(browser, pages, agent_llm
     assert any(label.startswith('combobox "Name"') for label in offered)
     assert any(label.startswith('button "Submit"') for label in offered)
     assert not any('link "Home"' in label for label in offered)
-

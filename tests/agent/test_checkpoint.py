@@ -12,7 +12,7 @@ import pytest
 
 from companion.agent.checkpoint import CheckpointError, TaskCheckpoint, TaskOptions, latest_checkpoint, load_checkpoint
 from companion.agent.history import StepRecord
-from tests.agent.test_run_command import ROOT
+from tests.support.run_cli import ROOT
 
 STEP = StepRecord(step=1, page_name="Shop", url="http://127.0.0.1:1/shop", summary="Kettles are listed.",
                   reason="The kettles page has prices.", actions=['Clicked link "Kettles"'])

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from companion.agent.loop import run_task
-from tests.agent.agent_llm import index_of
-from tests.bridge.test_worker_restart_midtask import restart_worker
+from tests.support.agent_llm import index_of
+from tests.support.worker import restart_worker
 
 pytestmark = pytest.mark.browser
 

@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 
 from companion.agent.loop import run_task
-from tests.agent.agent_llm import echo_details, index_of
+from tests.support.agent_llm import echo_details, index_of
 
 TASK = "What is the total price of the Blue kettle and the Red kettle together?"
 PRICE = re.compile(r"\$(\d+\.\d\d)")

@@ -33,8 +33,8 @@ def test_embedded_model_reads_an_items_price_and_reports_it(pages, tmp_path):
     env = {**env, "WEBCHALLENGER_DATA_DIR": str(tmp_path / "data"),
            # A loaded 2-core machine can take minutes for the first call of a cold model.
            "WEBCHALLENGER_LLM_TIMEOUT": os.environ.get("WEBCHALLENGER_LLM_TIMEOUT", "600"),
-           # Nothing else runs during this test (pytest is serial and the browser idles while the model thinks),
-           # so every core goes to the model: about twice as fast as the product's all-but-one default here.
+           # Every core goes to the model (the browser idles while it thinks): about twice as fast as the product's
+           # all-but-one default on an otherwise idle machine; parallel test workers share the cores with it.
            "WEBCHALLENGER_LLM_THREADS": os.environ.get("WEBCHALLENGER_LLM_THREADS", str(os.cpu_count() or 1))}
     started = time.monotonic()
     result = subprocess.run(

@@ -14,9 +14,8 @@ from selenium.webdriver.common.by import By
 from companion.agent.checkpoint import load_checkpoint
 from companion.agent.loop import run_task
 from tests.support.scripted_server import ScriptedReply
-from tests.agent.test_form_fields import OVERRIDES as FORM_OVERRIDES, PAGE as FORM_PAGE, TASK as FORM_TASK, fill_the_form
-from tests.agent.test_run_command import choose_kettles_then_end
-from tests.agent.test_task_flow import PRICE_TASK, _blue_price
+from tests.support.form_task import OVERRIDES as FORM_OVERRIDES, PAGE as FORM_PAGE, TASK as FORM_TASK, fill_the_form
+from tests.support.price_task import PRICE_TASK, blue_price, choose_kettles_then_end
 
 pytestmark = [pytest.mark.paper_pipeline, pytest.mark.selection("all")]
 
@@ -32,7 +31,7 @@ def fallback_notes(result) -> list[str]:
 
 def test_a_section_summary_never_valid_is_stood_in_for_by_its_structure_and_the_task_finishes(browser, pages, agent_llm,
                                                                                              memory_dir):
-    server = agent_llm(choose=choose_kettles_then_end, answer=_blue_price,
+    server = agent_llm(choose=choose_kettles_then_end, answer=blue_price,
                        overrides={"section_summary": lambda text: {"summary": "no state given"}})
     result = run_price_task(browser, pages, memory_dir)
 
@@ -45,7 +44,7 @@ def test_a_section_summary_never_valid_is_stood_in_for_by_its_structure_and_the_
 
 def test_an_extraction_always_cut_at_max_tokens_is_stood_in_for_by_the_sections_text(browser, pages, agent_llm, memory_dir):
     cut = ScriptedReply(content='{"details": "The Blue kettle costs', finish_reason="length")
-    server = agent_llm(choose=choose_kettles_then_end, answer=_blue_price,
+    server = agent_llm(choose=choose_kettles_then_end, answer=blue_price,
                        rules=[{"prompt": "detail_extraction", "responses": [cut]}])
     result = run_price_task(browser, pages, memory_dir)
 
@@ -57,7 +56,7 @@ def test_an_extraction_always_cut_at_max_tokens_is_stood_in_for_by_the_sections_
 
 def test_a_section_selection_naming_a_missing_index_selects_every_section_and_the_task_finishes(browser, pages, agent_llm,
                                                                                                memory_dir):
-    server = agent_llm(choose=choose_kettles_then_end, answer=_blue_price,
+    server = agent_llm(choose=choose_kettles_then_end, answer=blue_price,
                        rules=[{"prompt": "section_selection", "responses": ['{"indices": [99]}']}])
     result = run_price_task(browser, pages, memory_dir)
 
@@ -69,7 +68,7 @@ def test_a_section_selection_naming_a_missing_index_selects_every_section_and_th
 
 def test_a_decision_never_valid_ends_two_steps_as_no_ops_then_stops_the_task_with_a_checkpoint(browser, pages, agent_llm,
                                                                                                memory_dir):
-    server = agent_llm(choose=choose_kettles_then_end, answer=_blue_price,
+    server = agent_llm(choose=choose_kettles_then_end, answer=blue_price,
                        rules=[{"prompt": "action_selection", "responses": ['{"reason": "no index"}']}])
     result = run_price_task(browser, pages, memory_dir)
 
@@ -90,7 +89,7 @@ def test_a_decision_never_valid_ends_two_steps_as_no_ops_then_stops_the_task_wit
 
 def test_a_final_answer_never_valid_ends_the_task_with_the_observations_text_marked_unverified(browser, pages, agent_llm,
                                                                                               memory_dir):
-    server = agent_llm(choose=choose_kettles_then_end, answer=_blue_price,
+    server = agent_llm(choose=choose_kettles_then_end, answer=blue_price,
                        rules=[{"prompt": "final_answer", "responses": ['{"reason": "no answer"}']}])
     result = run_price_task(browser, pages, memory_dir)
 

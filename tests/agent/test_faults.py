@@ -13,8 +13,7 @@ from companion.agent.checkpoint import load_checkpoint
 from companion.agent.loop import run_task
 from companion.llm.client import LLMClient
 from tests.support.scripted_server import Stall
-from tests.agent.test_run_command import choose_kettles_then_end
-from tests.agent.test_task_flow import PRICE_TASK, _blue_price
+from tests.support.price_task import PRICE_TASK, blue_price, choose_kettles_then_end
 
 LIMIT_S = 4.0  # the LLM time limit in these tests; scripted answers take milliseconds
 
@@ -29,7 +28,7 @@ def with_limit(server) -> None:
 
 def test_an_answer_stalling_past_the_limit_mid_task_costs_a_retry_not_the_task(browser, pages, agent_llm, memory_dir):
     # The second choice of the task (on the kettles page, after the first step's click) stalls.
-    server = agent_llm(choose=choose_kettles_then_end, answer=_blue_price,
+    server = agent_llm(choose=choose_kettles_then_end, answer=blue_price,
                        stall=Stall(seconds=60, at=2, prompt="action_selection"))
     with_limit(server)
     result = browser.run(run_task(PRICE_TASK, session=browser.session, start_url=pages.url("agent_shop.html"),
@@ -45,7 +44,7 @@ def test_an_answer_stalling_past_the_limit_mid_task_costs_a_retry_not_the_task(b
 
 def test_a_task_that_cannot_go_on_is_checkpointed_and_resumes_from_its_last_step(browser, pages, agent_llm, memory_dir):
     # The second choice stalls past the limit and past the longer limit of its retry: the task cannot go on.
-    server = agent_llm(choose=choose_kettles_then_end, answer=_blue_price,
+    server = agent_llm(choose=choose_kettles_then_end, answer=blue_price,
                        stall=Stall(seconds=60, at=2, count=2, prompt="action_selection"))
     with_limit(server)
     failed = browser.run(run_task(PRICE_TASK, session=browser.session, start_url=pages.url("agent_shop.html"),

@@ -1,4 +1,4 @@
-"""Half the calls (issue 11): a page small enough to show whole goes to action selection with no observation call,
+"""Half the calls: a page small enough to show whole goes to action selection with no observation call,
 and after an in-page action the actor reads the page as it is now. Real Chromium + extension, scripted LLM."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from companion.agent.loop import run_task
-from tests.agent.agent_llm import index_of
+from tests.support.agent_llm import index_of
 
 TASK = 'Enter "Tora" into the Name field and press Save.'
 PIPELINE = {"section_summary", "section_selection", "page_summary", "list_item_selection", "list_early_stop",

@@ -1,4 +1,4 @@
-"""Issue 13 item 12, in real Chromium with the real extension and the scripted LLM: the actor is not shown the
+"""In real Chromium with the real extension and the scripted LLM: the actor is not shown the
 earlier steps' reasons to copy; a task that asks for an action is not
 complete before an action that could do it ran; an answer saying the information is not there is refused while
 the site's search was not tried, and the model is told what is left (in the observation and the history)."""
@@ -6,9 +6,8 @@ the site's search was not tried, and the model is told what is left (in the obse
 from __future__ import annotations
 
 from companion.agent.loop import run_task
-from tests.agent.agent_llm import candidates_of, index_of
-from tests.agent.test_run_command import choose_kettles_then_end
-from tests.agent.test_task_flow import PRICE_TASK, _blue_price
+from tests.support.agent_llm import candidates_of, index_of
+from tests.support.price_task import PRICE_TASK, blue_price, choose_kettles_then_end
 
 
 def notes(result) -> list[str]:
@@ -22,7 +21,7 @@ def test_the_actor_sees_no_reasons_to_copy(browser, pages, agent_llm, memory_dir
         calls.append(text)
         return {"reason": f"Reason number {len(calls)}", "index": choose_kettles_then_end(text, candidates_of(text))}
 
-    server = agent_llm(choose=choose_kettles_then_end, answer=_blue_price, overrides={"action_selection": select})
+    server = agent_llm(choose=choose_kettles_then_end, answer=blue_price, overrides={"action_selection": select})
     result = browser.run(run_task(PRICE_TASK, session=browser.session, start_url=pages.url("agent_shop.html"),
                                   memory_dir=memory_dir), timeout=180)
 

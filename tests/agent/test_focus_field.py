@@ -8,7 +8,7 @@ from __future__ import annotations
 from selenium.webdriver.common.by import By
 
 from companion.agent.loop import run_task
-from tests.agent.agent_llm import index_of
+from tests.support.agent_llm import index_of
 
 TASK = "Focus into the textbox."
 

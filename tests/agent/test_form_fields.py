@@ -1,4 +1,4 @@
-"""Issue 13 item 3, in real Chromium with the real extension and the scripted LLM: SubmitForm invokes ElementAction
+"""In real Chromium with the real extension and the scripted LLM: SubmitForm invokes ElementAction
 on each field it fills (Algorithm 9), so a form's custom (ARIA) combobox is opened and its option picked, an
 autocomplete field gets its value typed and a suggestion picked, and a native <select> goes to SelectOption;
 a form left unsubmitted because the review ran out of rounds says so in the history the model reads.
@@ -13,46 +13,8 @@ import re
 from selenium.webdriver.common.by import By
 
 from companion.agent.loop import run_task
-from tests.agent.agent_llm import index_of, option_named, options, submit_the_form
-
-PAGE = "form_combo.html"
-TASK = "Order a plant for Ada: a Medium pot, delivered to Lisbon, wrapped in Cloth."
-
-
-def page_of(text: str) -> str:
-    return text.split("Current page:", 1)[1].split("\n", 1)[0]
-
-
-def fill_the_form(text: str, labels: list[str]) -> int:
-    """Open the form through its name field; on the confirmation page, end the task."""
-    if "form_combo_done.html" in page_of(text):
-        return index_of(labels, r"^end the task")
-    found = index_of(labels, r'^textbox "Your name"')
-    return found if found is not None else index_of(labels, r"^end the task")
-
-
-def every_field(text: str) -> dict:
-    return {"indices": list(range(len(options(text.split("Fields:\n", 1)[1].split("\n\n", 1)[0]))))}
-
-
-def field_value(text: str) -> dict:
-    field = text.split("Field:", 1)[1].split("\n", 1)[0]
-    if "Your name" in field:
-        return {"value": "Ada"}
-    if "Delivery city" in field:
-        return {"value": "Lisbon"}
-    return {"value": "Medium pot"}  # what a field-by-field typist would put into the pot size
-
-
-
-OVERRIDES = {
-    "form_field_selection": every_field,
-    "field_value": field_value,
-    "dropdown_option": option_named(r"Medium pot"),
-    "search_suggestion": option_named(r"Lisbon"),
-    "select_option": option_named(r"^Cloth$"),
-    "form_review": submit_the_form,
-}
+from tests.support.agent_llm import index_of, option_named, options
+from tests.support.form_task import OVERRIDES, PAGE, TASK, field_value, fill_the_form
 
 
 def order(browser, pages, memory_dir, max_steps: int = 2):

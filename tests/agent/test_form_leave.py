@@ -10,7 +10,7 @@ from __future__ import annotations
 from selenium.webdriver.common.by import By
 
 from companion.agent.loop import run_task
-from tests.agent.agent_llm import index_of, option_named, options
+from tests.support.agent_llm import index_of, option_named, options
 
 PAGE = "act_login.html"
 LOGIN = 'Log in with the username "sergio" and the password "DYh-2024". What does the members area say then?'

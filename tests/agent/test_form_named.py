@@ -10,7 +10,7 @@ from __future__ import annotations
 from selenium.webdriver.common.by import By
 
 from companion.agent.loop import run_task
-from tests.agent.agent_llm import index_of, option_named, options, submit_the_form
+from tests.support.agent_llm import index_of, option_named, options, submit_the_form
 
 PAGE = "agent_news.html"
 TASK = "Subscribe ada@example.com to the monthly newsletter."

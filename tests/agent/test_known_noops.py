@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from companion.agent.decide import CHANGED_NOTHING, TRIED
 from companion.agent.loop import run_task
-from tests.agent.agent_llm import candidates_of, index_of
+from tests.support.agent_llm import candidates_of, index_of
 
 PAGE = "known_noops.html"
 

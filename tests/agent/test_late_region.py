@@ -1,4 +1,4 @@
-"""Issue 13 item 1, in real Chromium with the real extension and the scripted LLM: a region added after page
+"""In real Chromium with the real extension and the scripted LLM: a region added after page
 entry has its elements offered as candidates, and the agent clicks one, without view_all.
 
 The shop searches in the page: its results are appended at the end of the document (after every section that
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from companion.agent.loop import run_task
-from tests.agent.agent_llm import index_of
+from tests.support.agent_llm import index_of
 
 TASK = "What is the price of the Moka Express pot? Use the shop's search."
 PRICE = "$34.90"

@@ -6,7 +6,7 @@ whose "Partner shop" link leads to the second server, another origin)."""
 from __future__ import annotations
 
 from companion.agent.loop import run_task
-from tests.agent.agent_llm import candidates_of, index_of, unwrap
+from tests.support.agent_llm import candidates_of, index_of, unwrap
 
 
 def leave_then_end(text: str, labels: list[str]) -> int:

@@ -1,4 +1,4 @@
-"""Issue 13 item 2, in real Chromium with the real extension and the scripted LLM: a long list is paged through,
+"""In real Chromium with the real extension and the scripted LLM: a long list is paged through,
 never cut. A 100-option custom menu is shown a page at a time (the 87th option can be chosen), search suggestions
 after the 20th are offered, and the candidate pool of the unselected sections is not cut at 60 elements.
 
@@ -11,7 +11,7 @@ import re
 from selenium.webdriver.common.by import By
 
 from companion.agent.loop import run_task
-from tests.agent.agent_llm import candidates_of, index_of, options
+from tests.support.agent_llm import candidates_of, index_of, options
 
 
 def pick(pattern: str):

@@ -5,7 +5,7 @@ prompt from the third repetition on, and the task ends with an explanation at th
 from __future__ import annotations
 
 from companion.agent.loop import run_task
-from tests.agent.agent_llm import index_of
+from tests.support.agent_llm import index_of
 
 
 def test_repeating_an_action_on_an_unchanged_page_nudges_then_stops(browser, pages, agent_llm, memory_dir):

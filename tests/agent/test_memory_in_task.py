@@ -1,4 +1,4 @@
-"""Memory at work in a task (issue 10 item 5), real Chromium + extension + the scripted LLM server: a site whose
+"""Memory at work in a task, real Chromium + extension + the scripted LLM server: a site whose
 memory was learned beforehand through memory/learn.py (as exploration does) offers its bookmarks at task start,
 shows a remembered menu's hidden entries and lets one be chosen directly, and a revisited page costs no
 section_summary call."""
@@ -9,8 +9,8 @@ import pytest
 
 from companion.agent.loop import run_task
 from companion.memory.store import WebsiteMemStore, site_key
-from tests.agent.agent_llm import candidates_of, index_of
-from tests.memory.learning import learn_menu, visit
+from tests.support.agent_llm import candidates_of, index_of
+from tests.support.learning import learn_menu, visit
 
 pytestmark = pytest.mark.browser
 

@@ -15,7 +15,7 @@ from companion.text import names_in
 from companion.agent.loop import run_task
 from companion.pagemem.model import Element
 from companion.protocol import ElementRef
-from tests.agent.agent_llm import candidates_of, index_of, submit_the_form
+from tests.support.agent_llm import candidates_of, index_of, submit_the_form
 
 PAGE = "named_fields.html"
 TASK = "Select Iceland and blue, then click Submit."

@@ -1,4 +1,4 @@
-"""Issue 13 item 11, in real Chromium with the real extension and the scripted LLM: an action that cannot change
+"""In real Chromium with the real extension and the scripted LLM: an action that cannot change
 anything fails its attempt with the reason and leaves the step's candidates (typing the value a field holds,
 selecting the selected option, toggling back a box the agent itself set, re-opening an open menu), and the loop
 guard compares element state, so a ticking clock on the page does not hide a loop."""
@@ -6,7 +6,7 @@ guard compares element state, so a ticking clock on the page does not hide a loo
 from __future__ import annotations
 
 from companion.agent.loop import run_task
-from tests.agent.agent_llm import candidates_of, index_of
+from tests.support.agent_llm import candidates_of, index_of
 
 PAGE = "noop_controls.html"
 

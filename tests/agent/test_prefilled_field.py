@@ -5,7 +5,7 @@ headless Chromium, the real extension, the scripted LLM."""
 from __future__ import annotations
 
 from companion.agent.loop import run_task
-from tests.agent.agent_llm import index_of, options
+from tests.support.agent_llm import index_of, options
 
 TASK = "Sign Kasie up for the newsletter: her name is Kasie; tick the box and send the form."
 

@@ -7,15 +7,15 @@ import json
 import re
 import socket
 
-from tests.agent.test_run_command import action_lines, choose_kettles_then_end, run_cli
-from tests.agent.test_task_flow import PRICE_TASK, _blue_price
+from tests.support.run_cli import action_lines, run_cli
+from tests.support.price_task import PRICE_TASK, blue_price, choose_kettles_then_end
 
 SERVED = re.compile(r"\(http://127\.0\.0\.1:(\d+)/agent_shop\.html\)")
 START = ["--start-url", "tests/fixtures/pages/agent_shop.html", "--headless", "--no-confirm"]
 
 
 def test_a_local_file_session_replays_to_the_same_actions_without_a_server(agent_llm, tmp_path):
-    server = agent_llm(choose=choose_kettles_then_end, answer=_blue_price)
+    server = agent_llm(choose=choose_kettles_then_end, answer=blue_price)
     session = tmp_path / "session.jsonl"
 
     recorded = run_cli([PRICE_TASK, *START, "--llm", server.spec, "--record", str(session)], tmp_path / "data1")

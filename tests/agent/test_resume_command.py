@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 from tests.support.scripted_server import Stall
-from tests.agent.test_run_command import ROOT, choose_kettles_then_end
-from tests.agent.test_task_flow import PRICE_TASK, _blue_price
+from tests.support.run_cli import ROOT
+from tests.support.price_task import PRICE_TASK, blue_price, choose_kettles_then_end
 
 
 def run_cli(args: list[str], data_dir: Path, timeout: float = 300) -> subprocess.CompletedProcess:
@@ -22,7 +22,7 @@ def run_cli(args: list[str], data_dir: Path, timeout: float = 300) -> subprocess
 
 
 def test_a_failed_task_resumes_from_its_checkpoint_on_the_command_line(pages, agent_llm, tmp_path):
-    server = agent_llm(choose=choose_kettles_then_end, answer=_blue_price,
+    server = agent_llm(choose=choose_kettles_then_end, answer=blue_price,
                        stall=Stall(seconds=60, at=2, count=2, prompt="action_selection"))
     flags = ["--headless", "--no-confirm", "--llm", server.spec]
 

@@ -4,35 +4,13 @@ recorded against the scripted LLM replays to the identical sequence of actions w
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
-from tests.agent.agent_llm import index_of
-from tests.agent.test_task_flow import PRICE_TASK, _blue_price
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def run_cli(args: list[str], data_dir: Path, timeout: float = 180) -> subprocess.CompletedProcess:
-    env = {**os.environ, "WEBCHALLENGER_DATA_DIR": str(data_dir)}
-    return subprocess.run([sys.executable, "-m", "companion", "run", *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=timeout)
-
-
-def action_lines(output: str) -> list[str]:
-    return [line.strip() for line in output.splitlines() if line.strip().startswith(("Action:", "Reason:"))]
-
-
-def choose_kettles_then_end(text: str, labels: list[str]) -> int:
-    if "agent_kettles.html" in text.split("Current page:", 1)[1].split("\n", 1)[0]:
-        return index_of(labels, r"^end the task")
-    return index_of(labels, r'link "Kettles"')
+from tests.support.price_task import PRICE_TASK, blue_price, choose_kettles_then_end
+from tests.support.run_cli import action_lines, run_cli
 
 
 def test_recorded_session_replays_to_the_same_actions_without_a_server(pages, agent_llm, tmp_path):
-    server = agent_llm(choose=choose_kettles_then_end, answer=_blue_price)
+    server = agent_llm(choose=choose_kettles_then_end, answer=blue_price)
     session = tmp_path / "session.jsonl"
     common = [PRICE_TASK, "--start-url", pages.url("agent_shop.html"), "--headless", "--no-confirm"]
 
@@ -65,7 +43,7 @@ def test_replay_of_a_missing_file_is_a_clear_error(tmp_path):
 
 
 def test_a_local_file_start_page_is_served_from_loopback(agent_llm, tmp_path):
-    server = agent_llm(choose=choose_kettles_then_end, answer=_blue_price)
+    server = agent_llm(choose=choose_kettles_then_end, answer=blue_price)
     result = run_cli([PRICE_TASK, "--start-url", "tests/fixtures/pages/agent_shop.html", "--headless", "--no-confirm",
                       "--llm", server.spec], tmp_path / "data")
     assert result.returncode == 0, result.stdout + result.stderr

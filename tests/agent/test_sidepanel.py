@@ -3,53 +3,14 @@ confirmation appears there and blocks the task until answered; Stop ends a task 
 
 from __future__ import annotations
 
-import contextlib
 import time
 
-import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from companion.agent.service import install_task_service
-from companion.bridge.auth import EXTENSION_ID
-from tests.agent.agent_llm import index_of
-from tests.agent.test_task_flow import PRICE_TASK, _blue_price
-
-PANEL_URL = f"chrome-extension://{EXTENSION_ID}/sidepanel.html"
-
-
-@pytest.fixture
-def task_service(browser, memory_dir):
-    service = install_task_service(browser.hub, memory_dir=memory_dir)
-    yield service
-    for name in ("start_task", "stop_task", "pause_task", "confirm_answer", "companion_status_get"):
-        browser.hub.message_handlers.pop(name, None)
-
-
-@contextlib.contextmanager
-def side_panel(browser, page_url: str):
-    """The page in the first tab, the side panel page in a second tab (as a user would open it)."""
-    driver = browser.driver
-    browser.open(page_url)
-    page_handle = driver.current_window_handle
-    driver.switch_to.new_window("tab")
-    driver.get(PANEL_URL)
-    WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "conn").text == "connected")
-    try:
-        yield driver
-    finally:
-        driver.close()
-        driver.switch_to.window(page_handle)
-
-
-def _type_task(driver, task: str, ask: bool = True) -> None:
-    box = driver.find_element(By.ID, "task")
-    box.clear()
-    box.send_keys(task)
-    checkbox = driver.find_element(By.ID, "ask")
-    if checkbox.is_selected() != ask:
-        checkbox.click()
-    driver.find_element(By.ID, "start").click()
+from tests.support.agent_llm import index_of
+from tests.support.price_task import PRICE_TASK, blue_price
+from tests.support.sidepanel_task import PANEL_URL, enter_task, side_panel
 
 
 def _page_text(browser, page_handle_index: int = 0) -> str:
@@ -69,10 +30,10 @@ def test_side_panel_runs_a_task_and_shows_steps_and_answer(browser, pages, agent
             return index_of(labels, r"^end the task")
         return index_of(labels, r'link "Kettles"')
 
-    agent_llm(choose=choose, answer=_blue_price)
+    agent_llm(choose=choose, answer=blue_price)
     with side_panel(browser, pages.url("agent_shop.html")) as driver:
         assert driver.find_element(By.ID, "pairing").get_attribute("hidden") is not None  # connected: no pairing help
-        _type_task(driver, PRICE_TASK)
+        enter_task(driver, PRICE_TASK)
         wait = WebDriverWait(driver, 120)
         wait.until(lambda d: d.find_element(By.ID, "answer").text == "$24.50")
         steps = driver.find_elements(By.CSS_SELECTOR, "#steps > li")
@@ -94,7 +55,7 @@ def test_irreversible_action_asks_in_the_panel_and_blocks_until_allowed(browser,
 
     server = agent_llm(choose=choose, answer=lambda text: "The account was deleted.")
     with side_panel(browser, pages.url("agent_account.html")) as driver:
-        _type_task(driver, "Delete my account")
+        enter_task(driver, "Delete my account")
         wait = WebDriverWait(driver, 120)
         wait.until(lambda d: d.find_element(By.ID, "confirm").is_displayed())
         assert "Delete account" in driver.find_element(By.ID, "confirm-text").text
@@ -117,7 +78,7 @@ def test_irreversible_action_asks_in_the_panel_and_blocks_until_allowed(browser,
 def test_stop_while_waiting_for_confirmation_ends_the_task_without_acting(browser, pages, agent_llm, task_service):
     agent_llm(choose=lambda text, labels: index_of(labels, r'button "Delete account"'))
     with side_panel(browser, pages.url("agent_account.html")) as driver:
-        _type_task(driver, "Delete my account")
+        enter_task(driver, "Delete my account")
         wait = WebDriverWait(driver, 120)
         wait.until(lambda d: d.find_element(By.ID, "confirm").is_displayed())
         driver.find_element(By.ID, "stop").click()

@@ -1,5 +1,5 @@
-"""A task started from the side panel outlines each action's target on the page for a moment before acting
-(issue 12 item 4), through the real task service, the scripted LLM, Chromium and the extension."""
+"""A task started from the side panel outlines each action's target on the page for a moment before acting,
+through the real task service, the scripted LLM, Chromium and the extension."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from selenium.webdriver.support.ui import WebDriverWait
 from selenium.webdriver.common.by import By
 
 from companion.agent.service import TARGET_OUTLINE_MS
-from tests.agent.agent_llm import index_of
-from tests.agent.test_sidepanel import _type_task, side_panel, task_service  # noqa: F401  (task_service: a fixture)
-from tests.extension.test_outline import isolated
+from tests.support.agent_llm import index_of
+from tests.support.sidepanel_task import enter_task, side_panel
+from tests.support.outline import isolated
 
 pytestmark = pytest.mark.browser
 
@@ -25,7 +25,7 @@ def test_a_side_panel_task_outlines_the_button_before_clicking_it(browser, pages
     agent_llm(choose=choose, answer=lambda text: "The account was deleted.")
     url = pages.url("agent_account.html")
     with side_panel(browser, url) as driver:
-        _type_task(driver, "Delete my account", ask=False)
+        enter_task(driver, "Delete my account", ask=False)
         WebDriverWait(driver, 120).until(lambda d: d.find_element(By.ID, "task-status").text.startswith("Finished: done"))
         flashes = isolated(driver, url, "outline.flashes")
     (flash,) = [f for f in flashes if f["kind"] == "click"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from companion.agent.loop import run_task
 from companion.memory.store import WebsiteMemStore, site_key
-from tests.agent.agent_llm import index_of
+from tests.support.agent_llm import index_of
 
 TYPED = "Zed Typedvalue 31"  # what the agent types into the Name field: it must never reach the disk
 FIXTURE_PASSWORD = "hunter2-fixture-secret"  # basic.html's password field value

@@ -7,7 +7,7 @@ from companion.agent.site_memory import SiteMemory
 from companion.memory.store import WebsiteMemStore, purpose_scope
 from companion.observe import PageObserver
 from companion.pagemem.divide import divide_page
-from tests.pagemem.htmlsnap import snapshot_from_html
+from tests.support.htmlsnap import snapshot_from_html
 
 PAGE = "<html><body><nav><a href='/a'>A</a> <a href='/b'>B</a></nav><p>Some text about kettles.</p></body></html>"
 

@@ -9,7 +9,7 @@ from selenium.webdriver.common.by import By
 
 from companion.agent.decide import TRIED
 from companion.agent.loop import run_task
-from tests.agent.agent_llm import candidates_of, index_of
+from tests.support.agent_llm import candidates_of, index_of
 
 PAGE = "named_fields.html"  # [0] combobox, [1] red, [2] green, [3] blue, [4] Submit
 

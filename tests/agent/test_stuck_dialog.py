@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from companion.agent.loop import run_task
-from tests.agent.agent_llm import index_of
+from tests.support.agent_llm import index_of
 
 TASK = "What is the price of the Blue kettle?"
 PRICE = "$24.50"

@@ -9,14 +9,8 @@ import pytest
 
 from companion.agent.decide import TRIED
 from companion.agent.loop import run_task
-from tests.agent.agent_llm import candidates_of, index_of
-
-PRICE_TASK = "What is the price of the Blue kettle?"
-
-
-def _blue_price(text: str) -> str:
-    match = re.search(r"cell: Blue kettle\W+cell: (\$\d+\.\d\d)", text)  # the table row, as the page showed it
-    return match.group(1) if match else "not found"
+from tests.support.agent_llm import candidates_of, index_of
+from tests.support.price_task import PRICE_TASK, blue_price
 
 
 def test_multi_page_task_navigates_reads_the_table_and_answers_after_verification(browser, pages, agent_llm, memory_dir):
@@ -28,7 +22,7 @@ def test_multi_page_task_navigates_reads_the_table_and_answers_after_verificatio
         return index_of(labels, r'link "Kettles"')
 
     llm_server = agent_llm(choose=choose, verify=lambda text: "agent_kettles.html" in text,
-                           answer=_blue_price)
+                           answer=blue_price)
     result = browser.run(run_task(PRICE_TASK, session=browser.session, start_url=pages.url("agent_shop.html"),
                                   memory_dir=memory_dir), timeout=180)
 
@@ -65,7 +59,7 @@ def test_stale_element_on_first_try_is_recovered_by_the_retry_rule(browser, page
             replaced.append(True)
         return index_of(labels, r'link "(Kettles|Browse all kettles)"')
 
-    llm_server = agent_llm(choose=choose, verify=lambda text: True, answer=_blue_price)
+    llm_server = agent_llm(choose=choose, verify=lambda text: True, answer=blue_price)
     result = browser.run(run_task(PRICE_TASK, session=browser.session, start_url=pages.url("agent_shop.html"),
                                   memory_dir=memory_dir), timeout=180)
 
@@ -89,7 +83,7 @@ def test_an_unreadable_error_page_is_left_and_noted_in_the_history(browser, page
             return index_of(labels, r"^type a URL")
         return index_of(labels, r'link "Kettles"')
 
-    agent_llm(choose=choose, answer=_blue_price, overrides={"input_value": lambda text: {"value": "http://127.0.0.1:1/"}})
+    agent_llm(choose=choose, answer=blue_price, overrides={"input_value": lambda text: {"value": "http://127.0.0.1:1/"}})
     # Port 1 is another site than the shop's port: allowed here, as nobody is asked (act/sites.py).
     result = browser.run(run_task(PRICE_TASK, session=browser.session, start_url=pages.url("agent_shop.html"),
                                   memory_dir=memory_dir, max_steps=6, allowed_domains=["127.0.0.1"]), timeout=180)
@@ -115,9 +109,9 @@ def _end_when_a_price_is_shown(text: str, labels: list[str]) -> int:
 
 
 def test_an_invented_extraction_value_never_reaches_the_observation(browser, pages, agent_llm, memory_dir):
-    from tests.agent.agent_llm import echo_details
+    from tests.support.agent_llm import echo_details
 
-    server = agent_llm(choose=_end_when_a_price_is_shown, verify=lambda text: True, answer=_blue_price,
+    server = agent_llm(choose=_end_when_a_price_is_shown, verify=lambda text: True, answer=blue_price,
                        overrides={"detail_extraction": _invent_on_home({"details": "The Blue kettle costs $15."}, echo_details)})
     result = browser.run(run_task(PRICE_TASK, session=browser.session, start_url=pages.url("agent_shop.html"),
                                   memory_dir=memory_dir), timeout=180)
@@ -138,7 +132,7 @@ def test_an_invented_summary_value_is_left_out_of_the_observation_and_the_histor
         found = text.split("Relevant details found on the page:\n", 1)[-1].split("\n\n", 1)[0]
         return {"summary": f"{page}. " + " ".join(found.split())[:800]}
 
-    server = agent_llm(choose=_end_when_a_price_is_shown, verify=lambda text: True, answer=_blue_price,
+    server = agent_llm(choose=_end_when_a_price_is_shown, verify=lambda text: True, answer=blue_price,
                        overrides={"page_task_summary": _invent_on_home(
                            {"summary": "The shop sells kettles. The Blue kettle is priced at $15."}, summary)})
     result = browser.run(run_task(PRICE_TASK, session=browser.session, start_url=pages.url("agent_shop.html"),

@@ -32,29 +32,29 @@ TASKS = {
     "price-red": ("Find the price of the Red kettle on this site.", "agent_shop.html", "19.99"),
     "search": ("Search for the steel teapot and tell me its price.", "agent_tea.html", "42.00"),
     "search-glass": ("How much is the glass teapot? Use the shop's search.", "agent_tea.html", "35.50"),
-    # A total no page states (issue 13 item 5): the answer adds up two prices read on the page.
+    # A total no page states: the answer adds up two prices read on the page.
     "total": ("What is the total price of the Blue kettle and the Red kettle together?", "derived_total.html", "55.50"),
     "subscribe": ("Subscribe ada@example.com to the monthly newsletter.", "agent_news.html",
                   r"url:agent_news_done\.html\?email=ada%40example\.com&freq=monthly"),
-    # A form with a custom (ARIA) combobox and an autocomplete field (issue 13 item 3): each counts only when an
+    # A form with a custom (ARIA) combobox and an autocomplete field: each counts only when an
     # option or a suggestion is picked, typed text alone leaves it empty.
     "form-combo": ("Order a plant for Ada: a Medium pot, delivered to Lisbon, wrapped in Cloth.", "form_combo.html",
                    r"url:form_combo_done\.html\?name=Ada&pot=m&city=LIS&wrap=cloth"),
-    # Regions added after page entry, at the end of the document (issue 13 item 1): a popover a button opens,
+    # Regions added after page entry, at the end of the document: a popover a button opens,
     # and in-page search results whose links lead to the answer.
     "late-popover": ("How much does Express delivery cost for the Blue kettle?", "late_popover.html", "9.90"),
     "late-results": ("What is the price of the Moka Express pot? Use the shop's search.", "late_results.html", "34.90"),
-    # A custom menu of 100 options (issue 13 item 2, WorkArena's long menus): the 87th is past what one prompt shows.
+    # A custom menu of 100 options (WorkArena's long menus): the 87th is past what one prompt shows.
     "long-menu": ("Assign the incident to Support team 87 and save it.", "long_menu.html",
                   r"url:long_menu\.html\?assigned=Support%20team%2087"),
-    # A consent dialog whose buttons do not close it, over the page with the answer (issue 13 item 13).
+    # A consent dialog whose buttons do not close it, over the page with the answer.
     "cookie-wall": ("What is the price of the Blue kettle?", "agent_cookie_wall.html", "24.50"),
-    # A one-word link in 9 px type, 8 x 11 px (issue 13 item 9).
+    # A one-word link in 9 px type, 8 x 11 px.
     "small-link": ("Open the page where I sign in to track an order.", "pm_small.html", r"url:/signin"),
-    # A choose-from-the-list form: the <select> is what the task names (issue 13 item 10).
+    # A choose-from-the-list form: the <select> is what the task names.
     "choose-list": ("Choose Bob from the list of names and submit the form.", "filter_choose.html",
                     r"url:form_done\.html\?nick=&who=Bob"),
-    # A field that already holds the value the task gives (issue 13 item 11).
+    # A field that already holds the value the task gives.
     "filled-field": ("Sign Kasie up for the newsletter: her name is Kasie; tick the box and send the form.",
                      "bench_filled.html", r"url:form_done\.html\?name=Kasie&news=on"),
 }

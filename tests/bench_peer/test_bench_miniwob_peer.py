@@ -10,9 +10,8 @@ import tomllib
 
 import pytest
 
-from tests.bench_peer.cli import ROOT, webchallenger
-from tests.bench_peer.conftest import needs_peer
-from tests.bench_peer.peer_llm import PeerScriptedServer
+from tests.support.peer_cli import ROOT, needs_peer, webchallenger
+from tests.support.peer_llm import PeerScriptedServer
 
 pytestmark = pytest.mark.browser
 PEER_PIN = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["peer"]

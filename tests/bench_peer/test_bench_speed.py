@@ -10,8 +10,7 @@ import shutil
 
 import pytest
 
-from tests.bench_peer.cli import ROOT, webchallenger
-from tests.bench_peer.conftest import needs_peer
+from tests.support.peer_cli import ROOT, needs_peer, webchallenger
 
 pytestmark = pytest.mark.browser
 PAGE = ROOT / "tests" / "fixtures" / "pages" / "agent_shop.html"

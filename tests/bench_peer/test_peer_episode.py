@@ -7,8 +7,8 @@ import pytest
 
 from benchmarks.miniwob import ensure_miniwob_html
 from benchmarks.peer import LLMEndpoint, PeerMiniWoB
-from tests.bench_peer.conftest import needs_peer
-from tests.bench_peer.peer_llm import COMPLETION_TOKENS, PROMPT_TOKENS, PeerScriptedServer
+from tests.support.peer_cli import needs_peer
+from tests.support.peer_llm import COMPLETION_TOKENS, PROMPT_TOKENS, PeerScriptedServer
 
 pytestmark = [pytest.mark.browser, needs_peer]
 

@@ -7,11 +7,9 @@ import pytest
 from companion import llm
 from benchmarks.task_suite import load_suite
 from companion.llm.client import LLMClient
-from tests.agent.agent_llm import AgentLLM
-from tests.conftest import ensure_extension_built
-from tests.djangosite.server import SITE_DIR
-
-SUITE_FILE = SITE_DIR / "tasks.json"
+from tests.support.agent_llm import AgentLLM
+from tests.support.bench_scripts import SUITE_FILE
+from tests.support.extension_build import ensure_extension_built
 
 
 @pytest.fixture(scope="session", autouse=True)

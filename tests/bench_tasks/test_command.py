@@ -6,8 +6,7 @@ import json
 import stat
 
 from companion.cli import main
-from tests.bench_tasks.conftest import SUITE_FILE
-from tests.bench_tasks.scripted import count_orders
+from tests.support.bench_scripts import SUITE_FILE, count_orders
 
 
 def test_the_command_runs_the_chosen_tasks_and_writes_every_figure(agent_llm, tmp_path, capsys):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from benchmarks.explore_memory import ExploreLimits, explore_site
 from benchmarks.task_runner import run_task_once
 from companion.memory.store import WebsiteMemStore, site_key
-from tests.bench_tasks.scripted import OPTS, count_orders, task_of
+from tests.support.bench_scripts import OPTS, count_orders, task_of
 
 SMALL = ExploreLimits(max_pages=2, max_elements=5, max_time=120)
 

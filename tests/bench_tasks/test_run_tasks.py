@@ -1,5 +1,5 @@
 """Suite tasks end to end: the agent's loop in real headless Chromium with the real extension, logged in to the
-shop admin, with the scripted LLM over real HTTP (tests/agent/agent_llm.py) choosing the actions; then judged
+shop admin, with the scripted LLM over real HTTP (tests/support/agent_llm.py) choosing the actions; then judged
 by the runner on the answer or on the admin's database."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from dataclasses import replace
 
 from benchmarks.task_runner import run_task_once
 from tests.support.scripted_server import Stall
-from tests.agent.agent_llm import index_of, option_named
-from tests.bench_tasks.scripted import OPTS, add_tag, count_orders, count_shown, filter_then_end, page_of, task_of
+from tests.support.agent_llm import index_of, option_named
+from tests.support.bench_scripts import OPTS, add_tag, count_orders, count_shown, filter_then_end, page_of, task_of
 
 
 def test_a_lookup_answered_from_the_filtered_list_succeeds(suite, django_site, agent_llm, tmp_path):

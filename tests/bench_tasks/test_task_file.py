@@ -9,7 +9,7 @@ import pytest
 from benchmarks.task_eval import judge, numbers_in, prepare
 from benchmarks.task_suite import SuiteError, load_suite
 
-# What the suite must exercise (issue 11, item 4), as the tasks' own tags name it.
+# What the suite must exercise, as the tasks' own tags name it.
 LOOKUP_TAGS = {"count", "total"}
 CHANGE_TAGS = {"edit-field", "create", "bulk-action", "inline", "many-to-many"}
 

@@ -34,7 +34,7 @@ from companion.bridge.server import BridgeSettings, MessageProblem, classify
 from companion.bridge.session import BrowserSession
 from companion.protocol import ErrorMessage, Hello, Message, WireModel, dump_message
 
-from tests.bridge.conftest import connect, paired
+from tests.support.bridge_client import connect, paired
 
 MESSAGE_TYPES: list[type[WireModel]] = list(typing.get_args(typing.get_args(Message)[0]))
 ERROR_CODES = set(typing.get_args(ErrorMessage.model_fields["code"].annotation))

@@ -4,18 +4,13 @@ wait), and the connection stays usable, or is closed with a clear reason when th
 
 import asyncio
 import json
-import time
 
-import pytest
 import websockets
 
-from companion.bridge.errors import MessageRejected
 from companion.bridge.limits import MAX_MESSAGE_CHARS, MAX_SNAPSHOT_ELEMENTS, WS_MAX_SIZE
-
-from tests.bridge.conftest import connect, paired, recv_json
-
-WAIT = 60.0  # the request's own timeout: failing "at once" means long before it
-AT_ONCE = 15.0  # generous for a loaded machine, still far below WAIT and the reconnect wait
+from tests.support.bridge_client import (
+    AT_ONCE, WAIT, connect, fails_at_once, paired, recv_json, still_usable, waiting_snapshot,
+)
 
 
 def deep(depth: int) -> str:
@@ -24,32 +19,6 @@ def deep(depth: int) -> str:
 
 def snapshot_reply(request_id: str, snapshot: str) -> str:
     return f'{{"type":"snapshot_result","id":"{request_id}","tab_id":1,"snapshot":{snapshot}}}'
-
-
-def heartbeat(hb_id: str) -> str:
-    return json.dumps({"type": "heartbeat", "id": hb_id, "sent_at": 1.0})
-
-
-async def waiting_snapshot(server, ws):
-    """A snapshot request the companion is waiting on, and its id as the client received it."""
-    session = await server.hub.wait_for_session(5)
-    task = asyncio.ensure_future(session.snapshot(timeout=WAIT))
-    request = await recv_json(ws)
-    assert request["type"] == "snapshot"
-    return task, request["id"]
-
-
-async def fails_at_once(task) -> MessageRejected:
-    started = time.monotonic()
-    with pytest.raises(MessageRejected) as info:
-        await asyncio.wait_for(task, AT_ONCE)
-    assert time.monotonic() - started < AT_ONCE
-    return info.value
-
-
-async def still_usable(ws) -> None:
-    await ws.send(heartbeat("hb-after"))
-    assert (await recv_json(ws))["id"] == "hb-after"
 
 
 async def test_a_100k_deep_reply_is_refused_clearly_and_its_request_fails_at_once(server):

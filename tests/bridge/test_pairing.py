@@ -15,7 +15,7 @@ from companion.bridge.hub import BridgeHub
 from companion.bridge.runner import CompanionServer
 from companion.bridge.server import BridgeSettings
 
-from tests.bridge.conftest import connect, hello, paired, recv_json
+from tests.support.bridge_client import connect, hello, paired, recv_json
 
 
 @pytest.fixture
@@ -140,4 +140,3 @@ async def test_pairing_messages_once_paired_are_answered_as_errors(server):
         assert (error["type"], error["code"], error["id"]) == ("error", "unknown_type", "again")
         await ws.send(json.dumps({"type": "heartbeat", "id": "hb-1", "sent_at": 1.0}))
         assert (await recv_json(ws))["id"] == "hb-1"  # the connection lives on
-

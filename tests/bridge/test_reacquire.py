@@ -10,8 +10,7 @@ import pytest
 from companion.bridge.errors import BridgeActionInterrupted, BridgeDisconnected
 from companion.protocol import ElementRef
 
-from tests.bridge.conftest import connect, paired, recv_json
-from tests.bridge.test_session_api import PAGE
+from tests.support.bridge_client import PAGE, connect, paired, recv_json
 
 
 async def _first_session(server, ws):

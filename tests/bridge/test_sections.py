@@ -10,7 +10,7 @@ from companion.memory.store import WebsiteMemStore, purpose_scope, site_key
 from companion.pagemem.divide import divide_page
 from companion.pagemem.model import SectionKind
 from companion.protocol import OutlineKind
-from tests.pagemem.htmlsnap import snapshot_from_html
+from tests.support.htmlsnap import snapshot_from_html
 
 URL = "http://shop.test/list"
 # Enough text that the page is not one small section as a whole (as tests/pagemem/test_divide.py does).

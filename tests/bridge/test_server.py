@@ -13,7 +13,7 @@ from websockets.exceptions import InvalidStatus
 from companion.bridge.auth import SUBPROTOCOL, extension_proof, new_nonce
 from companion.bridge.server import BridgeSettings
 
-from tests.bridge.conftest import authenticate, connect, hello, paired, recv_json
+from tests.support.bridge_client import authenticate, connect, hello, paired, recv_json
 
 
 async def assert_refused(server, **kwargs) -> None:

@@ -11,14 +11,7 @@ from companion.bridge.errors import BridgeDisconnected, BridgeError, BridgeTimeo
 from companion.bridge.recorder import Recorder, read_recording
 from companion.protocol import ElementRef
 
-from tests.bridge.conftest import connect, paired, recv_json
-
-PAGE = {"url": "http://p/", "title": "t", "viewport": {"width": 800, "height": 600}, "scroll": {},
-        "frames": [{"frame": 0, "url": "http://p/", "elements": [
-            {"id": 1, "tag": "body"},
-            {"id": 2, "parent": 1, "tag": "input", "attrs": {"type": "password", "id": "pw"}, "interactive": True},
-            {"id": 3, "parent": 1, "tag": "input", "attrs": {"id": "user"}, "value": "me", "interactive": True},
-        ]}]}
+from tests.support.bridge_client import PAGE, connect, paired, recv_json
 
 
 def action_result(request: dict, ok: bool = True, error: str | None = None) -> str:

@@ -19,7 +19,7 @@ import pytest
 
 from tests.support.memory_dump import differences, memory_digest
 from companion.memory.store import site_key
-from tests.explore.conftest import FIXTURE_SITE, Memory, explore
+from tests.support.explore_admin import FIXTURE_SITE, Memory, explore
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]

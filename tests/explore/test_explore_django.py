@@ -21,8 +21,7 @@ from companion.bridge.launcher import LaunchOptions
 from tests.support.memory_dump import differences, memory_digest
 from companion.explore.tabs import ExploreBrowser, RemoteExploreBrowser
 from tests.djangosite.server import MODELS
-from tests.explore.conftest import Memory, explore
-from tests.explore.django_admin import change_pages, click_depths, iterated, logged_in_tabs
+from tests.support.explore_admin import change_pages, click_depths, explore, iterated, logged_in_tabs, Memory
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.app_explore]
 LIMITS = dict(max_depth=2)

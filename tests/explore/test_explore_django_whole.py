@@ -13,8 +13,7 @@ from companion.bridge.launcher import LaunchOptions
 from tests.support.memory_dump import differences, memory_digest
 from companion.explore.tabs import ExploreBrowser, RemoteExploreBrowser
 from tests.djangosite.server import MODELS
-from tests.explore.conftest import Memory, explore
-from tests.explore.django_admin import change_pages, iterated, logged_in_tabs
+from tests.support.explore_admin import change_pages, explore, iterated, logged_in_tabs, Memory
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.app_explore]
 # Three clicks from the admin index reach every model's list (1), its change pages (2) and pages linked from

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.memory_dump import differences, memory_digest
-from tests.explore.conftest import FIXTURE_SITE, Memory, explore
+from tests.support.explore_admin import FIXTURE_SITE, Memory, explore
 
 pytestmark = pytest.mark.browser
 
@@ -164,7 +164,7 @@ def test_two_workers_write_the_same_memory_as_one(explored, browser, pages, expl
 def test_summaries_fill_every_page_and_section_through_the_llm(pages, explore_tab, tmp_path):
     from companion.explore.summaries import Summarizer
     from companion.llm import LLMClient
-    from tests.agent.agent_llm import AgentLLM
+    from tests.support.agent_llm import AgentLLM
 
     overrides = {
         "section_summary": lambda text: {"purpose": "a region of the shop", "summary": "Links and text of the shop.",

@@ -1,4 +1,4 @@
-"""See what the agent sees (issue 12 item 4), in real headless Chromium with the real extension: the side panel's
+"""See what the agent sees, in real headless Chromium with the real extension: the side panel's
 "Show sections" outlines the PageMem sections on the live page, the outlines are out of the page's reach (its
 scripts cannot read them, its layout does not change, snapshots never contain them), and an action's target is
 outlined for a moment before the action in a task the user watches."""
@@ -17,30 +17,12 @@ from companion.panel.sections import install_section_outlines
 from companion.bridge.session import outlining_actions
 from companion.cli import main
 from companion.pagemem.divide import divide_page
+from tests.support.outline import isolated
 
 pytestmark = pytest.mark.browser
 
 PANEL_URL = f"chrome-extension://{EXTENSION_ID}/sidepanel.html"
 PAGE = "outline_page.html"
-
-# Runs in an extension page: calls content/outline.js in the isolated world of the tab showing `prefix`, the
-# world the outlines live in (the page's own scripts run in another one and cannot).
-_ISOLATED_CALL = """
-const [prefix, path, args, done] = arguments;
-chrome.tabs.query({}).then(async (tabs) => {
-  const tab = tabs.find((t) => (t.url || "").startsWith(prefix));
-  if (!tab) return done({ error: "no tab " + prefix });
-  const [res] = await chrome.scripting.executeScript({
-    target: { tabId: tab.id, frameIds: [0] }, world: "ISOLATED", args: [path, args],
-    func: (path, args) => {
-      const [part, fn] = path.split(".");
-      const wc = globalThis.__webchallenger;
-      return wc && wc[part] ? wc[part][fn](...args) : { error: "no content script" };
-    },
-  });
-  done(res.result === undefined ? null : res.result);
-}).catch((e) => done({ error: String(e) }));
-"""
 
 
 @pytest.fixture
@@ -63,12 +45,6 @@ def extension_tab(browser):
     finally:
         driver.close()
         driver.switch_to.window(page_handle)
-
-
-def isolated(driver, page_url: str, path: str, *args):
-    result = driver.execute_async_script(_ISOLATED_CALL, page_url, path, list(args))
-    assert not (isinstance(result, dict) and "error" in result), result
-    return result
 
 
 def page_tab(browser, url: str) -> int:

@@ -10,7 +10,7 @@ import pytest
 
 from companion.llm.prompts import available_prompts, current_nonce, new_nonce, render, untrusted, use_task_nonce
 from companion.llm.recording import request_key
-from tests.llm.test_prompts import SAMPLES
+from tests.support.prompt_samples import SAMPLES
 
 # Variables a page never wrote: the user's task, code-made numbers and notes, the benchmark probe's own words.
 TRUSTED = {"task", "searched", "remaining", "nudge"}

@@ -18,8 +18,7 @@ import contextlib
 from pathlib import Path
 
 import pytest
-from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import WebDriverWait
 
 from companion import llm as llm_module
 from companion.agent.service import install_task_service
@@ -27,11 +26,9 @@ from companion.bridge.auth import EXTENSION_ID
 from companion.panel.llm_settings import install_llm_settings
 from tests.support.scripted_server import ScriptedLLMServer
 from companion.paths import private_dir
+from tests.support.llmsettings import PROBE_MODEL, WAIT_S, in_use
 
 OPTIONS_URL = f"chrome-extension://{EXTENSION_ID}/options.html"
-PANEL_URL = f"chrome-extension://{EXTENSION_ID}/sidepanel.html"
-WAIT_S = 120  # a loaded machine: generous, never a measure
-PROBE_MODEL = "probe-model"
 
 
 @pytest.fixture
@@ -61,14 +58,6 @@ def probe_server():
     server.stop()
 
 
-def in_use(driver) -> str:
-    return driver.find_element(By.ID, "llm-current").text
-
-
-def result(driver) -> str:
-    return driver.find_element(By.ID, "llm-result").text
-
-
 @pytest.fixture
 def options(browser, settings_service):
     @contextlib.contextmanager
@@ -89,18 +78,3 @@ def options(browser, settings_service):
             driver.switch_to.window(original)
 
     return open_options
-
-
-def choose_url(driver, url: str, model: str = "") -> None:
-    """OpenAI-compatible URL as the backend, with this URL and model typed in as a person would."""
-    Select(driver.find_element(By.ID, "llm-backend")).select_by_value("openai")
-    for field, value in (("llm-url", url), ("llm-model", model)):
-        element = driver.find_element(By.ID, field)
-        element.clear()
-        if value:
-            element.send_keys(value)
-
-
-def wait_result(driver, predicate) -> str:
-    WebDriverWait(driver, WAIT_S, poll_frequency=0.1).until(lambda d: predicate(result(d)))
-    return result(driver)

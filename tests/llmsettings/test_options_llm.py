@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from companion import llm as llm_module
-from tests.llmsettings.conftest import PANEL_URL, PROBE_MODEL, WAIT_S, choose_url, in_use, result, wait_result
+from tests.support.llmsettings import PANEL_URL, PROBE_MODEL, WAIT_S, choose_url, in_use, result, wait_result
 
 pytestmark = pytest.mark.browser
 

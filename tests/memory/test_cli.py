@@ -12,8 +12,8 @@ from companion.memory.policy import learning_policy
 from companion.memory.records import DropdownRecord, RevealedElement
 from companion.pagemem.divide import divide_page
 from companion.pagemem.model import Bookmark
-from tests.memory.memcli import cli, cli_json
-from tests.pagemem.htmlsnap import snapshot_from_html
+from tests.support.memcli import cli, cli_json
+from tests.support.htmlsnap import snapshot_from_html
 
 SITE = "cli.example.org"
 ITEMS = "".join(f'<li><a href="/p/{i}">Product {i}</a> <span>{i}.00 EUR</span></li>' for i in range(6))

@@ -18,8 +18,8 @@ import pytest
 
 from companion.agent.site_memory import SiteMemory
 from companion.pagemem.divide import divide_page
-from tests.memory.memcli import ROOT, cli, honouring_file_modes
-from tests.pagemem.htmlsnap import snapshot_from_html
+from tests.support.memcli import ROOT, cli, honouring_file_modes
+from tests.support.htmlsnap import snapshot_from_html
 from tests.support.memory_task import TASK_SCRIPT
 
 SITE = "damaged.example"

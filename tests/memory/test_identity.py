@@ -7,9 +7,9 @@ import pytest
 
 from companion.pagemem.divide import divide_page
 from companion.pagemem.identity import element_keys, list_item_keys
-from tests.memory.learning import load, named, open_menu
-from tests.pagemem.htmlsnap import snapshot_from_html
-from tests.pagemem.served import section_with
+from tests.support.learning import load, named, open_menu
+from tests.support.htmlsnap import snapshot_from_html
+from tests.support.pagemem_served import section_with
 
 
 def keys_by_name(pm) -> dict[str, list[str]]:

@@ -8,8 +8,8 @@ from companion.act.dropdown import find_by_key
 from companion.memory import learn
 from companion.memory.store import WebsiteMemStore
 from companion.pagemem.divide import divide_page
-from tests.memory.learning import learn_menu, load, named, open_menu
-from tests.pagemem.htmlsnap import snapshot_from_html
+from tests.support.learning import learn_menu, load, named, open_menu
+from tests.support.htmlsnap import snapshot_from_html
 
 SITE = "http://depot.example"
 NAV = "<nav><a href='/'>Home</a> <a href='/orders'>Orders</a> <a href='/logout'>Log out</a></nav>"

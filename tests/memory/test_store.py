@@ -9,7 +9,7 @@ import pytest
 from companion.memory import MemoryFileError, WebsiteMemStore, list_sites, normalize_url, remove_site, site_key
 from companion.pagemem.divide import divide_page
 from companion.pagemem.model import Bookmark
-from tests.pagemem.htmlsnap import snapshot_from_html
+from tests.support.htmlsnap import snapshot_from_html
 
 FILLER = "".join(f"<p>Paragraph {i} about boots, laces and the weather in spring.</p>" for i in range(15))
 LOGIN = ('<html><body><header><a href="/">Home</a></header><form><input name="user" aria-label="User" value="alice">'

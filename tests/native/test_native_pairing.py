@@ -25,7 +25,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from companion.bridge.auth import EXTENSION_ORIGIN
 from companion.bridge.launcher import CHROMEDRIVER, CHROMIUM, HEADLESS_FLAGS, OPTIONS_URL
 from companion.native.host import HOST_NAME
-from tests.conftest import DIST_EXTENSION, ensure_extension_built
+from tests.support.extension_build import DIST_EXTENSION, ensure_extension_built
 
 FOREIGN_PAGE = """<!doctype html><meta charset="utf-8"><title>probe</title><script src="probe.js"></script>"""
 FOREIGN_SCRIPT = f"""

@@ -11,7 +11,6 @@ from companion.llm.client import LLMClient
 from tests.support.llm_fixtures import llm_client_for, scripted_llm  # noqa: F401
 from companion.observe.budget import SMALL_PAGE_ENV, WHOLE_PAGE_ENV
 from companion.pagemem.divide import divide_page
-from companion.pagemem.tokens import count_tokens
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -55,12 +54,3 @@ def page_mem(browser, open_page):
         return snapshot, divide_page(snapshot)
 
     return load
-
-
-def requests_for(server, prompt: str, since: int = 0):
-    return [r for r in server.requests[since:] if r.prompt == prompt]
-
-
-def prompt_size(request) -> int:
-    """Our token count of a recorded request, measured the way the budget measures it."""
-    return sum(count_tokens(m.get("content") or "") for m in request.body.get("messages", []))

@@ -8,7 +8,7 @@ import json
 
 from companion.cli import main
 from benchmarks.corpus import cache_name
-from tests.pagemem.htmlsnap import snapshot_from_html
+from tests.support.htmlsnap import snapshot_from_html
 
 ARTICLE = "<html><body><nav><a href='/'>Home</a> <a href='/news'>News</a></nav><h1>Tide tables</h1>" \
           "<p>High tide at the harbour is at 06:12 and 18:40 today.</p></body></html>"

@@ -1,5 +1,5 @@
 """The token bound: what does not fit is chunked, never cut silently. Pure logic, no browser: pages come from
-the hand-built snapshots of tests/pagemem/htmlsnap.py and answers from the lexical stand-in (the real client and
+the hand-built snapshots of tests/support/htmlsnap.py and answers from the lexical stand-in (the real client and
 prompt templates, so the sizes are real; benchmarks/lexical.py)."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from companion.observe.task_summary import summarize_for_task
 from companion.pagemem.divide import divide_page
 from companion.pagemem.model import PageMem, PageSection
 from companion.pagemem.tokens import count_tokens
-from tests.pagemem.htmlsnap import snapshot_from_html
+from tests.support.htmlsnap import snapshot_from_html
 
 SMALL = Budget(max_prompt_tokens=1500, history_tokens=300)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from companion.observe import PageObserver
 from companion.pagemem.divide import divide_page
 from companion.pagemem.update import update_page_mem
-from tests.pagemem.htmlsnap import ids_of, snapshot_from_html
+from tests.support.htmlsnap import ids_of, snapshot_from_html
 
 PAGE = """<html><body><nav><a href="/">Home</a> <a href="/kettles">Kettles</a></nav>
 <main><h1>Blue kettle</h1><p>Price: $24.50. In stock.</p><button id="add">Add to basket</button></main>

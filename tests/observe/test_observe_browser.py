@@ -9,8 +9,8 @@ from companion.memory.store import WebsiteMemStore
 from companion.observe import Budget, PageObserver
 from companion.pagemem.divide import divide_page
 from companion.pagemem.update import update_page_mem
-from tests.observe.conftest import prompt_size, requests_for
-from tests.observe.scripts import observation_rules
+from tests.support.observe_requests import prompt_size, requests_for
+from tests.support.observation_scripts import observation_rules
 
 pytestmark = pytest.mark.browser
 

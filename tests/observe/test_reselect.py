@@ -1,4 +1,4 @@
-"""Issue 13 item 1, in real Chromium with the real extension and the scripted LLM: within a page, section selection
+"""In real Chromium with the real extension and the scripted LLM: within a page, section selection
 runs again when the page changed enough for its answer to change (a section appeared, a selected section's
 content changed), and costs no call when nothing it reads changed (typing, ticking, an unselected section's text).
 """
@@ -10,8 +10,8 @@ import pytest
 from companion.observe import PageObserver
 from companion.observe.budget import Budget
 from companion.pagemem.update import update_page_mem
-from tests.observe.conftest import requests_for
-from tests.observe.scripts import observation_rules
+from tests.support.observe_requests import requests_for
+from tests.support.observation_scripts import observation_rules
 
 pytestmark = pytest.mark.browser
 

@@ -1,4 +1,4 @@
-"""Issue 13 item 14, in real Chromium with the real extension and the scripted LLM: within a page, a section whose
+"""In real Chromium with the real extension and the scripted LLM: within a page, a section whose
 structure changed a lot (UpdateSection's needs_summary: four checkboxes appeared) is summarised again, its known
 purpose kept; a section that did not change is not."""
 
@@ -8,8 +8,8 @@ import pytest
 
 from companion.observe import PageObserver
 from companion.pagemem.update import update_page_mem
-from tests.observe.conftest import requests_for
-from tests.observe.scripts import observation_rules
+from tests.support.observe_requests import requests_for
+from tests.support.observation_scripts import observation_rules
 
 pytestmark = pytest.mark.browser
 

@@ -6,8 +6,8 @@ from companion.memory.store import WebsiteMemStore
 from companion.observe import PageObserver
 from companion.pagemem.divide import divide_page
 from companion.pagemem.update import update_page_mem
-from tests.observe.scripts import observation_rules
-from tests.pagemem.htmlsnap import ids_of, snapshot_from_html
+from tests.support.observation_scripts import observation_rules
+from tests.support.htmlsnap import ids_of, snapshot_from_html
 
 PAGE = """<html><body><nav><a href="/">Home</a> <a href="/plans">Plans</a> <button id="del">Delete account</button></nav>
 <main><h1>Your account</h1><p>Plan: Basic, renews on 1 May. Storage used: 3 of 10 GB.</p></main>

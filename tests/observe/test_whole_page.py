@@ -9,8 +9,8 @@ from companion.observe import Budget, PageObserver
 from companion.observe.whole import whole_text
 from companion.pagemem.tokens import count_tokens
 from companion.pagemem.update import update_page_mem
-from tests.observe.conftest import requests_for
-from tests.observe.scripts import observation_rules
+from tests.support.observe_requests import requests_for
+from tests.support.observation_scripts import observation_rules
 
 pytestmark = pytest.mark.browser
 

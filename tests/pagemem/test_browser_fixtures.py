@@ -9,7 +9,7 @@ from benchmarks.divide_check import division_problems
 from companion.pagemem.divide import divide_page
 from companion.pagemem.template import matches_template
 from companion.pagemem.update import update_page_mem
-from tests.pagemem.served import divided, section_with
+from tests.support.pagemem_served import divided, section_with
 
 pytestmark = pytest.mark.browser
 

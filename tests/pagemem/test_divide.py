@@ -1,11 +1,11 @@
-"""DividePage on hand-built snapshots (tests/pagemem/htmlsnap.py): the rules of issue 3, one per test."""
+"""DividePage on hand-built snapshots (tests/support/htmlsnap.py): its rules, one per test."""
 
 from __future__ import annotations
 
 from collections import Counter
 
 from companion.pagemem.divide import DivideOptions, divide_page
-from tests.pagemem.htmlsnap import snapshot_from_html
+from tests.support.htmlsnap import snapshot_from_html
 
 
 def page(body: str) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.pagemem.divide import divide_page
-from tests.pagemem.htmlsnap import snapshot_from_html
+from tests.support.htmlsnap import snapshot_from_html
 
 
 def forms(html: str) -> list[list[str]]:

@@ -8,7 +8,7 @@ import pytest
 
 from benchmarks.divide_check import division_problems
 from companion.pagemem.divide import divide_page
-from tests.pagemem.served import section_with
+from tests.support.pagemem_served import section_with
 
 pytestmark = pytest.mark.browser
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.pagemem.divide import divide_page
 from companion.pagemem.model import PageMem
-from tests.pagemem.htmlsnap import snapshot_from_html
+from tests.support.htmlsnap import snapshot_from_html
 
 HTML = '<html><body><nav><a href="/">Home</a><a href="/a">About</a></nav><button>Buy</button></body></html>'
 

@@ -8,7 +8,7 @@ import pytest
 
 from companion.act.candidates import element_candidate
 from benchmarks.divide_check import division_problems
-from tests.pagemem.served import divided
+from tests.support.pagemem_served import divided
 
 pytestmark = pytest.mark.browser
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from benchmarks.divide_check import division_problems
-from tests.pagemem.served import divided
+from tests.support.pagemem_served import divided
 
 pytestmark = pytest.mark.browser
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.pagemem.divide import divide_page
 from companion.pagemem.template import matches_template
-from tests.pagemem.htmlsnap import snapshot_from_html
+from tests.support.htmlsnap import snapshot_from_html
 
 
 def product(pid: int, name: str, price: str, reviews: list[str]) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.pagemem.divide import divide_page
 from companion.pagemem.update import update_page_mem
-from tests.pagemem.htmlsnap import ids_of, snapshot_from_html
+from tests.support.htmlsnap import ids_of, snapshot_from_html
 
 FILLER = "".join(f"<p>Paragraph {i} with a little text about shoes and laces.</p>" for i in range(12))
 

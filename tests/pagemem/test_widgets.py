@@ -8,7 +8,7 @@ from companion.pagemem.widgets import (
     is_reset_button, is_submit_button, is_submit_like, is_text_field, is_typed_control,
 )
 from companion.protocol import ElementRef
-from tests.pagemem.htmlsnap import snapshot_from_html
+from tests.support.htmlsnap import snapshot_from_html
 
 
 def el(tag: str, role: str, name: str = "", **attrs: str) -> Element:

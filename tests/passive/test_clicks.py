@@ -12,7 +12,7 @@ from companion.memory.store import normalize_url
 from companion.pagemem.divide import divide_page
 from companion.pagemem.identity import element_keys
 from companion.pagemem.update import update_page_mem
-from tests.passive.conftest import allow, read_memory, stored_urls, tab_id_of, wait_for
+from tests.support.passive import allow, read_memory, stored_urls, tab_id_of, wait_for
 
 MENU = ["Profile", "Orders", "Settings"]
 

@@ -6,7 +6,7 @@ import time
 
 from companion.memory.store import normalize_url
 from companion.protocol import PageVisited
-from tests.passive.conftest import WAIT_S, allow, stored_urls, tab_id_of, wait_for
+from tests.support.passive import WAIT_S, allow, stored_urls, tab_id_of, wait_for
 
 QUIET_S = 4.0  # well past settle + interval: what was going to be reported has been
 
@@ -41,7 +41,7 @@ def test_a_blocked_site_stores_nothing(browser, pages, passive, user_tab, memory
 
 
 def test_ask_stores_nothing_until_allowed_in_the_side_panel(browser, pages, passive, user_tab, memory_dir, policy_dir):
-    from tests.passive.test_sidepanel_switch import PANEL_URL, wait_panel
+    from tests.support.passive import PANEL_URL, wait_panel
 
     first, current = pages.url("passive/home.html"), pages.url("passive/catalog.html")
     _browse(user_tab, [first, current])  # the default policy: ask

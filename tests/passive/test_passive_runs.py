@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from companion.bridge.recorder import Recorder
-from tests.passive.conftest import allow, stored_urls, wait_for
+from tests.support.passive import allow, stored_urls, wait_for
 
 WRITTEN = "quokka-saffron-2817"
 

@@ -9,7 +9,7 @@ from selenium.webdriver.common.by import By
 
 from companion.bridge.recorder import Recorder
 from companion.memory.store import normalize_url, site_key
-from tests.passive.conftest import allow, read_memory, stored_urls, wait_for
+from tests.support.passive import allow, read_memory, stored_urls, wait_for
 
 TYPED = "zebra-quartz-7316"
 DRAFTED = "marmalade-ostrich-4402"

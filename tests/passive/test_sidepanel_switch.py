@@ -6,20 +6,9 @@ from __future__ import annotations
 import contextlib
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
-from companion.bridge.auth import EXTENSION_ID
 from companion.memory.policy import learning_policy
-from tests.passive.conftest import allow
-
-PANEL_URL = f"chrome-extension://{EXTENSION_ID}/sidepanel.html"
-
-
-def wait_panel(driver) -> WebDriverWait:
-    wait = WebDriverWait(driver, 30)
-    wait.until(lambda d: d.find_element(By.ID, "conn").text == "connected")
-    wait.until(lambda d: d.find_element(By.ID, "learning").is_displayed())
-    return wait
+from tests.support.passive import PANEL_URL, allow, wait_panel
 
 
 @contextlib.contextmanager

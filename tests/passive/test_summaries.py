@@ -13,8 +13,8 @@ from companion.llm.client import LLMClient
 from companion.memory.store import normalize_url
 from companion.observe.summarize_later import BackgroundSummarizer
 from companion.protocol import StartTask, StopTask
-from tests.agent.agent_llm import AgentLLM, index_of
-from tests.passive.conftest import allow, read_memory, stored_urls, tab_id_of, wait_for
+from tests.support.agent_llm import AgentLLM, index_of
+from tests.support.passive import allow, read_memory, stored_urls, tab_id_of, wait_for
 
 SUMMARY_PROMPTS = ("section_summary", "page_summary")
 

@@ -12,8 +12,8 @@ from companion.llm.client import LLMClient
 from companion.memory.store import WebsiteMemStore, normalize_url, site_key
 from companion.observe.summarize_later import BackgroundSummarizer
 from companion.protocol import PageVisited
-from tests.agent.agent_llm import AgentLLM
-from tests.passive.conftest import allow
+from tests.support.agent_llm import AgentLLM
+from tests.support.passive import allow
 
 ANSWER_S = 2.0
 

@@ -118,7 +118,7 @@ def test_an_agent_login_through_a_get_form_leaves_the_password_in_no_file(browse
     from companion import llm
     from companion.agent.loop import run_task
     from companion.llm.client import LLMClient
-    from tests.agent.agent_llm import AgentLLM, index_of, submit_the_form
+    from tests.support.agent_llm import AgentLLM, index_of, submit_the_form
 
     password = "p@ss w0rd+é"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from companion.act.form_effect import read_page_facts
 from companion.pagemem.divide import divide_page
-from tests.pagemem.htmlsnap import snapshot_from_html
+from tests.support.htmlsnap import snapshot_from_html
 
 FORM = """<html><body><form id="f" method="get" action="/find" role="search">
   <input type="hidden" name="csrf" value="t0k3n-4471">

@@ -12,11 +12,10 @@ from companion import llm
 from benchmarks.task_runner import run_task_once
 from benchmarks.task_suite import load_suite
 from companion.llm.client import LLMClient
-from tests.agent.agent_llm import AgentLLM
-from tests.bench_tasks.conftest import SUITE_FILE
-from tests.bench_tasks.scripted import OPTS, count_shown, count_summary, filter_then_end, task_of
-from tests.conftest import ensure_extension_built
-from tests.replay.test_replay import cli
+from tests.support.agent_llm import AgentLLM
+from tests.support.bench_scripts import OPTS, SUITE_FILE, count_shown, count_summary, filter_then_end, task_of
+from tests.support.extension_build import ensure_extension_built
+from tests.support.replay import cli
 
 
 def test_a_recorded_bench_task_replays_with_no_llm_server_and_no_site(django_site, tmp_path):

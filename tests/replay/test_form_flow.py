@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from companion.bridge.pageserver import PageServer
-from tests.agent.agent_llm import AgentLLM, index_of, options
-from tests.replay.helpers import cli, run_flow
+from tests.support.agent_llm import AgentLLM, index_of, options
+from tests.support.replay import cli, run_flow
 
 PAGES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "pages"
 SEARCH_TASK = "Search for the steel teapot and tell me its price."

@@ -13,10 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.agent.agent_llm import AgentLLM
-from tests.agent.test_run_command import choose_kettles_then_end
-from tests.agent.test_task_flow import PRICE_TASK, _blue_price
-from tests.replay.helpers import cli, run_flow
+from tests.support.agent_llm import AgentLLM
+from tests.support.price_task import PRICE_TASK, blue_price, choose_kettles_then_end
+from tests.support.replay import cli, run_flow
 
 PAGES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "pages"
 SITE = ("agent_shop.html", "agent_kettles.html", "agent_about.html")
@@ -38,7 +37,7 @@ def change_heading(site: Path) -> None:
 
 
 def scripted_llm() -> AgentLLM:
-    return AgentLLM(choose=choose_kettles_then_end, answer=_blue_price, selection="all").start()
+    return AgentLLM(choose=choose_kettles_then_end, answer=blue_price, selection="all").start()
 
 
 def record(site: Path, session: Path, data_dir: Path) -> subprocess.CompletedProcess:

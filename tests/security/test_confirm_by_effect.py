@@ -11,9 +11,7 @@ import pytest
 
 from companion.act import ActionFailed, execute
 from tests.support.llm_fixtures import llm_client_for, scripted_llm  # noqa: F401 (fixtures)
-from tests.act.conftest import make_ctx  # noqa: F401 (fixture)
-from tests.act.test_confirmation import User
-from tests.act.test_workflows import candidate_for, choice, text_of
+from tests.support.act_context import candidate_for, choice, text_of, User
 
 pytestmark = pytest.mark.browser
 

@@ -21,7 +21,7 @@ from typing import Callable
 import pytest
 
 from companion.memory.storage import MAX_FILE_BYTES
-from tests.memory.memcli import ROOT, WEBCHALLENGER
+from tests.support.memcli import ROOT, WEBCHALLENGER
 from tests.support.memory_task import TASK_SCRIPT
 
 SITE = "damaged.example"

@@ -12,7 +12,7 @@ from companion import llm, typed_secrets
 from companion.agent.decide import DECLINED
 from companion.agent.loop import run_task
 from companion.llm.client import LLMClient
-from tests.agent.agent_llm import AgentLLM, candidates_of, index_of, submit_the_form, unwrap
+from tests.support.agent_llm import AgentLLM, candidates_of, index_of, submit_the_form, unwrap
 
 TASK = 'Log in as alice with the password "p@ss w0rd".'
 # Every way to the one submission, in the order an insistent model tries them.

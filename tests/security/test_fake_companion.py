@@ -18,7 +18,7 @@ from companion.bridge.hub import BridgeHub
 from companion.bridge.runner import CompanionServer
 from companion.bridge.server import BridgeSettings
 
-from tests.security.conftest import SIDEPANEL_URL, extension_pointed_at, wait_for_status
+from tests.support.fake_companion import SIDEPANEL_URL, extension_pointed_at, wait_for_status
 
 pytestmark = pytest.mark.browser
 
@@ -57,7 +57,7 @@ def test_the_options_page_names_a_fake_companion(browser, open_page, fake_compan
 
 
 def test_the_extension_keeps_retrying_a_fake_companion(browser, open_page):
-    from tests.security.conftest import FakeCompanion
+    from tests.support.fake_companion import FakeCompanion
 
     open_page("basic.html")
     with FakeCompanion("commands_first") as fake, extension_pointed_at(browser, fake.port, browser.token):

@@ -13,7 +13,6 @@ import pytest
 
 from companion.bridge.auth import EXTENSION_ORIGIN, SUBPROTOCOL
 
-from tests.bridge.conftest import server  # noqa: F401 (the fixture)
 
 
 async def handshake_status(port: int, host_header: str) -> int:

@@ -28,8 +28,7 @@ import pytest
 from companion.bridge.auth import EXTENSION_ORIGIN, SUBPROTOCOL
 from companion.bridge.limits import MAX_SNAPSHOT_ELEMENTS
 
-from tests.bridge.conftest import connect, paired, recv_json, server  # noqa: F401 (server: the fixture)
-from tests.bridge.test_limits import fails_at_once, still_usable, waiting_snapshot
+from tests.support.bridge_client import connect, fails_at_once, paired, recv_json, still_usable, waiting_snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENTS = 16

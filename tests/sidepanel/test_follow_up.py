@@ -6,8 +6,8 @@ from __future__ import annotations
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.agent.agent_llm import index_of
-from tests.sidepanel.conftest import PRICE_TASK, WAIT_S, blue_price, shop_choice, type_task, wait_done
+from tests.support.agent_llm import index_of
+from tests.support.sidepanel import PRICE_TASK, WAIT_S, blue_price, shop_choice, type_task, wait_done
 
 FOLLOW_UP = "How much do two of them cost?"
 EARLIER = f"the previous task was: {PRICE_TASK}\nIts result: $24.50"

@@ -6,8 +6,9 @@ from __future__ import annotations
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.sidepanel.conftest import (
-    PANEL_URL, PRICE_TASK, WAIT_S, Hold, blue_price, finished, on_kettles_page, shop_choice, steps, type_task, wait_connected, wait_done,
+from tests.support.sidepanel import (
+    PANEL_URL, PRICE_TASK, WAIT_S, Hold, blue_price, finished, on_kettles_page, shop_choice, steps, type_task,
+    wait_connected, wait_done,
 )
 
 

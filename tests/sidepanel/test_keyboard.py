@@ -6,7 +6,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.sidepanel.conftest import PRICE_TASK, WAIT_S, Hold, blue_price, finished, shop_choice, wait_done
+from tests.support.sidepanel import PRICE_TASK, WAIT_S, Hold, blue_price, finished, shop_choice, wait_done
 
 
 def test_enter_runs_the_task(browser, pages, services, llm, panel):

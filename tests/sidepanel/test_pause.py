@@ -6,7 +6,7 @@ from __future__ import annotations
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.sidepanel.conftest import (
+from tests.support.sidepanel import (
     PRICE_TASK, WAIT_S, Hold, blue_price, finished, on_kettles_page, shop_choice, stays, steps, type_task, wait_done,
 )
 

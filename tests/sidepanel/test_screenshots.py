@@ -13,7 +13,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from companion.panel.passive import install_passive_learning
 from companion.memory.passive import PassiveLearner
-from tests.sidepanel.conftest import PRICE_TASK, WAIT_S, blue_price, shop_choice, type_task, wait_done
+from tests.support.sidepanel import PRICE_TASK, WAIT_S, blue_price, shop_choice, type_task, wait_done
 
 SHOTS = Path(os.environ.get("WEBCHALLENGER_PANEL_SHOTS", "/tmp/team"))
 WIDTH, HEIGHT = 360, 1500
@@ -56,7 +56,7 @@ def _overflow(driver) -> int:
 def test_the_panel_reads_at_360_px_in_light_and_dark(browser, pages, services, llm, learning_switch, narrow, panel):
     def choose(text, labels):
         if "How much do two" in text:
-            from tests.agent.agent_llm import index_of
+            from tests.support.agent_llm import index_of
             return index_of(labels, r"^end the task")
         return shop_choice(text, labels)
 

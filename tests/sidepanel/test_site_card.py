@@ -13,7 +13,7 @@ from companion.memory.policy import learning_policy, set_learning_policy
 from companion.memory.records import DropdownRecord, RevealedElement
 from companion.memory.store import WebsiteMemStore, site_key
 from companion.pagemem.divide import divide_page
-from tests.sidepanel.conftest import WAIT_S
+from tests.support.sidepanel import WAIT_S
 
 
 def _learn(browser, pages, memory_dir) -> dict:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -12,7 +13,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-HERE = Path(__file__).resolve().parent
 
 
 def cli(args: list[str], data_dir: Path, timeout: float = 240) -> subprocess.CompletedProcess:
@@ -34,17 +34,21 @@ def puppeteer_replay() -> Path:
             pytest.fail("npm and node are needed to run the exported flow with @puppeteer/replay")
         pytest.skip("npm/node not installed: cannot run the exported flow with @puppeteer/replay")
     NPM_CACHE.mkdir(parents=True, exist_ok=True)
-    (NPM_CACHE / "package.json").write_text('{"private": true}\n')
-    installed = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "@puppeteer/replay", "puppeteer-core"],
-                               cwd=NPM_CACHE, capture_output=True, text=True, timeout=600)
-    assert installed.returncode == 0, installed.stdout + installed.stderr
+    with open(NPM_CACHE / ".install.lock", "w") as lock:  # parallel test workers: one installs, the others wait
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if (modules / "@puppeteer" / "replay").is_dir() and (modules / "puppeteer-core").is_dir():
+            return modules
+        (NPM_CACHE / "package.json").write_text('{"private": true}\n')
+        installed = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "@puppeteer/replay", "puppeteer-core"],
+                                   cwd=NPM_CACHE, capture_output=True, text=True, timeout=600)
+        assert installed.returncode == 0, installed.stdout + installed.stderr
     return modules
 
 
 def run_flow(flow_file: Path, profile: Path) -> dict:
     """Run the user flow with @puppeteer/replay in Debian's Chromium; {"url", "title"} of the page it ended on."""
     modules = puppeteer_replay()
-    ran = subprocess.run(["node", str(HERE / "run_flow.mjs"), str(flow_file), str(profile)],
+    ran = subprocess.run(["node", str(ROOT / "tests" / "replay" / "run_flow.mjs"), str(flow_file), str(profile)],
                          env={**os.environ, "NODE_PATH": str(modules)}, capture_output=True, text=True, timeout=180)
     assert ran.returncode == 0, ran.stdout + ran.stderr
     return json.loads(ran.stdout.strip().splitlines()[-1])

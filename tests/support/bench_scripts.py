@@ -1,11 +1,12 @@
-"""Scripted agent behaviour for the suite's tasks (tests/agent/agent_llm.py answers; these pick the actions)."""
+"""Scripted agent behaviour for the suite's tasks (tests/support/agent_llm.py answers; these pick the actions)."""
 
 from __future__ import annotations
 
 import re
 
 from benchmarks.task_runner import RunOptions
-from tests.agent.agent_llm import index_of, options
+from tests.djangosite.server import SITE_DIR
+from tests.support.agent_llm import index_of, options
 
 OPTS = RunOptions(max_steps=5, task_timeout=300)
 
@@ -63,3 +64,6 @@ def add_tag(name: str, agent_llm):
         return {"reason": "the values are right", "index": index_of(options(text), r"^Submit")}
 
     return agent_llm(choose=choose, overrides={"form_review": review, "field_value": lambda text: {"value": name}})
+
+
+SUITE_FILE = SITE_DIR / "tasks.json"

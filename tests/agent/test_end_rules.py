@@ -1,0 +1,83 @@
+"""The end-task rules as functions (companion/agent/finish.py), on pages divided by the real PageMem pipeline from
+HTML (tests/support/htmlsnap.py): missing_action refuses an end before an action the task asks for could have
+run; hollow_answer refuses an answer that found nothing while a place the answer could be was not looked at."""
+
+from __future__ import annotations
+
+from urllib.parse import urljoin
+
+from companion.agent.finish import hollow_answer, missing_action
+from companion.pagemem.divide import divide_page
+from tests.support.htmlsnap import snapshot_from_html
+
+SHOP = "http://127.0.0.1/shop.html"
+SEARCH_PAGE = """<html><body><h1>Shop</h1>
+<form role="search"><input type="search" name="q" aria-label="Search"><button>Go</button></form>
+<p>Welcome to the shop.</p></body></html>"""
+LINK_PAGE = """<html><body><h1>Shop</h1>
+<nav><a href="/kettles.html">Kettles</a> <a href="/about.html">About us</a></nav>
+<p>Welcome to the shop.</p></body></html>"""
+NOT_THERE = "The price is not provided on this page."
+
+
+def page(html: str):
+    snapshot = snapshot_from_html(html, url=SHOP, title="Shop")
+    for element in snapshot.frames[0].elements:  # a link's url, as the browser resolves its href
+        if "href" in element.attrs:
+            element.url = urljoin(SHOP, element.attrs["href"])
+    return divide_page(snapshot)
+
+
+def test_a_question_asks_for_no_action():
+    assert missing_action("What is the price of the Blue kettle?", []) is None
+
+
+def test_a_task_asking_to_click_is_not_done_before_any_action():
+    why = missing_action("Click the Submit button", [])
+    assert why is not None and '"click"' in why
+
+
+def test_a_click_does_what_a_task_asking_to_click_asks():
+    assert missing_action("Click the Submit button", ['Clicked button "Submit"']) is None
+
+
+def test_typing_does_not_do_a_click_the_task_asks_for():
+    why = missing_action("Click the Submit button", ['Typed "Bob" into textbox "Name"'])
+    assert why is not None and '"click"' in why
+
+
+def test_only_the_verbs_without_an_action_are_named():
+    why = missing_action("Type Bob into the name box and click Submit", ['Typed "Bob" into textbox "Name"'])
+    assert why is not None and '"click"' in why and '"type"' not in why
+
+
+def test_a_check_that_asks_to_look_asks_for_no_action():
+    assert missing_action("Check whether the Blue kettle is in stock", []) is None
+
+
+def test_an_answer_that_gives_a_value_is_not_hollow():
+    assert hollow_answer("The Blue kettle costs $24.50.", "What does the Blue kettle cost?", page(SEARCH_PAGE), [], [SHOP]) is None
+
+
+def test_not_there_is_hollow_while_the_sites_search_was_not_tried():
+    why = hollow_answer(NOT_THERE, "What does the Blue kettle cost?", page(SEARCH_PAGE), [], [SHOP])
+    assert why is not None and "search the site" in why
+
+
+def test_not_there_is_an_answer_once_the_search_was_tried():
+    searched = ['Typed "Blue kettle" into searchbox "Search"']
+    assert hollow_answer(NOT_THERE, "What does the Blue kettle cost?", page(SEARCH_PAGE), searched, [SHOP]) is None
+
+
+def test_not_there_is_hollow_while_a_link_the_task_names_was_not_opened():
+    why = hollow_answer(NOT_THERE, "What do the kettles cost?", page(LINK_PAGE), [], [SHOP])
+    assert why is not None and "Kettles" in why and "About us" not in why
+
+
+def test_not_there_is_an_answer_once_the_link_the_task_names_was_opened():
+    visited = [SHOP, "http://127.0.0.1/kettles.html"]
+    assert hollow_answer(NOT_THERE, "What do the kettles cost?", page(LINK_PAGE), [], visited) is None
+
+
+def test_not_there_is_an_answer_when_there_is_no_page_to_look_at():
+    assert hollow_answer(NOT_THERE, "What does the Blue kettle cost?", None, [], []) is None

@@ -1,0 +1,40 @@
+"""Stopping and restarting the extension's service worker, as Chromium does to an idle MV3 worker."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from companion.bridge.auth import EXTENSION_ID
+
+
+def restart_worker(browser, session, start_after: float = 0.0) -> threading.Timer | None:
+    """Stop the extension's service worker as Chromium does to an idle MV3 worker, then start it again (the
+    keep-alive alarm would, within 30 s). Done from a second tab: the controlled one may be busy.
+    start_after: seconds the worker stays stopped (the call returns at once; a timer starts it: join the
+    returned timer before the test ends, so no one else is using the driver when it fires)."""
+    driver = browser.driver
+    home = driver.current_window_handle
+    driver.switch_to.new_window("tab")
+    try:
+        driver.execute_cdp_cmd("ServiceWorker.enable", {})
+        driver.execute_cdp_cmd("ServiceWorker.stopAllWorkers", {})
+        deadline = time.monotonic() + 10
+        while not session.closed and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert session.closed, "stopping the worker did not close its socket"
+        if not start_after:
+            driver.execute_cdp_cmd("ServiceWorker.startWorker", {"scopeURL": f"chrome-extension://{EXTENSION_ID}/"})
+    finally:
+        driver.close()
+        driver.switch_to.window(home)
+    if start_after:
+        # Selenium's driver is not thread-safe: the timer only runs while the test's own thread waits on the task.
+        def start() -> None:  # on the controlled tab's CDP session, where the domain is not enabled yet
+            driver.execute_cdp_cmd("ServiceWorker.enable", {})
+            driver.execute_cdp_cmd("ServiceWorker.startWorker", {"scopeURL": f"chrome-extension://{EXTENSION_ID}/"})
+
+        timer = threading.Timer(start_after, start)
+        timer.start()
+        return timer
+    return None
