@@ -1,10 +1,13 @@
-"""What the command line says when it is given something it cannot use: in words, before any browser starts."""
+"""What the command line says: about what it cannot use, in words and before any browser starts; about a page
+that cannot be loaded, with Chromium's reason; and nothing on stderr when all goes well."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from tests.agent.test_run_command import ROOT, run_cli
 
@@ -45,3 +48,37 @@ def test_run_llm_help_lists_lexical(tmp_path):
     result = run_cli(["--help"], tmp_path / "data", timeout=60)
     assert result.returncode == 0
     assert "lexical" in " ".join(result.stdout.split())
+
+
+@pytest.mark.browser
+@pytest.mark.selection("all")
+def test_the_readme_run_prints_no_warning(agent_llm, tmp_path):
+    """The README's first command (`run` on the local shop, which pairs its browser through the options page)
+    prints the answer and nothing on stderr: no warning about the options page's requests."""
+    from tests.agent.test_run_command import choose_kettles_then_end
+    from tests.agent.test_task_flow import PRICE_TASK, _blue_price
+
+    server = agent_llm(choose=choose_kettles_then_end, answer=_blue_price)
+    result = run_cli([PRICE_TASK, "--start-url", "tests/fixtures/pages/agent_shop.html", "--headless", "--no-confirm",
+                      "--llm", server.spec, "-q"], tmp_path / "data")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip() == "$24.50"
+    assert result.stderr == ""
+
+
+@pytest.mark.browser
+@pytest.mark.selection("all")
+def test_an_unreachable_start_url_is_said_with_chromiums_reason(agent_llm, tmp_path):
+    """A start URL nothing answers at ends the task saying the page could not be loaded, with the URL and
+    Chromium's net error, not the extension's "Frame with ID 0 is showing error page"."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{s.getsockname()[1]}/"  # closed again: nothing listens there
+    server = agent_llm(choose=lambda text, labels: 0)
+    result = run_cli(["find the price", "--start-url", url, "--headless", "--no-confirm", "--llm", server.spec],
+                     tmp_path / "data")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert f"the page could not be loaded: {url} (net::ERR_CONNECTION_REFUSED)" in result.stdout
+    assert "Frame with ID" not in result.stdout + result.stderr
