@@ -40,8 +40,8 @@ def test_run_after_explore_on_the_same_local_file_reads_the_explored_memory(agen
                               env=env, capture_output=True, text=True, timeout=300)
     assert explored.returncode == 0, explored.stdout + explored.stderr
 
-    server = agent_llm(choose=lambda text, labels: index_of(labels, r"^end the task"), answer=lambda text: "$24.50")
-    result = run_cli(["What does the Blue kettle cost?", "--start-url", str(start), "--headless", "--no-confirm",
+    server = agent_llm(choose=lambda text, labels: index_of(labels, r"^end the task"), answer=lambda text: "Welcome.")
+    result = run_cli(["What does the home page say?", "--start-url", str(start), "--headless", "--no-confirm",
                       "--llm", server.spec], data)
     assert result.returncode == 0, result.stdout + result.stderr
     [offered] = server.prompts("bookmark_selection")
