@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 # Each module defines register(subparsers) and sets a `func(args) -> int` default on its parser. BENCH marks where
@@ -33,6 +34,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# A reader that went away (`webchallenger memory show --json | head`) ends the command quietly, as with any
+# Unix tool; 128 + SIGPIPE is the status a shell expects of it.
+EXIT_BROKEN_PIPE = 141
+
+
 def _benchmarks():
     """`webchallenger bench ...` (the benchmark front ends and their harnesses) and `--llm lexical` (the no-model
     stand-in that the product's client connects to but never starts).
@@ -49,10 +55,16 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     _benchmarks().serve_stand_in(args)
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()  # here, not at exit: a closed pipe then raises where it is handled
+        return code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # Python flushes stdout again at exit: point it at /dev/null so that flush has nowhere to fail.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":

@@ -122,10 +122,13 @@ class TaskService:
 
         try:
             with outlining_actions(TARGET_OUTLINE_MS):
-                await run_task(start.task, session=running.session, tab=start.tab_id, start_url=start.start_url,
+                result = await run_task(start.task, session=running.session, tab=start.tab_id, start_url=start.start_url,
                                max_steps=start.max_steps, confirm=confirm if start.confirm else None,
                                on_event=lambda event: self._send_event(running, event), memory_dir=self.memory_dir,
                                pause=running.gate, previous=start.previous)
+            # The one line `serve` prints per task (without -v the per-call lines are quiet: commands/serve.py).
+            log.info("task %s: %s after %d step(s), %d LLM calls: %.80r", running.task_id[:8], result.status,
+                     result.steps, result.usage.calls, start.task)
         except asyncio.CancelledError:
             pass  # run_task already sent the "finished: stopped" event
         except Exception:

@@ -11,12 +11,17 @@ from __future__ import annotations
 import gzip
 import io
 import http.server
+import logging
 import mimetypes
 import threading
 import urllib.parse
 from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
+
+from companion.bridge.localsites import stable_port
+
+log = logging.getLogger(__name__)
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
@@ -127,12 +132,35 @@ class PagePair:
         self.stop()
 
 
-def serve_if_local_file(stack: ExitStack, target: str, decompress: bool = False) -> str | None:
+def serve_if_local_file(stack: ExitStack, target: str, decompress: bool = False, stable: bool = False) -> str | None:
     """When `target` is a local file, serve its folder on 127.0.0.1 for the life of `stack` and return the
     file's URL; None when `target` is not a file (a URL, say). Pages then load as they would from a site,
-    with relative links, scripts and same-origin rules intact, which file:// does not give."""
+    with relative links, scripts and same-origin rules intact, which file:// does not give. `stable`: on the
+    folder's own port (bridge/localsites.py), so its site memory is found again by the next command."""
     path = Path(target)
     if "://" in target or not path.is_file():
         return None
-    server = stack.enter_context(PageServer(path.resolve().parent, decompress=decompress))
+    folder = path.resolve().parent
+    port = stable_port(folder) if stable else 0
+    try:
+        server = stack.enter_context(PageServer(folder, port=port, decompress=decompress))
+    except OSError as exc:
+        if not port:
+            raise
+        log.warning("127.0.0.1:%d, where %s is always served, is busy (%s): serving it on another port, so this "
+                    "run neither reads nor adds to its site memory", port, folder, exc.strerror or exc)
+        server = stack.enter_context(PageServer(folder, decompress=decompress))
     return server.url(path.name)
+
+
+def missing_local_file(target: str) -> str | None:
+    """Why `target` can be neither opened as a URL nor served as a file (None: it can be one of the two). A
+    target without a scheme is meant as a file: one that is not there is said so before any browser starts."""
+    if "://" in target or target.startswith(("about:", "data:")):
+        return None
+    path = Path(target).expanduser()
+    if path.is_dir():
+        return f"{target} is a folder: give an HTML file in it, or an http(s) URL"
+    if not path.exists():
+        return f"no such file: {target} (give an existing HTML file, or an http(s) URL such as https://example.com)"
+    return None

@@ -54,6 +54,32 @@ _COMPANION_ONLY = {"hello_ack", "snapshot", "action", "list_tabs", "open_tab", "
                    "companion_status", "draw_sections", "sections_shown"}
 # Pairing messages belong to the start of a connection; once paired, one is a protocol error.
 _PAIRING_ONLY = {"auth_challenge", "auth_proof"}
+# A browser with a stale token (or another extension) dials again every few seconds for as long as it runs.
+REPEAT_SUMMARY_S = 600.0
+
+
+class _RepeatedRefusals:
+    """A refusal is logged once in full; the same refusal again is counted, and the count logged with it once
+    REPEAT_SUMMARY_S has passed, so a retrying browser does not fill the terminal (hub.refused keeps them all)."""
+
+    def __init__(self, every_s: float = REPEAT_SUMMARY_S) -> None:
+        self.every_s = every_s
+        self._seen: dict[str, tuple[float, int]] = {}  # reason -> (when last logged, repeats not logged since)
+
+    def warn(self, reason: str, text: str) -> None:
+        now = time.monotonic()
+        logged, repeats = self._seen.get(reason, (None, 0))
+        if logged is not None and now - logged < self.every_s:
+            self._seen[reason] = (logged, repeats + 1)
+            return
+        self._seen[reason] = (now, 0)
+        if logged is None:
+            log.warning("%s (if it repeats, it is counted and logged again in %g min)", text, self.every_s / 60)
+        else:
+            log.warning("%s (and %d more times in the last %g min)", text, repeats, (now - logged) / 60)
+
+
+_refusals = _RepeatedRefusals()
 
 
 class BridgeSettings(BaseModel):
@@ -211,7 +237,8 @@ def create_app(settings: BridgeSettings, hub: BridgeHub) -> FastAPI:
         if reason is not None:
             hub.note_refusal(origin, reason)
             client = websocket.client.host if websocket.client else "?"
-            log.warning("refused WebSocket handshake from %s (origin %r): %s", client, origin, reason)
+            _refusals.warn(f"handshake {origin!r} {reason}",
+                           f"refused WebSocket handshake from {client} (origin {origin!r}): {reason}")
             await websocket.close(code=1008)  # before accept: uvicorn answers HTTP 403
             return
         try:
@@ -236,7 +263,7 @@ async def _serve_connection(websocket: WebSocket, settings: BridgeSettings, hub:
             release_slot()
         if refusal is not None:
             hub.note_refusal(websocket.headers.get("origin"), refusal)
-            log.warning("session %s: pairing check failed: %s", session_id[:8], refusal)
+            _refusals.warn(f"pairing {refusal}", f"session {session_id[:8]}: pairing check failed: {refusal}")
             return
         lift_frame_limit()  # the peer holds the token: it is the extension, and may send a whole page
         paired = True

@@ -42,6 +42,10 @@ from companion.protocol import (
     OpenTabResult, Snapshot, SnapshotRequest, SnapshotResult, TabEvent, TabInfo, TabsResult, TypeText, WireModel,
     dump_message,
 )
+from companion.protocol import (
+    CompanionStatusGet, ConfirmAnswer, LLMCheck, LLMSettingsGet, LLMSettingsSet, PageVisited, PauseTask,
+    SectionsRequest, SiteForget, SiteInfoGet, SitePolicyGet, SitePolicySet, StartTask, StopTask, UserClicked,
+)
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +68,14 @@ def outlining_actions(ms: int) -> Iterator[None]:
         yield
     finally:
         _OUTLINE_MS.reset(token)
+
+# What the side panel, the options page and passive learning ask of a companion, served by the handlers
+# `webchallenger serve` installs (commands/serve.py). A companion a command starts for its own browser (run,
+# explore, pagemem: bridge/launcher.py, which pairs through the options page) offers none of them, by design:
+# these are normal there, answered with a refusal that says so (the page shows it), never a warning.
+SERVICE_REQUESTS = (StartTask, StopTask, PauseTask, ConfirmAnswer, SiteInfoGet, SiteForget, SitePolicyGet, SitePolicySet,
+                    CompanionStatusGet, LLMSettingsGet, LLMSettingsSet, LLMCheck, SectionsRequest)
+PASSIVE_NOTICES = (PageVisited, UserClicked)  # nothing to answer: not learned here
 
 # send(raw_text, text_for_the_recording) — the second differs only when a secret is redacted.
 SendFn = Callable[[str, str], Awaitable[None]]
@@ -220,6 +232,13 @@ class BrowserSession(BrowserActions):
             if isinstance(message, ErrorMessage):
                 log.warning("extension reported %s: %s", message.code, message.message)
                 return None
+            if isinstance(message, PASSIVE_NOTICES):
+                return None
+            if isinstance(message, SERVICE_REQUESTS):
+                log.debug("session %s: %s is not offered by this companion", self.session_id[:8], message.type)
+                return ErrorMessage(id=message.id, code="unknown_type",
+                                    message=f"this companion was started by a command for its own browser and does "
+                                            f"not offer {message.type}; `webchallenger serve` does")
             log.warning("session %s: unsolicited %s message (id %s) ignored", self.session_id[:8], message.type, getattr(message, "id", ""))
             return ErrorMessage(id=getattr(message, "id", ""), code="unknown_type",
                                 message=f"{message.type} is not expected here (no request with this id is waiting)")

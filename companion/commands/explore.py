@@ -113,7 +113,7 @@ def _start_tabs(args: argparse.Namespace, stack: ExitStack, offline: bool, first
 
 def run(args: argparse.Namespace) -> int:
     from companion.bridge.launcher import LaunchError
-    from companion.bridge.pageserver import serve_if_local_file
+    from companion.bridge.pageserver import missing_local_file, serve_if_local_file
     from companion.explore.explorer import INTERRUPTED, explore_sites
     from companion.explore.model import Limits
     from companion.explore.progress import ExploreProgress, print_report, report_json
@@ -132,7 +132,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         urls = []
         for target in args.urls:
-            local = serve_if_local_file(stack, target)
+            missing = missing_local_file(target)
+            if missing:
+                return _fail(missing)
+            # The folder's own port: `run` on the same file then reads the memory this fills.
+            local = serve_if_local_file(stack, target, stable=True)
             url = local or target
             if urlsplit(url).scheme not in ("http", "https"):
                 return _fail(f"{target} is neither an http(s) URL nor a local HTML file")

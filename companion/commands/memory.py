@@ -120,6 +120,16 @@ def run_ls(args: argparse.Namespace) -> int:
     return 0
 
 
+def _summary_lines(pm: PageMem) -> list[str]:
+    """What the memory says about a page, for reading: its summary, then each section's purpose and summary."""
+    lines = [f"      {pm.summary}"] if pm.summary else []
+    for s in pm.sections:
+        said = [text for text in (s.purpose, s.summary) if text]
+        if said:
+            lines.append(f"      {s.id} ({s.kind}): " + " — ".join(said))
+    return lines or ["      (no summaries yet: explored without the LLM, or not summarised)"]
+
+
 def run_show(args: argparse.Namespace) -> int:
     site = site_key(args.site)
     files = dict(list_sites())
@@ -145,6 +155,7 @@ def run_show(args: argparse.Namespace) -> int:
     print(f"site {site}: learning {learning}; " + ", ".join(f"{v} {k}" for k, v in stats.items()))
     for pm in view.pages:
         print(f"  page {pm.url}  {pm.title!r}  {len(pm.sections)} sections  template {pm.template_id or '-'}")
+        print("\n".join(_summary_lines(pm)))
     for t in view.templates:
         print(f"  template {t.id}: {len(t.signatures)} sections, e.g. {t.example_url}")
     for d in view.dropdowns:

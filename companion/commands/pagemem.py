@@ -97,12 +97,19 @@ def format_sections(pm: PageMem, details: bool = False) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from companion.bridge.pageserver import missing_local_file
+
+    missing = missing_local_file(args.target)
+    if missing:  # before a browser starts, and in words rather than the browser's stack trace
+        print(f"webchallenger pagemem: {missing}", file=sys.stderr)
+        return 2
     with ExitStack() as stack:
         try:
             browser, url = open_browser(stack, args.target)
             snapshot = browser.snapshot(url)
         except Exception as e:
-            print(f"could not snapshot {args.target}: {e}", file=sys.stderr)
+            # Selenium's errors carry the driver's stack trace in str(); its .msg is the sentence a person reads.
+            print(f"could not snapshot {args.target}: {getattr(e, 'msg', None) or e}", file=sys.stderr)
             return 2
         pm = divide_page(snapshot, DivideOptions(max_tokens=args.max_tokens))
         if args.picture is not None:

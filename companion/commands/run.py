@@ -30,7 +30,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--resume", nargs="?", const="", default=None, metavar="FILE",
                         help="go on with a task that did not finish, from its checkpoint (default: the newest one)")
     parser.add_argument("--headless", action="store_true", help="no visible window (automatic when there is no display)")
-    parser.add_argument("--llm", metavar="SPEC", help="embedded[:model] | gguf:PATH | openai:URL[#model] | ollama | ... (default: embedded)")
+    parser.add_argument("--llm", metavar="SPEC", help="embedded[:model] | gguf:PATH | openai:URL[#model] | ollama | llamacpp | vllm "
+                             "| lmstudio | lexical (no model: word overlap, a baseline) (default: embedded)")
     parser.add_argument("--no-confirm", action="store_true", help="do not ask before irreversible actions")
     parser.add_argument("--record", type=Path, metavar="FILE", help="append every LLM call to this JSONL session file")
     parser.add_argument("--replay", type=Path, metavar="FILE", help="answer every LLM call from this recorded session file")
@@ -87,8 +88,8 @@ def _serve_local_file(stack: ExitStack, target: str, port: int | None) -> str | 
     """The local start file's URL, served for the life of `stack` (on `port` when a replay needs it); None for a URL."""
     from companion.bridge.pageserver import PageServer, serve_if_local_file
 
-    if port is None:
-        return serve_if_local_file(stack, target)
+    if port is None:  # the folder's own port: its site memory is found again by the next run or explore
+        return serve_if_local_file(stack, target, stable=True)
     path = Path(target)
     if "://" in target or not path.is_file():
         return None
@@ -141,6 +142,12 @@ def run(args: argparse.Namespace) -> int:
         print("webchallenger run: give a TASK and --start-url, or --resume [FILE]", file=sys.stderr)
         return 2
     options = checkpoint.options
+    from companion.bridge.pageserver import missing_local_file
+
+    missing = missing_local_file(options.start_target) if options.start_target else None
+    if missing:  # said before the model loads and a browser opens
+        print(f"webchallenger run: {missing}", file=sys.stderr)
+        return 2
     spec = f"replay:{args.replay}" if args.replay else args.llm
     try:
         client = llm.LLMClient(spec=spec, record_path=str(args.record) if args.record else None)

@@ -34,9 +34,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+# Without -v the terminal shows connections and one line per task (agent/service.py): INFO from anything else
+# is a line per LLM call or per action (the HTTP client's "HTTP Request: POST ...", the act workflows' steps).
+SERVE_INFO_LOGGERS = ("companion.bridge", "companion.agent.service", "companion.native", "companion.commands")
+
+
+def _serve_terminal(record: logging.LogRecord) -> bool:
+    return record.levelno >= logging.WARNING or record.name.startswith(SERVE_INFO_LOGGERS)
+
+
 def configure_logging(verbose: bool) -> None:
     logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", datefmt="%H:%M:%S")
+    if not verbose:
+        for handler in logging.getLogger().handlers:
+            handler.addFilter(_serve_terminal)
 
 
 def pairing_instructions(port: int, show_token: str | None = None) -> str:

@@ -1,6 +1,6 @@
 """What `webchallenger explore` shows: a live progress display while it runs (rich), and what it learned.
 
-The display (one row per site: pages done of --max-pages, frontier, clicks, the page being explored,
+The display (one row per site: pages done of those found so far, at most --max-pages; frontier, clicks, the page being explored,
 elapsed) is drawn only on a terminal; redirected output gets the closing report alone.
 """
 
@@ -46,10 +46,19 @@ class ExploreProgress:
         busy = [url for url in explorer.pool.busy.values() if url]
         now = busy[0] if busy else ("done" if explorer.report.ended else "")
         fields = dict(frontier=frontier, clicks=f"{counts.clicks} ({explorer.pool.clicks} in the browsers)", now=now[-60:])
+        total = bar_total(counts.pages, frontier, self.max_pages, ended=explorer.report.ended is not None)
         task = self._tasks.get(explorer.site)
         if task is None:
-            task = self._tasks[explorer.site] = self._progress.add_task(explorer.site, total=self.max_pages, **fields)
-        self._progress.update(task, completed=counts.pages, **fields)
+            task = self._tasks[explorer.site] = self._progress.add_task(explorer.site, total=total, **fields)
+        self._progress.update(task, completed=counts.pages, total=total, **fields)
+
+
+def bar_total(pages: int, frontier: int, max_pages: int, *, ended: bool) -> int:
+    """What the bar counts towards: the pages known so far (done and waiting), up to --max-pages; a site whose
+    exploration ended reads full (9 of 9, not 9 of 200)."""
+    if ended:
+        return pages
+    return max(1, min(max_pages, pages + frontier))
 
 
 STOPPED = {
@@ -108,4 +117,4 @@ def report_json(reports: list[SiteReport]) -> list[dict]:
     return out
 
 
-__all__ = ["ExploreProgress", "print_report", "report_json", "report_table"]
+__all__ = ["ExploreProgress", "bar_total", "print_report", "report_json", "report_table"]

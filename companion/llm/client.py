@@ -56,6 +56,14 @@ _START_HINTS = {
 _negotiated: dict[tuple[str, str], Mode] = {}
 
 
+# What a person does about a status that is not the model's fault: the URL or the key is wrong.
+_STATUS_HINTS = {
+    404: "nothing answers at that path: check the URL (an OpenAI-compatible server's usually ends in /v1, "
+         "e.g. openai:http://127.0.0.1:11434/v1)",
+    401: "the server wants an API key (or refused the one given)",
+    403: "the server refused access (an API key without the right, or one it does not know)",
+}
+
 class LLMError(RuntimeError):
     """Base of every error the LLM layer raises."""
 
@@ -369,8 +377,11 @@ class LLMClient:
             return LLMConnectionError(f"cannot connect to the LLM server at {where} ({what}): {self._cause(exc)}; "
                                       f"{self._what_to_do()}")
         if isinstance(exc, openai.APIStatusError):
-            body = exc.response.text[:300] if exc.response is not None else ""
-            return LLMServerError(f"LLM server {where} answered HTTP {exc.status_code} ({what}): {body}")
+            body = " ".join((exc.response.text[:300] if exc.response is not None else "").split())
+            body = "" if body.startswith("<") else body  # a web server's HTML error page says nothing more
+            hint = _STATUS_HINTS.get(exc.status_code, "")
+            return LLMServerError(f"LLM server {where} answered HTTP {exc.status_code} ({what})"
+                                  + (f": {body}" if body else "") + (f"; {hint}" if hint else ""))
         return LLMError(f"LLM request failed ({what}): {exc}")
 
     @staticmethod

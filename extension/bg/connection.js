@@ -59,16 +59,26 @@ function scheduleRetry() {
   }, delay);
 }
 
-// The WebSocket API hides the handshake's HTTP status, so a plain HTTP request tells
-// "nothing listens there" apart from "something listens but refused us". The token is not part of
-// the handshake any more: a refusal there is an older companion, or no companion at all.
+// The WebSocket API hides the handshake's HTTP status, so a plain HTTP request tells "nothing listens there"
+// apart from "something listens but refused us", and the companion's own answer to GET / (its service name)
+// tells our companion apart from another program holding the port. The token is not part of the handshake.
 async function explainRefusal(port) {
+  let response;
   try {
-    await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2000), cache: "no-store" });
-    return `something on port ${port} refused the connection (an older companion? update it, then pair again)`;
+    response = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2000), cache: "no-store" });
   } catch (_) {
     return `companion not running on port ${port}`;
   }
+  let service = "";
+  try {
+    service = (await response.json()).service || "";
+  } catch (_) {
+    // not JSON: not our companion
+  }
+  if (service === "webchallenger") {
+    return `the companion on port ${port} refused this extension (its terminal says why; an older companion: update it, then pair again)`;
+  }
+  return `port ${port} is used by another program, not the WebChallenger companion: stop it, or start the companion on another port (webchallenger serve --port N) and enter that port here`;
 }
 
 export async function ensureConnected() {

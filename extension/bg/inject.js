@@ -3,6 +3,7 @@
 // and the content script's own guard makes a second injection a no-op.
 
 import { wrapPageClipboard, WRITE_EVENT } from "./clipboard.js";
+import { describeLoadError } from "./navigation.js";
 
 // frames.js right after walk.js: walk.js creates the shared namespace (and renews it after an update).
 export const CONTENT_FILES = ["content/walk.js", "content/frames.js", "content/secrets.js", "content/snapshot.js", "content/datetime.js", "content/actions.js", "content/clipboard.js", "content/outline.js"];
@@ -45,11 +46,16 @@ export async function injectAllFrames(tabId, ms = FRAME_TIMEOUT_MS) {
   try {
     await execute({ target: { tabId, allFrames: true }, files: CONTENT_FILES }, `tab ${tabId}`, ms);
   } catch (e) {
-    if (!(e instanceof FrameTimeout)) throw new TabError(`cannot access tab ${tabId}: ${e.message}`);
+    if (!(e instanceof FrameTimeout)) throw new TabError(cannotAccess(tabId, e));
     console.warn("not every frame of tab", tabId, "took the content scripts in time:", e.message);
   } finally {
     await wrapping;
   }
+}
+
+// Chrome's "Frame with ID 0 is showing error page" means the page never loaded: say that, with its URL and why.
+function cannotAccess(tabId, e) {
+  return /showing error page/i.test(e.message) ? describeLoadError(tabId) : `cannot access tab ${tabId}: ${e.message}`;
 }
 
 export async function injectFrame(tabId, frameId, ms = FRAME_TIMEOUT_MS) {

@@ -27,8 +27,13 @@ async function ask(start, port) {
   try {
     answer = await chrome.runtime.sendNativeMessage(HOST, { type: "native_pair", start, port });
   } catch (e) {
-    // "Specified native messaging host not found." when install-browser was not run.
-    return { error: `no native host (${e.message}); run \`webchallenger install-browser\` or enter the token` };
+    // "Specified native messaging host not found." when install-browser was not run: say what to do, in words.
+    const missing = /not found/i.test(e.message);
+    return {
+      error: missing
+        ? "the companion is found and started automatically only after `webchallenger install-browser` is run once and the browser restarted"
+        : `the companion's native host did not answer (${e.message}): run \`webchallenger install-browser\` again`,
+    };
   }
   if (!answer || answer.type !== "native_pair_answer") return { error: "the native host gave no answer" };
   if (answer.error) return { error: answer.error };

@@ -1,6 +1,29 @@
 // Watches one tab's top frame for a navigation started by an action, so the action's reply can say
 // whether the URL changed and the next snapshot sees the new page rather than the old one.
 
+// The latest top-frame load that failed in each tab ({url, error}: Chrome's net error, "net::ERR_NAME_NOT_RESOLVED"),
+// until the tab starts another navigation: what a tab showing Chrome's error page could not load. Aborted loads
+// (a navigation replaced by another) are not failures.
+const loadErrors = new Map();
+chrome.webNavigation.onBeforeNavigate.addListener((d) => {
+  if (d.frameId === 0) loadErrors.delete(d.tabId);
+});
+chrome.webNavigation.onErrorOccurred.addListener((d) => {
+  if (d.frameId === 0 && d.error !== "net::ERR_ABORTED") loadErrors.set(d.tabId, { url: d.url, error: d.error });
+});
+chrome.tabs.onRemoved.addListener((tabId) => loadErrors.delete(tabId));
+
+export function loadError(tabId) {
+  return loadErrors.get(tabId) || null;
+}
+
+// In words a person reads: what could not be loaded, and Chrome's reason when it told us.
+export function describeLoadError(tabId) {
+  const failed = loadError(tabId);
+  if (!failed) return "the page could not be loaded (the tab shows the browser's error page)";
+  return `the page could not be loaded: ${failed.url} (${failed.error})`;
+}
+
 const START_GRACE_MS = 250; // a click or submit starts its navigation within a task or two
 const LOAD_TIMEOUT_MS = 15_000;
 

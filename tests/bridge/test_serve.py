@@ -17,3 +17,24 @@ def test_serve_reports_a_port_in_use(capsys):
         port = taken.getsockname()[1]
         assert main(["serve", "--port", str(port)]) == 1
     assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+def test_serve_logs_no_line_per_llm_call_without_verbose(caplog):
+    """Under `serve`'s logging (no -v) an LLM call's HTTP requests print nothing: one line per task, not per call."""
+    import logging
+
+    from companion.commands.serve import configure_logging
+    from companion.llm.scripted_server import ScriptedLLMServer
+
+    caplog.set_level(logging.INFO)  # serve's terminal shows INFO
+    root = logging.getLogger()
+    before = {h: list(h.filters) for h in root.handlers}
+    try:
+        configure_logging(verbose=False)
+        with ScriptedLLMServer(script=['{"index": 1}']) as server:
+            assert main(["llm", "check", "--llm", server.spec]) == 0
+        shown = [r.getMessage() for r in caplog.records if all(f(r) for f in caplog.handler.filters)]
+    finally:
+        for handler, filters in before.items():
+            handler.filters[:] = filters
+    assert [line for line in shown if "HTTP Request" in line] == []

@@ -197,3 +197,33 @@ def test_server_listens_on_loopback_only(server):
 
 def test_settings_never_print_the_token(server):
     assert server.settings.token not in repr(server.settings)
+
+
+async def test_a_refusal_that_repeats_is_logged_once(server, caplog):
+    """A browser refused again and again (a stale extension retrying) gets one warning, not one per attempt;
+    every attempt is still kept in hub.refused."""
+    import logging
+    import uuid
+
+    origin = f"chrome-extension://{uuid.uuid4().hex}"  # a refusal no earlier test has logged
+    with caplog.at_level(logging.WARNING, logger="companion.bridge.server"):
+        for _ in range(3):
+            await assert_refused(server, origin=origin)
+    logged = [r.getMessage() for r in caplog.records if origin in r.getMessage()]
+    assert len(logged) == 1 and "if it repeats, it is counted" in logged[0], logged
+    assert sum(r.origin == origin for r in server.hub.refused) == 3
+
+
+async def test_a_service_request_this_companion_does_not_offer_is_refused_quietly(server, caplog):
+    """A companion without the options page's services (one a command starts for its own browser) answers the
+    options page's llm_settings_get with a refusal that says so, and logs no warning about it."""
+    import logging
+
+    async with connect(server) as ws:
+        await paired(ws)
+        with caplog.at_level(logging.INFO, logger="companion.bridge"):
+            await ws.send(json.dumps({"type": "llm_settings_get", "id": "l-1"}))
+            error = await recv_json(ws)
+    assert (error["type"], error["code"], error["id"]) == ("error", "unknown_type", "l-1")
+    assert "does not offer llm_settings_get; `webchallenger serve` does" in error["message"]
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []

@@ -25,3 +25,23 @@ def test_fetch_has_nothing_to_do_for_a_server(capsys):
 def test_fetch_rejects_a_bad_spec(capsys):
     assert main(["llm", "fetch", "embedded:gpt-9"]) == 2
     assert "unknown embedded model" in capsys.readouterr().err
+
+
+def test_check_against_a_web_server_that_is_not_an_llm_server_says_to_check_the_url(tmp_path, capsys):
+    """A URL where a plain web server answers 404 is reported with what to do, not an empty or HTML body."""
+    import http.server
+    import threading
+    from functools import partial
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), partial(http.server.SimpleHTTPRequestHandler,
+                                                                       directory=str(tmp_path)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{httpd.server_address[1]}/wrong"
+        assert main(["llm", "check", "--llm", f"openai:{url}"]) == 1
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    err = capsys.readouterr().err
+    assert f"LLM server {url} answered HTTP 404 (listing models); nothing answers at that path: check the URL" in err
+    assert "<" not in err and "): " not in err

@@ -145,3 +145,38 @@ def test_a_damaged_policy_file_is_reported_by_ls_and_kept(data):
     refused = cli(data, "memory", "allow", SITE)
     assert refused.returncode == 1 and "a copy was kept" in refused.stderr
     assert path.read_text() == "[]"
+
+
+def test_show_prints_the_summaries_the_memory_holds(tmp_path):
+    """`memory show` prints a page's summary and each section's purpose and summary, not only counts."""
+    data = tmp_path / "data"
+    page = divide_page(snapshot_from_html(LIST_PAGE, url=f"https://{SITE}/products", title="Products"))
+    page.summary = "A list of six products with their prices."
+    page.sections[0].purpose = "site navigation"
+    page.sections[0].summary = "Links home and a Sort button."
+    with WebsiteMemStore(SITE, data / "memory") as store:
+        store.save_page(page)
+    out = cli(data, "memory", "show", SITE)
+    assert out.returncode == 0, out.stderr
+    assert "      A list of six products with their prices." in out.stdout
+    assert f"      {page.sections[0].id} ({page.sections[0].kind}): site navigation — Links home and a Sort button." in out.stdout
+    assert "1 pages" in out.stdout  # the counts stay
+
+
+def test_show_json_into_a_closed_pipe_ends_quietly(data):
+    """`memory show --json | head -1` ends without a BrokenPipeError traceback, with the status of a closed pipe."""
+    import os
+    import subprocess
+
+    from tests.memory.memcli import ROOT, WEBCHALLENGER
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before anything is written, as `head` may be: no timing involved
+    try:
+        out = subprocess.run([str(WEBCHALLENGER), "memory", "show", SITE, "--json"], cwd=ROOT, stdout=write_end,
+                             stderr=subprocess.PIPE, text=True, timeout=120,
+                             env={**os.environ, "WEBCHALLENGER_DATA_DIR": str(data)})
+    finally:
+        os.close(write_end)
+    assert "Traceback" not in out.stderr and "BrokenPipeError" not in out.stderr, out.stderr
+    assert out.returncode == 141
