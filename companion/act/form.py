@@ -30,6 +30,7 @@ from companion.act.confirmation import confirm_action
 from companion.act.context import AgentContext
 from companion.act.elements import (
     field_description, is_checkable, is_empty, is_form_field, is_native_select, is_submit_like, is_text_field, label,
+    plain_label,
 )
 from companion.act.errors import ActionFailed
 from companion.act.form_effect import is_submit_button
@@ -278,7 +279,7 @@ async def _submit(ctx: AgentContext, section: PageSection, purpose: str, fields:
     shown = ", ".join(describe(ctx, e) for e in fields)
     # One question for the whole submission (the click or Enter below is not asked again).
     await confirm_action(ctx, "submit", button or last, section=section, done=actions,
-                         what=f"Submit the form '{purpose}'" + (f" with {label(button)}" if button else "") + f" ({shown})")
+                         what=f"Submit the form '{purpose}'" + (f" with {plain_label(button)}" if button else "") + f" ({shown})")
     modal_before = ctx.pagemem.modal() is not None if ctx.pagemem else False
     if button is not None:
         result = await browser(ctx, ctx.session.click(button.ref, tab=ctx.tab), f"submitting with {label(button)}")
