@@ -56,7 +56,7 @@ async def test_the_question_names_a_div_button_by_its_words_not_its_role(browser
     ctx = await make_ctx("Pay for the kettle", confirm=user)
     with pytest.raises(ActionFailed, match="declined by the user"):
         await execute(ctx, candidate_for(ctx, "Buy now"), "the page says so")
-    assert len(user.asked) == 1 and 'with "Buy now"' in user.asked[0] and "generic" not in user.asked[0], user.asked
+    assert len(user.asked) == 1 and user.asked[0].startswith('Click "Buy now" on '), user.asked
 
 
 async def test_a_div_button_outside_any_sensitive_form_is_not_asked(browser, open_page, make_ctx, scripted_llm, llm_client_for):
