@@ -21,7 +21,8 @@ function result(text, { failed = false, data = {} } = {}) {
   const el = $("llm-result");
   el.textContent = text;
   el.classList.toggle("failed", failed);
-  for (const key of ["ok", "seconds", "model"]) el.removeAttribute(`data-${key}`);
+  // data-link: the failure was the link to the companion, not the choice (gone once connected again).
+  for (const key of ["ok", "seconds", "model", "link"]) el.removeAttribute(`data-${key}`);
   for (const [key, value] of Object.entries(data)) el.setAttribute(`data-${key}`, String(value));
 }
 
@@ -76,7 +77,8 @@ function layout() {
   const backend = $("llm-backend").value;
   $("llm-embedded-row").hidden = backend !== "embedded";
   $("llm-url-row").hidden = backend !== "openai";
-  $("llm-model-row").hidden = backend === "embedded";
+  $("llm-model-row").hidden = !backend || backend === "embedded";
+  for (const id of ["llm-check", "llm-save"]) $(id).disabled = !backend; // nothing chosen: nothing to check or save
   const presetUrl = choices.presets[backend];
   $("llm-preset-url").hidden = !presetUrl;
   $("llm-preset-url").textContent = presetUrl ? `The companion asks the server at ${presetUrl}.` : "";
@@ -113,7 +115,9 @@ async function load() {
   if (chosen) select.value = chosen;
   showCurrent(state);
   if (!touched && state.spec && !fill(state.spec)) {
-    $("llm-current").textContent += " — set on the command line; choosing here replaces it";
+    // Not a choice of this page: no backend shows as chosen, rather than one that is not in use.
+    $("llm-backend").value = "";
+    $("llm-current").textContent += " — set when the companion was started; choose a backend here to replace it";
   }
   layout();
 }
@@ -134,25 +138,38 @@ async function check() {
       result(r.error, { failed: true, data: { ok: false } });
     }
   } catch (e) {
-    if (mine === generation) result(`The check could not run: ${e.message}`, { failed: true, data: { ok: false } });
+    if (mine === generation) result(`The check could not run: ${e.message}`, { failed: true, data: { ok: false, link: true } });
   } finally {
     $("llm-check").disabled = false;
   }
 }
 
+// A server is tried before it is saved: one that does not answer is not saved, and the page says why. The embedded
+// model is not (a check loads it, which takes long and holds its memory); the companion starts it when a task needs it.
 async function save() {
   const spec = composeSpec();
+  const mine = generation;
   $("llm-save").disabled = true;
   try {
+    if ($("llm-backend").value !== "embedded") {
+      result(`Trying ${spec} before saving it…`);
+      const tried = await ask({ type: "llm_check", spec });
+      if (mine !== generation) return; // the form changed meanwhile: that is not what was tried
+      if (!tried.ok) {
+        result(`Not saved: ${tried.error}`, { failed: true, data: { ok: false } });
+        return;
+      }
+    }
     const state = await ask({ type: "llm_settings_set", spec });
     if (state.error) {
       result(`Not saved: ${state.error}`, { failed: true });
       return;
     }
     showCurrent(state);
+    touched = false; // the form shows what is in use again
     result(`Saved: the companion's tasks now use ${state.spec}.`);
   } catch (e) {
-    result(`Not saved: ${e.message}`, { failed: true });
+    result(`Not saved: ${e.message}`, { failed: true, data: { link: true } });
   } finally {
     $("llm-save").disabled = false;
   }
@@ -174,7 +191,9 @@ $("llm-save").addEventListener("click", save);
 // Reaching the companion (at start, or after pairing on this page) is when its choice can be read.
 chrome.storage.onChanged.addListener((changes, area) => {
   const connection = area === "session" && changes.connection && changes.connection.newValue;
-  if (connection && connection.status === "connected") load();
+  if (!connection || connection.status !== "connected") return;
+  if ($("llm-result").hasAttribute("data-link")) result(""); // the error it reported is over
+  load();
 });
 layout();
 load();

@@ -2,12 +2,16 @@
 // (the LLM section is options-llm.js).
 // The worker owns the socket; this page stores settings, asks it to reconnect, and mirrors the
 // status it keeps in chrome.storage.session.
+import { connectionWords } from "./connection-words.js";
+
 const DEFAULT_PORT = 47611;
 const $ = (id) => document.getElementById(id);
 
 function show(connection) {
   if (!connection) return;
-  $("status").textContent = connection.status === "connected" ? "connected" : connection.detail || connection.status;
+  const { status, word, detail } = connectionWords(connection);
+  $("conn").textContent = word;
+  $("status").textContent = status === "connected" ? word : detail;
 }
 
 // Fields the user already typed into are not overwritten by the stored values arriving late.
@@ -30,7 +34,8 @@ async function save() {
     return;
   }
   const token = $("token").value.trim();
-  await chrome.storage.local.set({ port, token });
+  // Typed by hand: the native host's answer will not replace them (an empty token asks the native host).
+  await chrome.storage.local.set({ port, token, typed: Boolean(token) });
   $("status").textContent = "connecting…";
   const reply = await chrome.runtime.sendMessage({ type: "reconnect" }).catch((e) => ({ error: e.message }));
   if (reply && reply.error) {

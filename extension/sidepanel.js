@@ -7,6 +7,7 @@
 // Requests go to the worker as runtime messages (bg/tasks.js).
 import { renderSteps, answerOf, costLine, statusLine } from "./sidepanel-steps.js";
 import { renderHistory, setCurrent } from "./sidepanel-history.js";
+import { connectionWords } from "./connection-words.js";
 
 const $ = (id) => document.getElementById(id);
 let current = null;
@@ -35,12 +36,12 @@ export async function targetTab() {
 }
 
 function renderConnection(connection) {
-  const status = (connection && connection.status) || "connecting";
+  const { status, word, detail } = connectionWords(connection);
   connected = status === "connected";
-  $("conn").textContent = status;
+  $("conn").textContent = word;
   $("conn").className = `conn ${status}`;
   $("pairing").hidden = connected;
-  $("conn-detail").textContent = (connection && connection.detail) || "";
+  $("conn-detail").textContent = detail;
   renderButtons();
 }
 
@@ -58,7 +59,7 @@ function renderButtons() {
   $("pause").setAttribute("aria-pressed", String(Boolean(paused)));
 }
 
-// The follow-up offered: the finished task in view, unless the user chose a new task instead.
+// The follow-up offered: the task in view that ended done, unless the user chose a new task instead.
 function renderFollowUp() {
   const base = followUp;
   $("followup").hidden = !base;
@@ -69,12 +70,14 @@ function renderFollowUp() {
   $("followup-answer").textContent = answer ? `Result: ${answer}` : "No result.";
 }
 
+// Only a task that ended done is offered by default: a stopped or failed one has no result to go on from (the
+// user may still pick it in the history).
 function offerFollowUp(task) {
   if (task && task.running) {
     followUp = null;
     chosen = false;
   } else if (!chosen) {
-    followUp = task && task.task && task.task_id !== dismissed ? task : null;
+    followUp = task && task.task && task.status === "done" && task.task_id !== dismissed ? task : null;
   }
   renderFollowUp();
 }

@@ -27,7 +27,7 @@ from typing import Literal
 from urllib.parse import urldefrag
 
 from companion.act.context import AgentContext
-from companion.act.elements import irreversible_reason, is_checkable, is_file_input, is_native_select, label
+from companion.act.elements import irreversible_reason, is_checkable, is_file_input, is_native_select, label, plain_label
 from companion.act.errors import ActionFailed, Declined
 from companion.act.form_effect import FormFacts, Key, PageFacts, scope_facts
 from companion.act.sites import check_navigation
@@ -208,7 +208,7 @@ async def confirm_action(ctx: AgentContext, action: Action, el: Element, *, done
                          suggestion_for: Element | None = None) -> None:
     """Ask the user when needs_confirmation() says so; a decline raises Declined (with `done`), and so does
     an action doing what the user declined earlier in the task, unasked. `what` replaces the default
-    description of the action ("Click button "Pay""). Typing into another origin's frame is asked once per
+    description of the action ('Click the button "Pay"'). Typing into another origin's frame is asked once per
     origin and document."""
     await _check_submission_target(ctx, action, el, section, done)
     reason = needs_confirmation(ctx, action, el, section=section, suggestion_for=suggestion_for)
@@ -223,7 +223,7 @@ async def confirm_action(ctx: AgentContext, action: Action, el: Element, *, done
         if memo in ctx.approved_origins:
             return
     verb = {"click": "Click", "type": "Type into", "enter": "Press Enter in", "submit": "Submit"}[action]
-    description = f"{what or f'{verb} {label(el)}'} {place(ctx, el)}: {reason}"
+    description = f"{what or f'{verb} {plain_label(el)}'} {place(ctx, el)}: {reason}"
     if not await ctx.confirm(description):
         ctx.declined[effect] = description
         raise Declined(f"declined by the user: {description}", description, done)

@@ -23,6 +23,22 @@ def label(el: Element) -> str:
     return f'{el.role} "{name[:80]}"' if name else el.role
 
 
+# Roles a person knows by name, in their words; any other role ("generic", "img", "group") is not said.
+_ROLE_WORDS = {"button": "button", "link": "link", "checkbox": "checkbox", "radio": "option", "switch": "switch",
+               "textbox": "field", "searchbox": "search field", "combobox": "list", "listbox": "list",
+               "option": "option", "menuitem": "menu item", "tab": "tab", "slider": "slider"}
+
+
+def plain_label(el: Element) -> str:
+    """`the button "Buy now"`, or `"Buy now"` for a role a person has no word for: the element in a question the
+    user reads (a confirmation), where label()'s `generic "Buy now"` means nothing."""
+    name = (el.name or el.text)[:80]
+    word = _ROLE_WORDS.get(el.role)
+    if name:
+        return f'the {word} "{name}"' if word else f'"{name}"'
+    return f"the {word}" if word else "an unnamed element"
+
+
 def is_file_input(el: Element) -> bool:
     return el.tag == "input" and el.input_type == "file"
 

@@ -29,7 +29,7 @@ from companion.act.basic import CHOICE_TOKENS, browser, settle
 from companion.act.confirmation import confirm_action
 from companion.act.context import AgentContext
 from companion.act.elements import (
-    field_description, is_checkable, is_empty, is_form_field, is_native_select, label,
+    field_description, is_checkable, is_empty, is_form_field, is_native_select, label, plain_label,
 )
 from companion.act.errors import ActionFailed
 from companion.act.models import FieldAction, FormField, Outcome
@@ -278,7 +278,7 @@ async def _submit(ctx: AgentContext, section: PageSection, purpose: str, fields:
     shown = ", ".join(describe(ctx, e) for e in fields)
     # One question for the whole submission (the click or Enter below is not asked again).
     await confirm_action(ctx, "submit", button or last, section=section, done=actions,
-                         what=f"Submit the form '{purpose}'" + (f" with {label(button)}" if button else "") + f" ({shown})")
+                         what=f"Submit the form '{purpose}'" + (f" with {plain_label(button)}" if button else "") + f" ({shown})")
     modal_before = ctx.pagemem.modal() is not None if ctx.pagemem else False
     if button is not None:
         result = await browser(ctx, ctx.session.click(button.ref, tab=ctx.tab), f"submitting with {label(button)}")

@@ -109,6 +109,7 @@ class LLMSettingsService:
         """`llm check` on `spec` with a client of its own (the one in use is not touched); errors are answers."""
         from companion.llm import LLMError
         from companion.llm.check import check_backend
+        from companion.llm.client import LLMConnectionError
         from companion.llm.client import LLMClient
         from companion.llm.config import LLMConfigError
         from companion.llm.models import ModelError
@@ -123,6 +124,9 @@ class LLMSettingsService:
             return LLMCheckResult(id=request_id, ok=False, spec=spec, base_url=client.base_url, error=(
                 f"no answer from {client.base_url or spec} within {self.check_deadline_s:g} s: the server is not "
                 "answering, or the machine is overloaded"))
+        except LLMConnectionError as exc:
+            return LLMCheckResult(id=request_id, ok=False, spec=spec, base_url=client.base_url,
+                                  error=unreachable(client, exc))
         except (LLMError, ModelError) as exc:
             return LLMCheckResult(id=request_id, ok=False, spec=spec, base_url=client.base_url, error=str(exc))
         finally:
@@ -141,6 +145,18 @@ class LLMSettingsService:
             await session.post(reply)
         except BridgeError as exc:  # the options page or the connection is gone: nobody is waiting any more
             log.info("llm_check %s: answer not delivered: %s", request.id, exc)
+
+
+def unreachable(client, exc: BaseException) -> str:
+    """A server that cannot be reached, and what to do about it on the options page (the LLM layer's own message
+    names the command line's --llm, which the page has no use for)."""
+    from companion.llm.client import LLMClient
+
+    cause = LLMClient._cause(exc.__cause__) if exc.__cause__ is not None else str(exc)
+    if client.settings.kind == "embedded":
+        return f"the embedded model server did not answer ({cause}): press Check again, or choose another backend above"
+    return (f"cannot connect to the LLM server at {client.base_url}: {cause}. Start the server (or correct the URL), "
+            "then press Check again, or choose another backend above")
 
 
 def install_llm_settings(hub: BridgeHub, **kwargs) -> LLMSettingsService:

@@ -93,7 +93,7 @@ export async function ensureConnected() {
       return;
     }
     ({ port, token } = found);
-    await chrome.storage.local.set({ port, token });
+    await chrome.storage.local.set({ port, token, typed: false });
   }
   // Re-check: another call may have opened a socket while settings loaded.
   if (socket && (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING)) return;
@@ -124,7 +124,7 @@ export async function ensureConnected() {
     await setStatus("error", failure);
     // Our companion may have moved or have a new token; the native host knows (it never starts one here:
     // the port is taken by whatever failed the check).
-    await adoptNativeAnswer(port, token, false);
+    if ((await adoptNativeAnswer(port, token, false)) === "offered") await setStatus("error", `${failure}${NATIVE_OFFER}`);
   }
 
   async function checkAnswer(raw) {
@@ -186,7 +186,9 @@ export async function ensureConnected() {
       if (!opened) {
         detail = await explainRefusal(port);
         // Nothing (of ours) listens: the native host, when installed, starts the companion or says where it is.
-        if (await adoptNativeAnswer(port, token, true)) failures = 0;
+        const native = await adoptNativeAnswer(port, token, true);
+        if (native === "adopted") failures = 0;
+        if (native === "offered") detail += NATIVE_OFFER;
       }
       else if (!answered) detail = `something on port ${port} closed the connection before answering the pairing check (code ${event.code}${event.reason ? ": " + event.reason : ""})`;
       else detail = `connection to port ${port} closed (code ${event.code}${event.reason ? ": " + event.reason : ""}); reconnecting`;
@@ -196,12 +198,19 @@ export async function ensureConnected() {
   };
 }
 
-// Store what the native host says when it differs from the settings in use; true when they changed.
+// What the status adds when the native host knows another companion than the one typed by hand.
+const NATIVE_OFFER = "; the native host knows a running companion: to use it, empty the token on the options page and save";
+
+// What the native host says, when it differs from the settings in use: "adopted" (stored, to dial next),
+// "offered" (a port and token typed by hand are kept: the user chose them, the status says the host is there),
+// or null. For typed settings the host is only asked, never made to start a companion.
 async function adoptNativeAnswer(port, token, start) {
-  const found = await askNativeHost({ start, port });
-  if (found.error || (found.port === port && found.token === token)) return false;
-  await chrome.storage.local.set({ port: found.port, token: found.token });
-  return true;
+  const { typed } = await loadSettings();
+  const found = await askNativeHost({ start: start && !typed, port });
+  if (found.error || (found.port === port && found.token === token)) return null;
+  if (typed) return "offered";
+  await chrome.storage.local.set({ port: found.port, token: found.token, typed: false });
+  return "adopted";
 }
 
 // The companion accepted our hello: the link is up.

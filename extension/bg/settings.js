@@ -3,10 +3,12 @@
 
 export const DEFAULT_PORT = 47611;
 
+// typed: the port and token were entered by hand on the options page (the native host's answer does not replace
+// them, bg/connection.js); false when they came from the native host.
 export async function loadSettings() {
-  const { port, token } = await chrome.storage.local.get(["port", "token"]);
+  const { port, token, typed } = await chrome.storage.local.get(["port", "token", "typed"]);
   const p = Number.parseInt(port, 10);
-  return { port: Number.isInteger(p) && p > 0 && p < 65536 ? p : DEFAULT_PORT, token: token || "" };
+  return { port: Number.isInteger(p) && p > 0 && p < 65536 ? p : DEFAULT_PORT, token: token || "", typed: Boolean(typed && token) };
 }
 
 // status: "connected" | "connecting" | "error" | "unpaired"; detail: the text the options page shows.

@@ -30,6 +30,7 @@
       white-space: nowrap; text-overflow: ellipsis; background: var(--c); color: #fff;
       font: 600 11px/15px system-ui, sans-serif; padding: 0 4px; box-sizing: border-box; }
     .label.above { top: -17px; }
+    .label.corner { left: auto; right: -2px; max-width: 50%; }
     .normal { --c: rgb(26, 115, 232); }
     .list { --c: rgb(24, 128, 56); }
     .list_item { --c: rgb(90, 170, 90); }
@@ -45,6 +46,11 @@
   let fixedLayer = null; // outlines of sections fixed to the window (a dialog, a fixed header): they stay put
   let actLayer = null; // the acted-on element's outline, in viewport coordinates
   let drawnAt = { x: 0, y: 0 };
+  // The drawn section outlines anchored to their root element: [{el: the outline, root, fixed, edges}], where
+  // edges are the outline's offsets from the root's box when drawn. A reflow (a block inserted above, a resize)
+  // moves the roots; relayout() moves each outline with its root by those same offsets.
+  let anchors = [];
+  let relayoutQueued = false;
   const flashes = []; // recent acted-on outlines: [{id, kind, box, shown_at, hidden_at}] (performance.now())
 
   function div(cls, parent) {
@@ -98,15 +104,82 @@
   // The isolated world's own listener: the page never sees it.
   window.addEventListener("scroll", follow, { passive: true, capture: true });
 
-  function drawBox(layer, cls, box, text) {
-    const el = div(`box ${cls}`, layer);
+  function place(el, box) {
     el.style.left = `${box.x}px`;
     el.style.top = `${box.y}px`;
     el.style.width = `${box.w}px`;
     el.style.height = `${box.h}px`;
-    // The label sits on the box's top edge, outside it when there is room above (the content stays readable).
-    if (text) div(`label ${cls}${box.y >= 17 ? " above" : ""}`, el).textContent = text;
+  }
+
+  // The label sits on the box's top edge, outside it when there is room above; without room (a box at the top of
+  // the document) it goes to the box's top right corner, clear of a heading that starts the section at the left.
+  function placeLabel(label, box, cls) {
+    label.className = `label ${cls} ${box.y >= 17 ? "above" : "corner"}`;
+  }
+
+  function drawBox(layer, cls, box, text) {
+    const el = div(`box ${cls}`, layer);
+    place(el, box);
+    if (text) {
+      const label = div("label", el);
+      label.textContent = text;
+      placeLabel(label, box, cls);
+    }
     return el;
+  }
+
+  // The root's box where the outline's layer draws: the viewport for a fixed section, else the document at the
+  // drawing scroll (the scroll translation of follow() is applied on top).
+  function rootBox(anchor) {
+    const r = anchor.root.getBoundingClientRect();
+    const dx = anchor.fixed ? 0 : window.scrollX - drawnAt.x;
+    const dy = anchor.fixed ? 0 : window.scrollY - drawnAt.y;
+    return { x: r.left + dx, y: r.top + dy, w: r.width, h: r.height };
+  }
+
+  function anchor(el, root, fixed, box) {
+    const a = { el, root, fixed, edges: null };
+    const r = rootBox(a);
+    a.edges = { x: box.x - r.x, y: box.y - r.y, w: box.w - r.w, h: box.h - r.h };
+    anchors.push(a);
+  }
+
+  // Moves every anchored outline with its root; a root no longer in the document leaves its outline where it was.
+  function relayout() {
+    relayoutQueued = false;
+    for (const a of anchors) {
+      if (!a.root.isConnected) continue;
+      const r = rootBox(a);
+      const box = { x: r.x + a.edges.x, y: r.y + a.edges.y, w: Math.max(0, r.w + a.edges.w), h: Math.max(0, r.h + a.edges.h) };
+      place(a.el, box);
+      const label = a.el.querySelector(".label");
+      if (label) placeLabel(label, box, a.el.classList[1]);
+    }
+  }
+
+  function queueRelayout() {
+    if (relayoutQueued || !anchors.length) return;
+    relayoutQueued = true;
+    requestAnimationFrame(relayout);
+  }
+
+  // The page's reflows: its DOM changing (the outlines' host is outside <body> and its content is in a closed
+  // shadow root, so drawing them is not one), the window's size, the document's size.
+  const reflows = new MutationObserver(queueRelayout);
+  const resizes = new ResizeObserver(queueRelayout);
+  window.addEventListener("resize", queueRelayout, { passive: true });
+
+  function watchReflows() {
+    const body = document.body || document.documentElement;
+    reflows.observe(body, { subtree: true, childList: true, attributes: true, characterData: true });
+    resizes.observe(document.documentElement);
+    resizes.observe(body);
+  }
+
+  function unwatchReflows() {
+    reflows.disconnect();
+    resizes.disconnect();
+    anchors = [];
   }
 
   // Is the element (or an ancestor) fixed to the window, so it does not scroll with the page?
@@ -130,12 +203,15 @@
       // A fixed section was measured at the snapshot's scroll too, but it stays where the window shows it.
       const box = drawBox(fixed ? fixedLayer : sectionsLayer, s.kind, s.box, `${s.id} · ${s.kind}${s.label ? ` · ${s.label}` : ""}`);
       box.dataset.order = String(i);
+      if (el !== null && el.isConnected) anchor(box, el, fixed, s.box);
     });
     follow();
+    if (anchors.length) watchReflows();
     return sections.length;
   }
 
   function clear() {
+    unwatchReflows();
     if (!sectionsLayer) return true;
     sectionsLayer.textContent = "";
     fixedLayer.textContent = "";
@@ -181,7 +257,12 @@
     boxes.sort((a, b) => order(a) - order(b));
     return boxes.map((el) => {
       const r = el.getBoundingClientRect();
-      return { label: el.textContent, kind: el.classList[1], box: { x: r.left, y: r.top, w: r.width, h: r.height } };
+      const label = el.querySelector(".label");
+      const l = label ? label.getBoundingClientRect() : null;
+      return {
+        label: el.textContent, kind: el.classList[1], box: { x: r.left, y: r.top, w: r.width, h: r.height },
+        label_box: l && { x: l.left, y: l.top, w: l.width, h: l.height },
+      };
     });
   }
 

@@ -34,6 +34,19 @@ async def test_a_div_button_inside_a_checkout_form_asks_first(name, browser, ope
     assert len(user.asked) == 1 and name in user.asked[0] and "payment card field" in user.asked[0]
 
 
+async def test_the_question_names_a_div_button_by_its_words_not_its_role(browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    """A clickable div has no role a person knows ("generic"): the question quotes its words alone."""
+    llm_client_for(scripted_llm(rules=[{"prompt": "dropdown_option", "responses": [choice(-1)]},
+                                       {"prompt": "form_field_selection", "responses": ['{"indices": []}']},
+                                       {"prompt": "form_review", "responses": [choice(3, "submit")]}]))
+    open_page("conf_checkout.html")
+    user = User(yes=False)
+    ctx = await make_ctx("Pay for the kettle", confirm=user)
+    with pytest.raises(ActionFailed, match="declined by the user"):
+        await execute(ctx, candidate_for(ctx, "Buy now"), "the page says so")
+    assert len(user.asked) == 1 and user.asked[0].startswith('Click "Buy now" on '), user.asked
+
+
 async def test_a_div_button_outside_any_sensitive_form_is_not_asked(browser, open_page, make_ctx, scripted_llm, llm_client_for):
     llm_client_for(scripted_llm(rules=[{"prompt": "dropdown_option", "responses": [choice(-1)]}]))
     open_page("conf_checkout.html")
@@ -78,7 +91,7 @@ async def test_a_payment_form_labelled_search_asks_before_enter(browser, open_pa
     with pytest.raises(ActionFailed, match="declined by the user") as failed:
         await execute(ctx, candidate_for(ctx, "Search"), "search")
     assert text_of(browser, "#log") == ""  # never submitted
-    assert len(user.asked) == 1 and user.asked[0].startswith('Press Enter in textbox "Search"')
+    assert len(user.asked) == 1 and user.asked[0].startswith('Press Enter in the field "Search"')
     assert "payment card field" in user.asked[0]
     assert len(failed.value.done) == 1 and failed.value.done[0].endswith('into textbox "Search"')  # typed, not sent
 
@@ -95,7 +108,7 @@ async def test_a_suggestion_inside_a_form_that_is_no_real_search_asks_first(brow
         await execute(ctx, candidate_for(ctx, "Search"), "search")
     assert text_of(browser, "#log") == ""
     # The suggestion repeats what was typed into the card field: the snapshot masks that copy too.
-    assert len(user.asked) == 1 and user.asked[0].startswith('Click button "[secret] kettle"') and "suggestion" in user.asked[0]
+    assert len(user.asked) == 1 and user.asked[0].startswith('Click the button "[secret] kettle"') and "suggestion" in user.asked[0]
 
 
 async def test_a_real_get_search_with_a_suggestion_and_enter_asks_nothing(browser, open_page, make_ctx, scripted_llm, llm_client_for):

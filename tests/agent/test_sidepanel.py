@@ -97,7 +97,7 @@ def test_without_a_connection_the_panel_guides_pairing(browser):
         # Simulate the state the worker writes when the companion is unreachable.
         driver.execute_script("chrome.storage.session.set({connection: {status: 'error', detail: 'companion not running on port 1', at: 0}})")
         WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "pairing").is_displayed())
-        assert driver.find_element(By.ID, "conn").text == "error"
+        assert driver.find_element(By.ID, "conn").text == "not connected"
         assert "companion not running" in driver.find_element(By.ID, "conn-detail").text
         assert driver.find_element(By.ID, "options-link").get_attribute("href").endswith("/options.html")
         assert driver.find_element(By.ID, "start").get_attribute("disabled") is not None

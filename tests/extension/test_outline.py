@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -149,6 +151,50 @@ def test_the_outline_of_a_section_fixed_to_the_window_stays_put_as_the_page_scro
     fixed_id = fixed[0]["label"].split(" · ")[0]
     assert moved.pop(fixed_id) == 0
     assert set(moved.values()) == {-300}
+
+
+def test_outlines_follow_their_sections_when_the_page_reflows(browser, pages, outlines):
+    """A block inserted above the sections after they are outlined moves them down: each outline moves with its
+    section (a screenshot is kept for a person to look at: WEBCHALLENGER_PANEL_SHOTS, default /tmp/team)."""
+    url = pages.url(PAGE)
+    browser.open(url)
+    show_sections(browser, outlines, url)
+    before = drawn_boxes(browser, url)
+    browser.driver.execute_script("""
+      const block = document.createElement('div');
+      block.style.cssText = 'height: 300px; background: #f3f3f3';
+      document.body.prepend(block);
+    """)
+    sections = divide_page(browser.snapshot()).sections
+    after = drawn_boxes(browser, url)
+    shots = Path(os.environ.get("WEBCHALLENGER_PANEL_SHOTS", "/tmp/team"))
+    shots.mkdir(parents=True, exist_ok=True)
+    browser.driver.save_screenshot(str(shots / "outlines-reflow.png"))
+    assert len(after) == len(sections) == len(before)
+    for box, section in zip(after, sections):
+        assert box["kind"] == section.kind and close(box["box"], section.box), (box, section)
+
+
+def test_an_outline_label_leaves_the_first_line_of_a_section_at_the_top_of_the_page_readable(browser, pages, outlines):
+    """A section that starts at the very top has no room for its label above it: the label does not cover the
+    section's first line (here the navigation's first link)."""
+    url = pages.url(PAGE)
+    browser.open(url)
+    browser.driver.execute_script("document.body.style.margin = '0'")
+    show_sections(browser, outlines, url)
+    drawn = drawn_boxes(browser, url)
+    first = browser.driver.execute_script(
+        "const r = document.querySelector('nav a').getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}")
+    def contains(box: dict) -> bool:
+        return (box["x"] <= first["x"] + 1 and box["y"] <= first["y"] + 1 and first["x"] + first["w"] <= box["x"] + box["w"] + 1
+                and first["y"] + first["h"] <= box["y"] + box["h"] + 1)
+
+    nav = min((d for d in drawn if contains(d["box"])), key=lambda d: d["box"]["w"] * d["box"]["h"])
+    label = nav["label_box"]
+    assert nav["box"]["y"] < 17  # no room above: the case at hand
+    overlaps = (label["x"] < first["x"] + first["w"] and first["x"] < label["x"] + label["w"]
+                and label["y"] < first["y"] + first["h"] and first["y"] < label["y"] + label["h"])
+    assert not overlaps, (label, first)
 
 
 # ----------------------------------------------------------------------------- out of the page's reach

@@ -151,6 +151,34 @@ def test_the_extension_pairs_with_a_running_companion_with_no_token_typed(profil
     assert companion_state(home) is None  # serve withdrew its announcement on exit
 
 
+def test_a_port_and_token_typed_by_hand_are_kept_when_the_native_host_knows_another(profile: Path, home: dict[str, str]):
+    """The native host's answer does not replace a port and token the user typed: they stay, and the status says
+    the native host knows a running companion."""
+    port = free_port()
+    serve = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", str(port)], env=home,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    driver = None
+    try:
+        deadline = time.monotonic() + 60
+        while companion_state(home) is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+        driver = launch(profile)
+        wait_connected(driver)
+        typed = free_port()
+        for field, value in (("port", str(typed)), ("token", "typed-by-hand")):
+            element = driver.find_element(By.ID, field)
+            element.clear()
+            element.send_keys(value)
+        driver.find_element(By.ID, "save").click()
+        WebDriverWait(driver, 120).until(lambda d: "native host knows a running companion" in d.find_element(By.ID, "status").text)
+        assert stored_pairing(driver) == {"port": typed, "token": "typed-by-hand"}
+    finally:
+        if driver:
+            driver.quit()
+        serve.terminate()
+        serve.wait(timeout=30)
+
+
 def test_the_host_starts_a_companion_when_none_runs(profile: Path, home: dict[str, str]):
     assert companion_state(home) is None
     driver = launch(profile)

@@ -86,6 +86,6 @@ def test_a_companion_with_another_token_is_told_apart_and_gets_no_session(browse
         # The side panel shows the same reason under its status.
         browser.driver.get(SIDEPANEL_URL)
         detail = WebDriverWait(browser.driver, 20).until(lambda d: d.find_element(By.ID, "conn-detail").text.strip())
-        assert detail == status and browser.driver.find_element(By.ID, "conn").text == "error"
+        assert detail == status and browser.driver.find_element(By.ID, "conn").text == "not connected"
     assert other.hub.history == []
     assert any("rejected our pairing proof" in r.reason for r in other.hub.refused)

@@ -7,7 +7,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.support.agent_llm import index_of
-from tests.support.sidepanel import PRICE_TASK, WAIT_S, blue_price, shop_choice, type_task, wait_done
+from tests.support.sidepanel import PRICE_TASK, WAIT_S, Hold, blue_price, finished, shop_choice, type_task, wait_done
 
 FOLLOW_UP = "How much do two of them cost?"
 EARLIER = f"the previous task was: {PRICE_TASK}\nIts result: $24.50"
@@ -52,3 +52,23 @@ def test_new_task_runs_without_the_previous_result(browser, pages, services, llm
         assert not driver.find_element(By.ID, "current-previous").is_displayed()
     second = [p for p in server.prompts("action_selection") if "Red kettle?" in p]
     assert second and "the previous task was" not in second[0]
+
+
+def test_a_stopped_task_is_not_offered_as_the_follow_up(browser, pages, services, llm, panel):
+    """A task that ended stopped (or failed) has no result to go on from: the next task is a new one."""
+    hold = Hold()
+
+    def choose(text, labels):
+        hold()
+        return shop_choice(text, labels)
+
+    llm(choose=choose, answer=blue_price)
+    with panel(pages.url("agent_shop.html")) as driver:
+        type_task(driver, PRICE_TASK)
+        hold.wait_reached()
+        driver.find_element(By.ID, "stop").click()
+        wait_done(driver)
+        hold.released.set()
+        assert finished(driver).startswith("Finished: stopped")
+        assert not driver.find_element(By.ID, "followup").is_displayed()
+        assert driver.find_element(By.ID, "task-label").text == "Task for the current tab"
