@@ -39,9 +39,9 @@ from companion.pagemem.model import Element, PageMem
 
 # Link names of a pagination bar: numbers, next/previous words (several languages), arrows, ellipses.
 PAGE_NAME = re.compile(
-    r"^\s*(\d+|[‹›«»<>…]+|\.\.\.|first|last|next|prev(?:ious)?|older|newer|show all|"
+    r"^\s*[‹›«»<>]*\s*(\d+|[‹›«»<>…]+|\.\.\.|first|last|next|prev(?:ious)?|older|newer|show all|"
     r"weiter|zur[üu]ck|n[äa]chste|vorherige|suivant|pr[ée]c[ée]dent|siguiente|anterior|successiv[oa]|precedente|"
-    r"pr[óo]xim[oa]|volgende|vorige)\s*[‹›«»<>]*\s*$", re.I)
+    r"pr[óo]xim[oa]|volgende|vorige)(\s+(page|seite|p[áa]gina|pagina|pagina's))?\s*[‹›«»<>]*\s*$", re.I)
 # Query parameter names that say they sort (whole words of the name).
 SORT_PARAM = re.compile(r"(^|[_-])(sort|sortby|order|orderby|ordering|dir|direction)($|[_-])", re.I)
 # A search: the field's or its button's words (several languages).
