@@ -9,9 +9,10 @@ The rule (query_params_changed, is_same_view), and why it is general:
 - A query string can also BE the identity of a page (`index.php?page=orders`, `item?id=42` next to
   `item?id=7`). URLs cannot tell the two apart, the pages can: a parameter is a control when the page it
   leads to is the same view as the base page: the same structure (PageMem.template_id: a sorted, filtered
-  or later page of a list only changes rows), or the base page's sections with some left out or added
-  (a filter that empties the list, a popup flag that drops the site's chrome). A parameter that leads to
-  another structure (`?page=customers` after `?page=orders`, with other sections) selects another page.
+  or later page of a list only changes rows), or the base page's working parts (sections with controls, and
+  lists) with some left out: a popup flag that drops the site's chrome. A parameter that leads to other working parts (`?page=customers` after
+  `?page=orders` with another form or table; a dashboard's `?page=orders` that adds a list) selects another
+  page.
   This is the evidence DividePage gives on any site; one load per parameter and path pattern settles it
   (explorer.py), and the verdict holds for the parameter's other values there, which are then not loaded.
   Two pages that differ only by a query value AND share one layout (`item?id=7`, `item?id=42`) are one
@@ -70,13 +71,19 @@ def query_params_changed(url: str, base_url: str) -> tuple[str, ...] | None:
 
 
 def is_same_view(page: PageMem, base: PageMem) -> bool:
-    """The page shows the base page's view (module docstring): its structure, or the base's sections with some
-    left out or added (every section of the smaller one is in the larger one)."""
+    """The variant `page` shows the base page's view (module docstring): its structure, or the base's working parts
+    with some left out: every section of the variant that holds a control or a list is one of the base's."""
     if page.template_id == base.template_id:
         return True
-    mine, theirs = Counter(s.signature for s in page.sections), Counter(s.signature for s in base.sections)
-    small, large = (mine, theirs) if sum(mine.values()) <= sum(theirs.values()) else (theirs, mine)
-    return bool(small) and not (small - large)
+    mine, theirs = _working_parts(page), _working_parts(base)
+    return bool(mine) and not (mine - theirs)
+
+
+def _working_parts(page: PageMem) -> Counter:
+    """Signatures of the sections a person works with: those holding elements, and lists (a message such as
+    "0 results" holds none). DividePage groups a much smaller page otherwise, so a list filtered to nothing may
+    read as another view: it is then registered as a page, which costs budget and loses nothing."""
+    return Counter(s.signature for s in page.sections if s.kind == "list" or next(s.all_elements(), None) is not None)
 
 
 def page_controls(page: PageMem, params: set[str]) -> list[ControlRecord]:
