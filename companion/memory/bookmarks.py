@@ -1,12 +1,14 @@
 """The learned bookmarks: which of a site's pages a task may start from, best first, each named by what it holds.
 A pure function of the page stats and the recorded controls (records.py); learn.py stores what it returns.
 
-Ranking, three keys in this order:
+Ranking, keys in this order:
 1. the site's own navigation: pages linked from at least NAV_MIN_LINKING distinct pages (outside long content
    lists: a navigation bar, sidebar or index repeats its links on every page, a content list links each
    row once);
 2. the pages people use: visits and clicks in by the agent or the user (exploration's own do not count);
-3. how many pages link to it; then the URL, so the order is the same every time.
+3. a page that shows a list before one that does not (tasks start from a list: find, filter, open a row;
+   an empty "add" form beside it in the same menu is reached from there);
+4. how many pages link to it; then the URL, so the order is the same every time.
 A page needs BOOKMARK_MIN_SCORE (linking pages plus people's visits) to be one at all.
 
 Pages no task starts from are never bookmarks, by signals any site gives:
@@ -70,7 +72,7 @@ def learned_bookmarks(stats: Iterable[PageStats], controls: Iterable[ControlReco
         if score < BOOKMARK_MIN_SCORE or not is_start_page(st, prefix):
             continue
         nav = len(st.linked_from) >= NAV_MIN_LINKING
-        ranked.append(((not nav, -people, -len(st.linked_from), st.url), score, st))
+        ranked.append(((not nav, -people, not st.lists, -len(st.linked_from), st.url), score, st))
     ranked.sort(key=lambda r: r[0])
     return [Bookmark(url=st.url, title=head(st)[:NAME_CHARS], note=holds(st, by_page.get(st.url, []))[:NOTE_CHARS],
                      learned=True, score=score) for _, score, st in ranked[:MAX_LEARNED_BOOKMARKS]]

@@ -30,6 +30,12 @@ def test_among_navigation_pages_the_ones_people_click_to_come_first():
     assert urls(stats) == ["/orders", "/customers"]
 
 
+def test_among_equally_linked_menu_entries_a_list_comes_before_a_form():
+    stats = [PageStats(url=SITE + "/new-order", title="Add order", linked_from=linked(5)),
+             PageStats(url=SITE + "/orders", title="Orders", linked_from=linked(5), lists=True)]
+    assert urls(stats) == ["/orders", "/new-order"]
+
+
 def test_a_bookmark_is_named_by_its_title_and_what_the_page_holds():
     from companion.memory.records import ControlRecord
 
