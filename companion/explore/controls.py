@@ -10,10 +10,9 @@ The rule (query_params_changed, is_same_view), and why it is general:
   `item?id=7`). URLs cannot tell the two apart, the pages can: a parameter is a control when the page it
   leads to is the same view as the base page: the same structure (PageMem.template_id: a sorted, filtered
   or later page of a list only changes rows), or the base page's working parts (sections with controls, and
-  lists) with some left out: a popup flag that drops the site's chrome. A parameter that leads to other working parts (`?page=customers` after
-  `?page=orders` with another form or table; a dashboard's `?page=orders` that adds a list) selects another
-  page.
-  This is the evidence DividePage gives on any site; one load per parameter and path pattern settles it
+  lists) with some left out: a popup flag that drops the site's chrome. A parameter that leads to other
+  working parts (`?page=customers` after `?page=orders` with another form or table; a dashboard's
+  `?page=orders` that adds a list) selects another page. This is the evidence DividePage gives on any site; one load per parameter and path pattern settles it
   (explorer.py), and the verdict holds for the parameter's other values there, which are then not loaded.
   Two pages that differ only by a query value AND share one layout (`item?id=7`, `item?id=42`) are one
   view: exploration registers one of them, as MatchesTemplate would skip the other.

@@ -6,8 +6,9 @@ Ranking, keys in this order:
    lists: a navigation bar, sidebar or index repeats its links on every page, a content list links each
    row once);
 2. the pages people use: visits and clicks in by the agent or the user (exploration's own do not count);
-3. a page that shows a list before one that does not (tasks start from a list: find, filter, open a row;
-   an empty "add" form beside it in the same menu is reached from there);
+3. a list page (one with sort, filter or page controls: controls.py in explore) before others: tasks start
+   from a list (find, filter, open a row); the empty "add" form beside it in the same menu is reached from
+   there. A list section alone does not say it: a site's navigation menu is a list on every page;
 4. how many pages link to it; then the URL, so the order is the same every time.
 A page needs BOOKMARK_MIN_SCORE (linking pages plus people's visits) to be one at all.
 
@@ -20,7 +21,7 @@ Pages no task starts from are never bookmarks, by signals any site gives:
 - URLs that name a destructive action (delete, remove, cancel, ...).
 
 Names are deterministic, from structure only: the page's title (its first part: a site-wide suffix such as
-"| My shop" says nothing), and what it holds: "list of orders" when it shows a list, then its controls
+"| My shop" says nothing), and what it holds: "list of orders" when it has a list's controls, then those
 ("search (customers)", "sort by Date, Total", "filter by status, country", "pages").
 """
 
@@ -40,6 +41,7 @@ NAV_MIN_LINKING = 3  # linked from this many pages: the site's own navigation
 NAME_CHARS = 80
 NOTE_CHARS = 200
 MAX_NAMED = 3  # sort keys and filters named per bookmark
+LIST_CONTROLS = ("sort", "filter", "pagination")  # what only a list of records has
 
 # Log-in, log-out and sign-up pages (URL path, title or link name).
 AUTH_PAGE = re.compile(r"log[\s_-]?(in|out|off)|sign[\s_-]?(in|out|up|on)|register|password[\s_-]?reset", re.I)
@@ -72,7 +74,8 @@ def learned_bookmarks(stats: Iterable[PageStats], controls: Iterable[ControlReco
         if score < BOOKMARK_MIN_SCORE or not is_start_page(st, prefix):
             continue
         nav = len(st.linked_from) >= NAV_MIN_LINKING
-        ranked.append(((not nav, -people, not st.lists, -len(st.linked_from), st.url), score, st))
+        listed = any(c.kind in LIST_CONTROLS for c in by_page.get(st.url, []))
+        ranked.append(((not nav, -people, not listed, -len(st.linked_from), st.url), score, st))
     ranked.sort(key=lambda r: r[0])
     return [Bookmark(url=st.url, title=head(st)[:NAME_CHARS], note=holds(st, by_page.get(st.url, []))[:NOTE_CHARS],
                      learned=True, score=score) for _, score, st in ranked[:MAX_LEARNED_BOOKMARKS]]
@@ -113,7 +116,7 @@ def head(st: PageStats) -> str:
 def holds(st: PageStats, controls: list[ControlRecord]) -> str:
     """What the page holds, from its structure (module docstring), then its summary when one was made."""
     parts = []
-    if st.lists:
+    if any(c.kind in LIST_CONTROLS for c in controls):
         parts.append(f"list of {(st.name or head(st)).lower()}")
     for c in controls:
         if c.kind == "search":

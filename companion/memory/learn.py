@@ -21,7 +21,7 @@ add_bookmark(store, url, ...)
 The bookmark rule (bookmarks.py, learned_bookmarks) ranks pages from the page stats kept here: the distinct
 pages that link to each (outside long content lists: a site's navigation repeats on every page, a product
 list links each product once), the times the agent or the user entered it or clicked to it (exploration's
-own visits and clicks do not count), whether it shows a list, and its recorded controls.
+own visits and clicks do not count), and its recorded controls.
 
 Memory is a cache: callers that must not fail on a memory error (the agent) catch exceptions themselves.
 """
@@ -97,7 +97,6 @@ def _count_page(stats: dict[str, PageStats], site: str, pagemem: PageMem, counte
     me = before.model_copy(deep=True) if before is not None else PageStats(url=url)
     me.title = pagemem.title or me.title
     me.summary = (None if pagemem.summary_stood_in else pagemem.summary) or me.summary  # a stand-in is not kept
-    me.lists = any(s.kind == "list" for s in pagemem.sections)
     if counted_visit:
         me.visits += 1
     stats[url] = me

@@ -65,7 +65,6 @@ class PageStats(Record):
     visits: int = Field(0, description="page entries by the agent or the user (exploration does not count)")
     linked_from: list[str] = Field(default_factory=list, description="pages linking here from outside long lists (capped)")
     clicks_in: int = Field(0, description="recorded clicks by the agent or the user that navigated here")
-    lists: bool = Field(False, description="the page shows a list section (its bookmark says it is a list)")
 
 
 ControlKind = Literal["search", "sort", "filter", "pagination"]
