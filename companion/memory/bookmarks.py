@@ -21,7 +21,7 @@ Pages no task starts from are never bookmarks, by signals any site gives:
 - URLs that name a destructive action (delete, remove, cancel, ...).
 
 Names are deterministic, from structure only: the page's title (its first part: a site-wide suffix such as
-"| My shop" says nothing), and what it holds: "list of orders" when it has a list's controls, then those
+"| My shop" says nothing; the name of a link to it when two bookmarks share a title), and what it holds: "list of orders" when it has a list's controls, then those
 ("search (customers)", "sort by Date, Total", "filter by status, country", "pages").
 """
 
@@ -77,8 +77,13 @@ def learned_bookmarks(stats: Iterable[PageStats], controls: Iterable[ControlReco
         listed = any(c.kind in LIST_CONTROLS for c in by_page.get(st.url, []))
         ranked.append(((not nav, -people, not listed, -len(st.linked_from), st.url), score, st))
     ranked.sort(key=lambda r: r[0])
-    return [Bookmark(url=st.url, title=head(st)[:NAME_CHARS], note=holds(st, by_page.get(st.url, []))[:NOTE_CHARS],
-                     learned=True, score=score) for _, score, st in ranked[:MAX_LEARNED_BOOKMARKS]]
+    chosen = [st for _, _, st in ranked[:MAX_LEARNED_BOOKMARKS]]
+    heads = Counter(head(st) for st in chosen)
+    # Two pages of one title ("Report") are told apart by the names of the links leading to them.
+    names = [head(st) if heads[head(st)] == 1 or not st.name else st.name for st in chosen]
+    return [Bookmark(url=st.url, title=name[:NAME_CHARS], note=holds(st, by_page.get(st.url, []))[:NOTE_CHARS],
+                     learned=True, score=score, rank=rank)
+            for rank, (name, (_, score, st)) in enumerate(zip(names, ranked))]
 
 
 def is_start_page(st: PageStats, prefix: str | None) -> bool:

@@ -240,7 +240,9 @@ class WebsiteMemStore:
         self.db.table("bookmarks").upsert(bookmark.model_dump(mode="json"), Query().url == bookmark.url)
 
     def bookmarks(self) -> list[Bookmark]:
-        return [Bookmark.model_validate(d) for d in self.db.table("bookmarks").all()]
+        """The user's bookmarks, then the learned ones best first."""
+        found = [Bookmark.model_validate(d) for d in self.db.table("bookmarks").all()]
+        return sorted(found, key=lambda b: (b.learned, b.rank))
 
     @_atomic
     def set_learned_bookmarks(self, bookmarks: list[Bookmark]) -> bool:

@@ -67,6 +67,11 @@ def test_a_query_that_selects_another_view_is_a_page_and_its_own_sort_is_its_con
 def test_bookmarks_are_the_navigation_named_by_what_each_page_holds(app):
     _, memory = app
     bookmarks = {memory.rel(b["url"]): b for b in memory.rows("bookmarks")}
+    ranked = sorted(bookmarks, key=lambda url: bookmarks[url]["rank"])
+    assert ranked[0] == "app/orders.html"  # navigation, and a list (sort, filter, pages)
+    assert set(ranked[:4]) == {"app/orders.html", "app/report.html?kind=sales", "app/index.html", "app/report.html?kind=stock"}
+    assert [bookmarks[url]["title"] for url in ("app/report.html?kind=sales", "app/report.html?kind=stock")] == [
+        "Sales report", "Stock report"]  # one title ("Report"): told apart by their links' names
     orders = bookmarks["app/orders.html"]
     assert orders["title"] == "Orders"
     assert orders["note"] == ("list of orders; search (orders); sort by Number, Date, Total; filter by status; "

@@ -63,3 +63,14 @@ def test_account_history_destructive_and_exit_pages_are_not_bookmarks():
              PageStats(url=SITE + "/admin/shop/order/3/delete", title="Are you sure?", linked_from=nav),
              PageStats(url=SITE + "/", title="Depot", name="Front", linked_from=nav)]  # outside the app's /admin
     assert urls(stats) == ["/admin", "/admin/shop/order", "/admin/shop/order/3/change"]
+
+
+def test_the_site_memory_lists_learned_bookmarks_best_first(tmp_path):
+    from companion.memory.store import WebsiteMemStore
+
+    stats = [PageStats(url=SITE + "/help", title="Help", linked_from=linked(3)),
+             PageStats(url=SITE + "/reports/weekly", title="Weekly report", visits=6)]
+    with WebsiteMemStore("depot.example", tmp_path) as store:
+        store.set_learned_bookmarks(learned_bookmarks(stats[1:]))  # stored first
+        store.set_learned_bookmarks(learned_bookmarks(stats))
+        assert [b.url.removeprefix(SITE) for b in store.bookmarks()] == ["/help", "/reports/weekly"]
