@@ -35,6 +35,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from companion.explore.should_skip import is_typing_field, link_url
 from companion.memory.records import ControlRecord
+from companion.memory.store import normalize_url
 from companion.pagemem.model import Element, PageMem
 
 # Link names of a pagination bar: numbers, next/previous words (several languages), arrows, ellipses.
@@ -88,18 +89,19 @@ def _working_parts(page: PageMem) -> Counter:
 def page_controls(page: PageMem, params: set[str]) -> list[ControlRecord]:
     """The controls of `page` (module docstring): its search boxes, and one record per group of links that change
     the same parameters, all in `params` (those found to be controls), in document order."""
-    out = [r for r in (_search_box(page, s.elements) for s in page.sections if s.form is not None) if r is not None]
+    url = normalize_url(page.url)  # what the controls table is keyed by (a browser's URL may end in a slash)
+    out = [r for r in (_search_box(url, s.elements) for s in page.sections if s.form is not None) if r is not None]
     groups: dict[str, list[tuple[Element, bool]]] = {}
     for section in page.sections:
         header = {e.key for e in section.elements} if section.kind == "list" and section.items else set()
         for el in section.all_elements():
-            url = link_url(el, page.url)
-            changed = query_params_changed(url, page.url) if url else None
+            href = link_url(el, page.url)
+            changed = query_params_changed(href, page.url) if href else None
             if changed is not None and set(changed) <= params:
                 groups.setdefault(",".join(changed), []).append((el, el.key in header))
     for key, links in groups.items():
         names = list(dict.fromkeys((el.name or el.text).strip()[:NAME_CHARS] for el, _ in links if (el.name or el.text).strip()))
-        out.append(ControlRecord(url=page.url, kind=_kind(key, links, names), param=key, label=_words(key),
+        out.append(ControlRecord(url=url, kind=_kind(key, links, names), param=key, label=_words(key),
                                  choices=names[:MAX_CHOICES], count=len(names)))
     return out
 
@@ -112,7 +114,7 @@ def _kind(param: str, links: list[tuple[Element, bool]], names: list[str]) -> st
     return "filter"
 
 
-def _search_box(page: PageMem, elements: list[Element]) -> ControlRecord | None:
+def _search_box(url: str, elements: list[Element]) -> ControlRecord | None:
     fields = [e for e in elements if is_typing_field(e) and e.input_type != "password"]
     if len(fields) != 1 or any(e.input_type == "password" for e in elements):
         return None
@@ -123,7 +125,7 @@ def _search_box(page: PageMem, elements: list[Element]) -> ControlRecord | None:
         return None
     # What it searches, when its name says more than "Search" ("Search orders" -> "orders").
     label = SEARCH_WORDS.sub("", field.name or field.attrs.get("placeholder", "")).strip(" .:…-").lower()
-    return ControlRecord(url=page.url, kind="search", param=field.attrs.get("name", ""), label=label[:NAME_CHARS])
+    return ControlRecord(url=url, kind="search", param=field.attrs.get("name", ""), label=label[:NAME_CHARS])
 
 
 def _words(param: str) -> str:

@@ -292,9 +292,10 @@ class SiteExplorer:
         self._finish(stub, [final])
 
     def _save_controls(self, page: PageMem) -> None:
-        roles = self.state.query_roles.get(_path_of(page.url), {})
+        url = normalize_url(page.url)  # as the stubs, whose query roles these are, are keyed
+        roles = self.state.query_roles.get(_path_of(url), {})
         params = {p for key, role in roles.items() if role == CONTROL for p in key.split(",")}
-        self.store.set_controls(normalize_url(page.url), page_controls(page, params))
+        self.store.set_controls(url, page_controls(page, params))
 
     def _record(self, stub: Stub, final: str, page: PageMem, result: PageResult, matched: bool,
                 iteration: IterationLog | None) -> None:
