@@ -6,6 +6,7 @@
     explore_element.py ExploreElement on a live tab: click, diff, record, restore the pre-click state
     iterate.py         IteratePage / IterateListItem: which elements to click, in document order
     repeats.py         the repeat key: rows of a table, values of a filter, days of a date picker are one element
+    controls.py        a page's controls: links that only change its query (sort, filter, pages), its search box
     explore_page.py    ExplorePage on a worker: load, DividePage, MatchesTemplate, iterate
     frontier.py        the persisted frontier and explored set (a stopped run resumes)
     batch.py           one committed page, one atomic write of the site's memory file

@@ -6,11 +6,13 @@ frontier is decided when the result is committed (explorer.py), against the site
 
 from __future__ import annotations
 
+from companion.explore.controls import is_same_view
 from companion.explore.explore_element import LiveClicker, page_candidates
 from companion.explore.iterate import iterate_page
 from companion.explore.model import ExploreModel, PageResult
 from companion.explore.tabs import ExploreTab, PageLoadError
 from companion.memory.store import normalize_url, site_key
+from companion.pagemem.model import PageMem
 
 
 class PageJob(ExploreModel):
@@ -20,6 +22,7 @@ class PageJob(ExploreModel):
     explored: set[str] = set()  # E_w
     known_shapes: list[str] = []  # structures of the pages explored at the same URL path pattern (explorer._shapes)
     max_elements: int = 60
+    base: PageMem | None = None  # the registered page this URL may be a query variant of (controls.py)
 
 
 async def explore_page(tab: ExploreTab, job: PageJob) -> PageResult:
@@ -37,6 +40,8 @@ async def explore_page(tab: ExploreTab, job: PageJob) -> PageResult:
         return result  # redirected off the site: nothing of it is explored
     if first.template_id in job.known_shapes:
         return result  # MatchesTemplate (at this URL pattern): a known shape, its element behaviour is learned already
+    if job.base is not None and is_same_view(first, job.base):
+        return result  # a query variant showing its base page's view: one of that page's controls, not a page
     clicker.url = first.url  # restore to where the stub led (a redirect is not followed again on every reload)
     await iterate_page(result.candidates, clicker, set(job.explored), max_elements=job.max_elements,
                        page_url=first.url, is_known=lambda url: False, depth=0)

@@ -30,12 +30,13 @@ from typing import Awaitable, Callable
 from urllib.parse import urlsplit
 
 from companion.explore.batch import CommitWindow
+from companion.explore.controls import is_same_view, page_controls, query_params_changed, split_url
 from companion.explore.explore_page import PageJob, explore_page
 from companion.explore.frontier import load_state, new_state, push_children, save_state
 from companion.explore.iterate import IterationLog, NotRecorded, RecordedClicker, eligible, iterate_page
 from companion.explore.model import ClickOutcome, ExploreState, Limits, PageResult, Stub
 from companion.explore.tabs import ExploreTab
-from companion.memory.learn import learn_click, learn_page
+from companion.memory.learn import learn_click, learn_page, refresh_bookmarks
 from companion.memory.store import WebsiteMemStore, normalize_url, site_key
 from companion.pagemem.model import PageMem
 from companion.pagemem.template import fold
@@ -43,6 +44,8 @@ from companion.pagemem.template import fold
 log = logging.getLogger(__name__)
 
 Summarize = Callable[[PageMem, WebsiteMemStore], Awaitable[None]]
+# What a query variant of a registered page is (controls.py).
+CONTROL, PAGE = "control", "page"
 # Stop reasons, as the closing report prints them.
 FINISHED, MAX_PAGES, MAX_TIME, INTERRUPTED = "finished", "max-pages", "max-time", "interrupted"
 
@@ -147,6 +150,10 @@ class SiteExplorer:
                 if ahead is not None:
                     ahead.cancel()  # explored ahead for a URL that turned out to be known: not needed
                 continue
+            if self._variant_role(stub.url) == CONTROL:
+                with self.window.commit():
+                    self._record_control(stub, stub.url)  # another value of a known control: nothing to load
+                continue
             if self.state.counts.pages >= self.limits.max_pages:
                 return MAX_PAGES
             remaining = self.deadline - time.monotonic()
@@ -165,8 +172,27 @@ class SiteExplorer:
         return FINISHED
 
     def _job(self, url: str) -> PageJob:
+        base = self._base_of(url)
         return PageJob(url=url, explored=self._explored(), known_shapes=sorted(self._shapes(url)),
-                       max_elements=self.limits.max_elements)
+                       max_elements=self.limits.max_elements,
+                       base=self.store.load_page(base) if base and self._variant_role(url) != PAGE else None)
+
+    # ------------------------------------------------------------------ query variants (controls.py)
+
+    def _base_of(self, url: str) -> str | None:
+        """The registered page `url` is a query variant of, if any: of the pages registered at its path, the one with
+        the most query parameters (`?page=orders` before the bare path, for `?page=orders&sort=name`), the first
+        registered among equals."""
+        bases = [b for b in self.state.bases.get(split_url(url)[0], []) if query_params_changed(url, b)]
+        return max(bases, key=lambda b: len(split_url(b)[1]), default=None)
+
+    def _variant_role(self, url: str) -> str | None:
+        """CONTROL or PAGE when a variant changing the same parameters at this path pattern settled it; None when
+        `url` is no query variant or its parameters are not settled yet."""
+        base = self._base_of(url)
+        if base is None:
+            return None
+        return self.state.query_roles.get(_path_of(url), {}).get(",".join(query_params_changed(url, base)))
 
     def _explored(self) -> set[str]:
         """E_w as the memory holds it now, committed pages included (the file is parsed again only when another
@@ -198,7 +224,7 @@ class SiteExplorer:
         for stub in reversed(self.state.stack):
             if running >= self.pool.size:
                 return
-            if stub.url in self._done or stub.url in self._jobs:
+            if stub.url in self._done or stub.url in self._jobs or self._variant_role(stub.url) == CONTROL:
                 continue
             self._dispatch(stub.url)
             running += 1
@@ -217,6 +243,10 @@ class SiteExplorer:
             self._finish(stub, [final])  # redirected off the site, or to a page explored already
             return
         page = result.pagemem.model_copy(deep=True)
+        if self._settle_variant(stub.url, page) == CONTROL:
+            with self.window.commit():
+                self._record_control(stub, final)
+            return
         matched = page.template_id in self._shapes(final)
         iteration: IterationLog | None = None
         if not matched:
@@ -238,11 +268,42 @@ class SiteExplorer:
         with self.window.commit():
             self._record(stub, final, page, result, matched, iteration)
 
+    def _settle_variant(self, url: str, page: PageMem) -> str | None:
+        """For a query variant: CONTROL or PAGE, settled on its first load by whether it shows its base page's view
+        (controls.is_same_view), and remembered for the same parameters at its path pattern."""
+        base = self._base_of(url)
+        if base is None:
+            return None
+        roles = self.state.query_roles.setdefault(_path_of(url), {})
+        params = ",".join(query_params_changed(url, base))
+        if params not in roles:
+            base_page = self.store.load_page(base)
+            roles[params] = CONTROL if base_page is not None and is_same_view(page, base_page) else PAGE
+        return roles[params]
+
+    def _record_control(self, stub: Stub, final: str) -> None:
+        """The stub was a control of its base page: the page's controls are recorded again, no page is."""
+        self.state.counts.controls += 1
+        base = self._base_of(stub.url)
+        page = self.store.load_page(base) if base else None
+        if page is not None:
+            self._save_controls(page)
+            refresh_bookmarks(self.store)  # a bookmark is named by its controls too
+        self._finish(stub, [final])
+
+    def _save_controls(self, page: PageMem) -> None:
+        url = normalize_url(page.url)  # as the stubs, whose query roles these are, are keyed
+        roles = self.state.query_roles.get(_path_of(url), {})
+        params = {p for key, role in roles.items() if role == CONTROL for p in key.split(",")}
+        self.store.set_controls(url, page_controls(page, params))
+
     def _record(self, stub: Stub, final: str, page: PageMem, result: PageResult, matched: bool,
                 iteration: IterationLog | None) -> None:
         counts = self.state.counts
         explored_before = self.store.explored()
         learn_page(self.store, page, source="explore", visit=False, from_list_item=stub.list_item)
+        self.state.bases.setdefault(split_url(final)[0], []).append(final)
+        self._save_controls(page)  # its search box, and the parameters known to be controls at its path
         counts.pages += 1
         self.report.run_pages += 1
         shapes = self.state.shapes.setdefault(_path_of(final), [])

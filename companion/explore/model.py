@@ -88,6 +88,7 @@ class ExploreCounts(ExploreModel):
     skipped_unsafe: int = Field(0, description="ShouldSkip")
     skipped_by_limit: int = Field(0, description="--max-elements")
     beyond_depth: int = Field(0, description="pages found past --max-depth")
+    controls: int = Field(0, description="links that only change a registered page's query: its controls, not pages")
     failed: int = Field(0, description="pages or clicks that failed")
     reruns: int = Field(0, description="pages explored again because a worker had an older view of the memory")
 
@@ -102,9 +103,14 @@ class ExploreState(ExploreModel):
 
     start_url: str
     stack: list[Stub] = Field(default_factory=list, description="the depth-first frontier; the last entry is next")
-    done: list[str] = Field(default_factory=list, description="URLs explored (registered), in commit order")
+    done: list[str] = Field(default_factory=list, description="URLs explored (registered, or found to be a control of "
+                            "a registered page), in commit order")
     iterated: list[str] = Field(default_factory=list, description="the pages among them whose elements were clicked")
     shapes: dict[str, list[str]] = Field(default_factory=dict, description="URL path pattern -> structures (PageMem."
                                          "template_id) of the pages registered there (explorer._shapes)")
+    bases: dict[str, list[str]] = Field(default_factory=dict, description="scheme://host/path -> the pages registered "
+                                        "there, in order: what a query variant is a control of (explorer._base_of)")
+    query_roles: dict[str, dict[str, str]] = Field(default_factory=dict, description="URL path pattern -> the query "
+                                                   "parameters a link changes -> 'control' or 'page' (controls.py)")
     counts: ExploreCounts = Field(default_factory=ExploreCounts)
     finished: bool = False

@@ -82,6 +82,7 @@ def report_table(reports: list[SiteReport]) -> Table:
     c = [r.state.counts for r in reports]
     row("pages registered", [x.pages for x in c])
     row("  this run", [r.run_pages for r in reports])
+    row("query links recorded as controls (not pages)", [x.controls for x in c])
     row("templates", [x.templates for x in c])
     row("pages matching a template (not iterated)", [x.template_pages for x in c])
     row("dropdowns (elements that reveal others)", [x.dropdowns for x in c])

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from companion.memory.records import DropdownRecord, LinkRecord, PageStats
+from companion.memory.records import ControlRecord, DropdownRecord, LinkRecord, PageStats
 from companion.pagemem.model import Bookmark, PageMem, Template
 
 
@@ -64,6 +64,7 @@ ROW_MODELS: dict[str, type[BaseModel]] = {
     "dropdowns": DropdownRecord,
     "links": LinkRecord,
     "page_stats": PageStats,
+    "controls": ControlRecord,
 }
 
 

@@ -18,11 +18,10 @@ known_dropdowns(store, pagemem)
 add_bookmark(store, url, ...)
     A bookmark the user (or a caller) made: never replaced by the learned ones.
 
-The bookmark rule (learned_bookmarks): a page's score is the number of distinct pages that link to it
-(outside long content lists: a site's navigation repeats on every page, a product list links each product
-once) plus the times the agent or the user entered it (exploration visits every page once and does not
-count). Pages scoring at least BOOKMARK_MIN_SCORE are bookmarks, the MAX_LEARNED_BOOKMARKS best first;
-log-in, log-out and sign-up pages never are (navigating to one would end or change the user's session).
+The bookmark rule (bookmarks.py, learned_bookmarks) ranks pages from the page stats kept here: the distinct
+pages that link to each (outside long content lists: a site's navigation repeats on every page, a product
+list links each product once), the times the agent or the user entered it or clicked to it (exploration's
+own visits and clicks do not count), and its recorded controls.
 
 Memory is a cache: callers that must not fail on a memory error (the agent) catch exceptions themselves.
 """
@@ -30,10 +29,10 @@ Memory is a cache: callers that must not fail on a memory error (the agent) catc
 from __future__ import annotations
 
 import logging
-import re
 from typing import Iterable
 from urllib.parse import urljoin, urlsplit
 
+from companion.memory.bookmarks import AUTH_PAGE, BOOKMARK_MIN_SCORE, MAX_LEARNED_BOOKMARKS, learned_bookmarks
 from companion.memory.records import DropdownRecord, LinkRecord, PageStats, RevealedElement, Source
 from companion.memory.store import WebsiteMemStore, normalize_url, site_key
 from companion.pagemem.identity import element_keys, element_key
@@ -43,14 +42,10 @@ log = logging.getLogger(__name__)
 
 # Pages worth remembering: a site's own pages. about:blank, chrome:// and data: URLs are no site.
 REMEMBERED_SCHEMES = ("http", "https", "file")
-BOOKMARK_MIN_SCORE = 2
-MAX_LEARNED_BOOKMARKS = 10
 LINKED_FROM_CAP = 20  # distinct linking pages kept per page: enough to rank, bounded in size
 CONTENT_LIST_ITEMS = 12  # a list with more items is content (orders, products), not navigation
 MAX_REVEALED = 60  # a mega-menu is remembered by its first entries (and how many it has: DropdownRecord.revealed)
 NAME_CHARS = 80
-# Log-in, log-out and sign-up pages: never bookmarks (matched on the URL path and on the link's name/title).
-AUTH_PAGE = re.compile(r"log[\s_-]?(in|out|off)|sign[\s_-]?(in|out|up|on)|register|password[\s_-]?reset", re.I)
 
 
 def remembered(url: str) -> bool:
@@ -150,22 +145,9 @@ def link_target(el: Element, page_url: str) -> str | None:
 # --------------------------------------------------------------------------- bookmarks
 
 
-def learned_bookmarks(stats: Iterable[PageStats]) -> list[Bookmark]:
-    """The bookmark rule (module docstring), a pure function of the page stats."""
-    scored = []
-    for st in stats:
-        score = len(st.linked_from) + st.visits
-        if score < BOOKMARK_MIN_SCORE or AUTH_PAGE.search(urlsplit(st.url).path) or AUTH_PAGE.search(st.title or st.name):
-            continue
-        scored.append((score, st))
-    scored.sort(key=lambda pair: (-pair[0], pair[1].url))
-    return [Bookmark(url=st.url, title=(st.title or st.name)[:NAME_CHARS], note=(st.summary or "")[:200], learned=True,
-                     score=score) for score, st in scored[:MAX_LEARNED_BOOKMARKS]]
-
-
 def refresh_bookmarks(store: WebsiteMemStore, stats: dict[str, PageStats] | None = None) -> list[Bookmark]:
     """Re-derive the learned bookmarks from the page stats and store them (written only when they changed)."""
-    bookmarks = learned_bookmarks((stats if stats is not None else store.page_stats()).values())
+    bookmarks = learned_bookmarks((stats if stats is not None else store.page_stats()).values(), store.controls())
     store.set_learned_bookmarks(bookmarks)
     return bookmarks
 
@@ -202,7 +184,7 @@ def learn_click(store: WebsiteMemStore, page: PageMem, element: Element, *, reve
         in_item = any(element.key in {e.key for e in item.all_elements()} for s in page.sections for item in s.items)
         store.count_link(LinkRecord(from_url=normalize_url(page.url), to_url=target, key=key,
                                     name=element.name[:NAME_CHARS], in_list_item=in_item))
-        if site_key(target) == store.site:
+        if site_key(target) == store.site and source != "explore":  # people's clicks rank bookmarks, not the crawler's
             def clicked_in(stats: dict[str, PageStats]) -> list[PageStats]:
                 st = stats.get(target) or PageStats(url=target)
                 st.clicks_in += 1

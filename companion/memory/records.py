@@ -6,6 +6,9 @@ DropdownRecord  — a trigger whose click revealed elements on the same page (th
 LinkRecord      — a click that navigated from one page to another (counted).
 PageStats       — per page: how often it was visited (by the agent or the user), and which pages link to it
                   from outside long content lists (the input of the bookmark rule, learn.py).
+ControlRecord   — one control of a page: a search box, or the links that only change one query parameter of
+                  the page (sort keys, filter choices, pagination: explore/controls.py), so a query variant is
+                  remembered as what it does to the page, not as a page of its own.
 
 Bookmark and Template stay in pagemem/model.py (the paper's WebsiteMem).
 """
@@ -61,7 +64,19 @@ class PageStats(Record):
     summary: str = Field("", description="the page summary when one was made")
     visits: int = Field(0, description="page entries by the agent or the user (exploration does not count)")
     linked_from: list[str] = Field(default_factory=list, description="pages linking here from outside long lists (capped)")
-    clicks_in: int = Field(0, description="recorded clicks that navigated here")
+    clicks_in: int = Field(0, description="recorded clicks by the agent or the user that navigated here")
 
 
-__all__ = ["DropdownRecord", "LinkRecord", "PageStats", "RevealedElement", "Source"]
+ControlKind = Literal["search", "sort", "filter", "pagination"]
+
+
+class ControlRecord(Record):
+    url: str = Field(description="normalized URL of the page the control belongs to")
+    kind: ControlKind
+    param: str = Field("", description="the query parameter it sets (a search box: its field's name)")
+    label: str = Field("", description="what it sorts, filters or searches by, in words")
+    choices: list[str] = Field(default_factory=list, description="link names of its values, in document order (capped)")
+    count: int = Field(0, ge=0, description="how many distinct choices the page shows")
+
+
+__all__ = ["ControlKind", "ControlRecord", "DropdownRecord", "LinkRecord", "PageStats", "RevealedElement", "Source"]

@@ -3,9 +3,9 @@
 Tables: meta (schema version, site), pages (PageMem by normalized URL), templates, explored (stable
 element keys, pagemem/identity.py: the paper's E_w), bookmarks, summaries (by content hash), purposes (by
 content hash, and by section signature within one page structure, so the pages of one template share them
-and unrelated sections of the same bare shape do not), dropdowns, links and page_stats (records.py: what
-clicks revealed or where they led, and how pages are used, for bookmarks). A revisit whose sections render
-the same content costs no LLM call: apply_cached() fills summaries and purposes back in.
+and unrelated sections of the same bare shape do not), dropdowns, links, page_stats and controls (records.py:
+what clicks revealed or where they led, how pages are used, for bookmarks, and which links only change a
+page's query: its controls). A revisit whose sections render the same content costs no LLM call: apply_cached() fills summaries and purposes back in.
 
 What to record is decided in learn.py (the one "learn from this page / this click" API); this module
 only stores and reads.
@@ -29,7 +29,7 @@ from tinydb.storages import MemoryStorage
 
 from companion import paths
 from companion.memory.keys import normalize_url, purpose_scope, site_key
-from companion.memory.records import DropdownRecord, LinkRecord, PageStats
+from companion.memory.records import ControlRecord, DropdownRecord, LinkRecord, PageStats
 from companion.memory.scrub import all_sections, scrub
 from companion.memory.storage import AtomicJSONStorage, LockedTinyDB, MemoryFileError, file_lock, holding, sweep_temp_files
 from companion.pagemem.model import Bookmark, PageMem, PageSection, Template, WebsiteMem
@@ -162,7 +162,9 @@ class WebsiteMemStore:
         self.db.table("bookmarks").upsert(bookmark.model_dump(mode="json"), Query().url == bookmark.url)
 
     def bookmarks(self) -> list[Bookmark]:
-        return [Bookmark.model_validate(d) for d in self.db.table("bookmarks").all()]
+        """The user's bookmarks, then the learned ones best first."""
+        found = [Bookmark.model_validate(d) for d in self.db.table("bookmarks").all()]
+        return sorted(found, key=lambda b: (b.learned, b.rank))
 
     @_atomic
     def set_learned_bookmarks(self, bookmarks: list[Bookmark]) -> bool:
@@ -206,6 +208,23 @@ class WebsiteMemStore:
             link = link.model_copy(update={"clicks": int(doc.get("clicks", 0)) + link.clicks})
         table.upsert(link.model_dump(mode="json"), q)
         return link
+
+    def controls(self, url: str | None = None) -> list[ControlRecord]:
+        """The recorded controls of one page (normalized URL), or of every page."""
+        docs = self.db.table("controls").all() if url is None else self.db.table("controls").search(Query().url == url)
+        return [ControlRecord.model_validate(d) for d in docs]
+
+    @_atomic
+    def set_controls(self, url: str, records: list[ControlRecord]) -> bool:
+        """Replace the page's controls by these; written only when they changed. Returns True when written."""
+        table = self.db.table("controls")
+        wanted = [r.model_dump(mode="json") for r in records]
+        if [dict(d) for d in table.search(Query().url == url)] == wanted:
+            return False
+        table.remove(Query().url == url)
+        if wanted:
+            table.insert_multiple(wanted)
+        return True
 
     def page_stats(self) -> dict[str, PageStats]:
         return {d["url"]: PageStats.model_validate(d) for d in self.db.table("page_stats").all()}
@@ -371,7 +390,7 @@ class WebsiteMemStore:
 
     def stats(self) -> dict[str, int]:
         return {name: len(self.db.table(name)) for name in ("pages", "templates", "explored", "bookmarks", "summaries", "purposes",
-                                                            "dropdowns", "links", "page_stats")}
+                                                            "dropdowns", "links", "page_stats", "controls")}
 
 
 class _LazyStats(MutableMapping):

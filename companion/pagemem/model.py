@@ -214,6 +214,7 @@ class Bookmark(PageMemModel):
     note: str = ""
     learned: bool = Field(False, description="made by memory/learn.py's rule (else by the user); replaced as it learns")
     score: int = Field(0, description="learned: pages linking here plus visits (learn.py)")
+    rank: int = Field(0, ge=0, description="learned: its place in the bookmark rule's order, best first (memory/bookmarks.py)")
 
 
 class WebsiteMem(PageMemModel):
