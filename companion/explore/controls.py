@@ -33,10 +33,11 @@ import re
 from collections import Counter
 from urllib.parse import parse_qsl, urlsplit
 
-from companion.explore.should_skip import is_typing_field, link_url
+from companion.explore.should_skip import link_url
 from companion.memory.records import ControlRecord
 from companion.memory.store import normalize_url
 from companion.pagemem.model import Element, PageMem
+from companion.pagemem.widgets import is_text_field
 
 # Link names of a pagination bar: numbers, next/previous words (several languages), arrows, ellipses.
 PAGE_NAME = re.compile(
@@ -115,7 +116,7 @@ def _kind(param: str, links: list[tuple[Element, bool]], names: list[str]) -> st
 
 
 def _search_box(url: str, elements: list[Element]) -> ControlRecord | None:
-    fields = [e for e in elements if is_typing_field(e) and e.input_type != "password"]
+    fields = [e for e in elements if is_text_field(e) and e.input_type != "password"]
     if len(fields) != 1 or any(e.input_type == "password" for e in elements):
         return None
     field = fields[0]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.agent.test_run_command import ROOT, run_cli
+from tests.support.run_cli import ROOT, run_cli
 
 
 def webchallenger(args: list[str], data_dir: Path, timeout: float = 60) -> subprocess.CompletedProcess:
@@ -55,10 +55,9 @@ def test_run_llm_help_lists_lexical(tmp_path):
 def test_the_readme_run_prints_no_warning(agent_llm, tmp_path):
     """The README's first command (`run` on the local shop, which pairs its browser through the options page)
     prints the answer and nothing on stderr: no warning about the options page's requests."""
-    from tests.agent.test_run_command import choose_kettles_then_end
-    from tests.agent.test_task_flow import PRICE_TASK, _blue_price
+    from tests.support.price_task import PRICE_TASK, blue_price, choose_kettles_then_end
 
-    server = agent_llm(choose=choose_kettles_then_end, answer=_blue_price)
+    server = agent_llm(choose=choose_kettles_then_end, answer=blue_price)
     result = run_cli([PRICE_TASK, "--start-url", "tests/fixtures/pages/agent_shop.html", "--headless", "--no-confirm",
                       "--llm", server.spec, "-q"], tmp_path / "data")
     assert result.returncode == 0, result.stdout + result.stderr

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.agent.agent_llm import index_of
-from tests.agent.test_run_command import ROOT, run_cli
+from tests.support.agent_llm import index_of
+from tests.support.run_cli import ROOT, run_cli
 
 pytestmark = pytest.mark.browser
 

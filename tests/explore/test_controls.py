@@ -7,7 +7,7 @@ from pathlib import Path
 
 from companion.explore.controls import is_same_view, page_controls, query_params_changed
 from companion.pagemem.divide import divide_page
-from tests.pagemem.htmlsnap import snapshot_from_html
+from tests.support.htmlsnap import snapshot_from_html
 
 APP = Path(__file__).parent.parent / "fixtures" / "pages" / "app"
 BASE = "http://depot.example/app/"

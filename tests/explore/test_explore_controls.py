@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.explore.conftest import Memory, explore
+from tests.support.explore_admin import Memory, explore
 
 pytestmark = pytest.mark.browser
 APP = "app/index.html"

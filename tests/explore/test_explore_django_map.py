@@ -16,8 +16,7 @@ import pytest
 from companion.bridge.launcher import LaunchOptions
 from companion.explore.tabs import ExploreBrowser
 from tests.djangosite.server import MODELS
-from tests.explore.conftest import Memory, explore
-from tests.explore.django_admin import change_pages, logged_in_tabs
+from tests.support.explore_admin import Memory, change_pages, explore, logged_in_tabs
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.app_explore]
 MAX_PAGES = 80

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.common.by import By
 
-from tests.sidepanel.conftest import PRICE_TASK, shop_choice, type_task, wait_done
+from tests.support.sidepanel import PRICE_TASK, shop_choice, type_task, wait_done
 
 SHOTS = Path(os.environ.get("WEBCHALLENGER_PANEL_SHOTS", "/tmp/team"))
 LONG_RESULT = "The Blue kettle costs $24.50; " + " ".join(["it boils a litre in three minutes and keeps it warm"] * 12)
