@@ -1,5 +1,5 @@
 // The side panel's learning switch for the current tab's site: allow, ask (the default) or block passive
-// learning (bg/passive.js). The choice is the companion's (memory/policy.py, also set with
+// learning (bg/passive.js). The choice is the companion's (memory/learning_consent.py, also set with
 // `webchallenger memory allow|block|ask HOST`); this asks for it through the worker and sets it there.
 import { targetTab } from "./sidepanel.js";
 

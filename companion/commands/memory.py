@@ -15,7 +15,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from companion.memory import MemoryFileError, WebsiteMemStore, list_sites, remove_site, site_key
-from companion.memory.policy import DEFAULT_POLICY, POLICIES, LearningPolicy, read_policies, set_learning_policy
+from companion.memory.learning_consent import DEFAULT_CONSENT, CONSENT_CHOICES, ConsentChoice, read_consent, set_learning_consent
 from companion.memory.records import DropdownRecord
 from companion.memory.storage import MemoryBusyError
 from companion.pagemem.model import Bookmark, PageMem, Template
@@ -30,7 +30,7 @@ class SiteListing(BaseModel):
     """One line of `memory ls`."""
 
     site: str
-    learning: LearningPolicy
+    learning: ConsentChoice
     learning_is_default: bool = Field(description="no choice was made for this site: the default applies")
     # None when the memory file is unreadable (see error)
     pages: int | None = 0
@@ -46,7 +46,7 @@ class SiteMemoryView(BaseModel):
     """`memory show SITE --json`: what was learned about one site."""
 
     site: str
-    learning: LearningPolicy
+    learning: ConsentChoice
     pages: list[PageMem]
     templates: list[Template]
     dropdowns: list[DropdownRecord]
@@ -67,22 +67,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     rm.add_argument("site", help="site key or any URL of the site")
     rm.add_argument("--page", metavar="URL", help="delete only this page of the site")
     rm.set_defaults(func=run_rm)
-    for policy in POLICIES:
+    for policy in CONSENT_CHOICES:
         cmd = sub.add_parser(policy, help=POLICY_HELP[policy])
         cmd.add_argument("host", help="host (host:port), site key or any URL of the site")
         cmd.set_defaults(func=run_set_policy, policy=policy)
 
 
-def _policies() -> dict[str, LearningPolicy]:
+def _policies() -> dict[str, ConsentChoice]:
     try:
-        return dict(read_policies().sites)
+        return dict(read_consent().sites)
     except MemoryFileError as e:
-        print(f"warning: {e} Every site is treated as '{DEFAULT_POLICY}'.", file=sys.stderr)
+        print(f"warning: {e} Every site is treated as '{DEFAULT_CONSENT}'.", file=sys.stderr)
         return {}
 
 
-def _listing(site: str, path: Path | None, policies: dict[str, LearningPolicy]) -> SiteListing:
-    row = SiteListing(site=site, learning=policies.get(site, DEFAULT_POLICY), learning_is_default=site not in policies)
+def _listing(site: str, path: Path | None, policies: dict[str, ConsentChoice]) -> SiteListing:
+    row = SiteListing(site=site, learning=policies.get(site, DEFAULT_CONSENT), learning_is_default=site not in policies)
     if path is None:
         return row
     row.file = str(path)
@@ -145,7 +145,7 @@ def run_show(args: argparse.Namespace) -> int:
     except (MemoryFileError, MemoryBusyError, OSError) as e:
         print(str(e), file=sys.stderr)
         return 1
-    view = SiteMemoryView(site=site, learning=policies.get(site, DEFAULT_POLICY),
+    view = SiteMemoryView(site=site, learning=policies.get(site, DEFAULT_CONSENT),
                           pages=[mem.pages[u] for u in sorted(mem.pages)], templates=mem.templates,
                           dropdowns=dropdowns, bookmarks=mem.bookmarks)
     if args.json:
@@ -194,8 +194,8 @@ def run_rm(args: argparse.Namespace) -> int:
 
 def run_set_policy(args: argparse.Namespace) -> int:
     try:
-        before = _policies().get(site_key(args.host), DEFAULT_POLICY)
-        site = set_learning_policy(args.host, args.policy)
+        before = _policies().get(site_key(args.host), DEFAULT_CONSENT)
+        site = set_learning_consent(args.host, args.policy)
     except (ValueError, MemoryFileError, MemoryBusyError, OSError) as e:
         print(str(e), file=sys.stderr)
         return 1

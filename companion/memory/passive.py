@@ -12,7 +12,7 @@ pagemem/update.py), a click that navigated links the two pages (learn_click). Su
 page is handed to `on_page` (the background summarizer, observe/summarize_later.py) and browsing never waits for
 an LLM.
 
-Nothing of a site is learned unless its policy (memory/policy.py) is "allow": "block" and "ask" (the default)
+Nothing of a site is learned unless its policy (memory/learning_consent.py) is "allow": "block" and "ask" (the default)
 drop every event, and nothing of such a page is held even in this process. The companion enforces this whatever
 the extension does. No field value is stored: the passive snapshot carries none, and `scrub_snapshot` drops any
 that a sender put in anyway, with the query values of a page reached by a form submission.
@@ -32,7 +32,7 @@ from typing import Callable, Literal
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from companion.memory.learn import learn_click, learn_page
-from companion.memory.policy import LearningPolicy, learning_policy
+from companion.memory.learning_consent import ConsentChoice, learning_consent
 from companion.memory.storage import MemoryBusyError, MemoryFileError
 from companion.memory.store import WebsiteMemStore, normalize_url, site_key
 from companion.pagemem.divide import divide_page
@@ -76,10 +76,10 @@ def web_site(url: str) -> str:
     return site_key(parsed.href)
 
 
-def site_policy(url: str, policy_dir: Path | None = None) -> tuple[str, LearningPolicy]:
+def site_policy(url: str, policy_dir: Path | None = None) -> tuple[str, ConsentChoice]:
     """(site key, policy) for `url`; a URL that is no web site is ("", "block")."""
     site = web_site(url)
-    return (site, learning_policy(site, policy_dir)) if site else ("", "block")
+    return (site, learning_consent(site, policy_dir)) if site else ("", "block")
 
 
 def _without_query_values(url: str) -> str:

@@ -21,7 +21,7 @@ from typing import Callable
 from companion.bridge.hub import BridgeHub
 from companion.bridge.session import BrowserSession, new_id
 from companion.memory.passive import Learned, PassiveLearner, site_policy
-from companion.memory.policy import set_learning_policy
+from companion.memory.learning_consent import set_learning_consent
 from companion.memory.storage import MemoryBusyError, MemoryFileError
 from companion.protocol import (
     PageVisited, PassiveMode, SitePolicy, SitePolicyGet, SitePolicySet, UserClicked, WireModel,
@@ -151,7 +151,7 @@ class PassiveLearning:
         assert isinstance(message, SitePolicySet)
         site, _ = site_policy(message.url, self.learner.policy_dir)
         if site:
-            set_learning_policy(site, message.policy, self.learner.policy_dir)
+            set_learning_consent(site, message.policy, self.learner.policy_dir)
             log.info("learning policy of %s: %s", site, message.policy)
         site, policy = site_policy(message.url, self.learner.policy_dir)
         return SitePolicy(id=message.id, site=site, policy=policy, passive=self.enabled)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.memory import WebsiteMemStore
-from companion.memory.policy import learning_policy
+from companion.memory.learning_consent import learning_consent
 from companion.memory.records import DropdownRecord, RevealedElement
 from companion.pagemem.divide import divide_page
 from companion.pagemem.model import Bookmark
@@ -98,7 +98,7 @@ def test_rm_deletes_the_sites_memory_and_keeps_its_learning_choice(data):
     assert out.returncode == 0 and out.stdout.strip() == f"removed memory of {SITE} (learning stays 'allow')"
     assert not (data / "memory" / f"{SITE}.json").exists()
     assert cli(data, "memory", "show", SITE).returncode == 1
-    assert learning_policy(SITE, data) == "allow"
+    assert learning_consent(SITE, data) == "allow"
 
 
 def test_rm_of_an_unknown_site_fails_clearly(data):
@@ -119,7 +119,7 @@ def test_allow_block_ask_set_the_learning_policy(data, policy):
     out = cli(data, "memory", policy, f"https://{SITE}/x")
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith(f"learning on {SITE}: {policy}")
-    assert learning_policy(SITE, data) == policy
+    assert learning_consent(SITE, data) == policy
     [row] = cli_json(data, "memory", "ls")
     assert row["learning"] == policy and row["learning_is_default"] is False
     assert json.loads((data / "learning_policy.json").read_text())["sites"] == {SITE: policy}

@@ -7,7 +7,7 @@ import contextlib
 
 from selenium.webdriver.common.by import By
 
-from companion.memory.policy import learning_policy
+from companion.memory.learning_consent import learning_consent
 from tests.support.passive import PANEL_URL, allow, wait_panel
 
 
@@ -40,7 +40,7 @@ def test_ask_is_one_question_and_block_is_recorded_by_the_companion(browser, pag
         assert not question.is_displayed()
         assert user_tab.find_element(By.ID, "learn-status").text.startswith("Not learning 127.0.0.1")
         assert _pressed(user_tab) == ["block"]
-    assert learning_policy(pages.base, policy_dir) == "block"
+    assert learning_consent(pages.base, policy_dir) == "block"
 
 
 def test_the_switch_shows_the_sites_policy_and_changes_it(browser, pages, passive, user_tab, policy_dir):
@@ -50,7 +50,7 @@ def test_the_switch_shows_the_sites_policy_and_changes_it(browser, pages, passiv
         assert user_tab.find_element(By.ID, "learn-status").text.startswith("Learning 127.0.0.1")
         user_tab.find_element(By.CSS_SELECTOR, '.learn-choices button[data-policy="ask"]').click()
         wait.until(lambda d: d.find_element(By.ID, "learn-question").is_displayed())
-    assert learning_policy(pages.base, policy_dir) == "ask"
+    assert learning_consent(pages.base, policy_dir) == "ask"
 
 
 def test_the_switch_reads_well_at_360_px(browser, pages, passive, user_tab, policy_dir):

@@ -9,7 +9,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from companion.memory import list_sites
 from companion.memory.learn import learn_page
-from companion.memory.policy import learning_policy, set_learning_policy
+from companion.memory.learning_consent import learning_consent, set_learning_consent
 from companion.memory.records import DropdownRecord, RevealedElement
 from companion.memory.store import WebsiteMemStore, site_key
 from companion.pagemem.divide import divide_page
@@ -51,12 +51,12 @@ def test_the_site_card_shows_the_counts_from_memory(browser, pages, services, me
 
 def test_forget_this_site_empties_its_memory_and_keeps_the_learning_choice(browser, pages, services, memory_dir, panel):
     _learn(browser, pages, memory_dir)
-    set_learning_policy(pages.base, "block")  # the companion's own policy file (the site card reads no other)
+    set_learning_consent(pages.base, "block")  # the companion's own policy file (the site card reads no other)
     try:
         _forget(browser, pages, memory_dir, panel)
-        assert learning_policy(pages.base) == "block"
+        assert learning_consent(pages.base) == "block"
     finally:
-        set_learning_policy(pages.base, "ask")  # the default again, for the tests after this one
+        set_learning_consent(pages.base, "ask")  # the default again, for the tests after this one
 
 
 def _forget(browser, pages, memory_dir, panel) -> None:

@@ -11,7 +11,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from companion.bridge.auth import EXTENSION_ID
-from companion.memory.policy import set_learning_policy
+from companion.memory.learning_consent import set_learning_consent
 from companion.memory.store import WebsiteMemStore, site_key
 
 T = TypeVar("T")
@@ -19,7 +19,7 @@ WAIT_S = 90.0  # a loaded machine: generous, never a measure
 
 
 def allow(url: str, policy_dir: Path, policy: str = "allow") -> str:
-    return set_learning_policy(url, policy, policy_dir)
+    return set_learning_consent(url, policy, policy_dir)
 
 
 def wait_for(predicate: Callable[[], T], what: str, timeout: float = WAIT_S) -> T:
