@@ -28,7 +28,7 @@ from urllib.parse import urldefrag
 from companion import llm
 from companion.act.elements import SEARCH_WORDS, is_search_field, label
 from companion.act.named_fields import fields_in_scope, unset_named
-from companion.agent.grounding import SeenText
+from companion.agent.seen_text import SeenText
 from companion.llm.answers import FinalAnswer, Verification
 from companion.llm.fit import declare
 from companion.pagemem.model import PageMem
@@ -45,7 +45,7 @@ async def verify_end_task(task: str, history: str, observation: str, actions_don
                           checked_values: list[str] | None = None, parts: list[str] | None = None) -> Verification:
     """actions_done: every basic action of the task so far; listing them (or "(none)") makes a claim of
     completion checkable even for a small model that would otherwise trust a hallucinated observation.
-    checked_values: the observation's numbers found in a visited page's text, with the page (grounding.py).
+    checked_values: the observation's numbers found in a visited page's text, with the page (seen_text.py).
     parts: a compound task's parts, the done ones ticked (act/task_parts.py), so each is judged as itself."""
     variables = {"task": task, "history": history, "observation": observation, "actions_done": actions_done,
                  "checked_values": checked_values or [], "parts": parts or []}

@@ -12,12 +12,12 @@ gate, and this module the task around them (start, steps, checkpoints, the resul
     a modal opens, end task is chosen or MAX_STEP_ACTIONS actions ran in the step;
   - end task: one verification call per task; "not complete" removes end task for this step only; a later
     end-task choice ends the task without another LLM check; a final-answer call produces the answer.
-    Before either, a rule check (grounding.py) on every end-task choice refuses an observation stating a
+    Before either, a rule check (seen_text.py) on every end-task choice refuses an observation stating a
     number no visited page showed (small models invent prices), a task asking for an action none of the
     actions could have done, and an answer saying "not provided", or stating a number no page showed, while
     the site was not searched (finish.py);
   - view all: the observer shows every section in full for the rest of the page; observe again;
-  - each step's observation loses the sentences stating numbers no visited page showed (grounding.py);
+  - each step's observation loses the sentences stating numbers no visited page showed (seen_text.py);
   - a declined action (act.errors.Declined) is shown as declined and not offered again on its page for the rest
     of the task (confirmation.py refuses what does the same, unasked); a task that asks to act and ends with
     nothing done since that could do it another way ends "stopped", saying what was declined (finish.py);
@@ -58,7 +58,7 @@ from companion.agent.checkpoint import TaskCheckpoint, TaskOptions
 from companion.agent.events import EventStream, Subscriber, usage_of
 from companion.agent.finish import EndGate, final_answer
 from companion.agent.history import format_earlier
-from companion.agent.grounding import SeenText
+from companion.agent.seen_text import SeenText
 from companion.agent.loopguard import LoopGuard
 from companion.agent.pause import PauseGate
 from companion.agent.site_memory import SiteMemory

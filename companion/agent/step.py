@@ -23,7 +23,7 @@ from companion.act.filter_guard import element_name
 from companion.agent.change import describe_change, page_lines
 from companion.agent.decide import CHANGED_NOTHING, DECLINED, TRIED, select_action
 from companion.agent.finish import Answer, EndFacts, EndGate, Refused, declined_end, moves_on
-from companion.agent.grounding import SeenText
+from companion.agent.seen_text import SeenText
 from companion.agent.history import History, StepRecord
 from companion.agent.loopguard import LoopGuard, page_state, page_text
 from companion.bridge.errors import BridgeActionInterrupted
@@ -150,7 +150,7 @@ class StepPhases:
 
     async def _grounded(self, summary: str) -> str:
         """The observation without sentences stating numbers no visited page showed nor supports by a
-        computation; a computed number keeps its computation in the observation, so in the history (grounding.py)."""
+        computation; a computed number keeps its computation in the observation, so in the history (seen_text.py)."""
         grounded = self.seen.grounded(summary)
         if grounded.derived:
             await self.events.emit("note", step=self.step, text="Computed from values seen: "

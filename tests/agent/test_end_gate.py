@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from companion.agent.finish import EndFacts, EndGate, Refused
-from companion.agent.grounding import SeenText
+from companion.agent.seen_text import SeenText
 
 
 def facts(observation: str, done: list[str] | None = None) -> EndFacts:

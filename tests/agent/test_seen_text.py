@@ -1,6 +1,6 @@
 """The grounding check: numbers an observation states must have been seen on a page (or in the task)."""
 
-from companion.agent.grounding import SeenText
+from companion.agent.seen_text import SeenText
 from companion.pagemem.model import PageMem, PageSection
 
 
