@@ -30,7 +30,7 @@ import time
 from collections import Counter
 
 from companion.bridge.errors import BridgeError
-from companion.explore.model import Candidate, ClickOutcome
+from companion.explore.model import ClickOutcome, ExploreTarget
 from companion.explore.should_skip import link_url, should_skip
 from companion.explore.tabs import ExploreTab, PageLoadError
 from companion.memory.store import normalize_url
@@ -51,7 +51,7 @@ SETTLE_S = 0.15
 LINK_NAVIGATION_WAIT_S = 3.0
 
 
-def page_candidates(pagemem: PageMem, snapshot: Snapshot) -> list[Candidate]:
+def page_candidates(pagemem: PageMem, snapshot: Snapshot) -> list[ExploreTarget]:
     """Every element of the page in document order, with its keys and ShouldSkip's verdict. Elements are
     deduplicated by their repeat key (repeats.py), so the rows of a table are alike, and so are the links of
     one list item that lead to one kind of page; a list item's other controls by their key relative to the
@@ -59,11 +59,11 @@ def page_candidates(pagemem: PageMem, snapshot: Snapshot) -> list[Candidate]:
     keys = element_keys(pagemem)
     item_keys = list_item_keys(pagemem)
     in_form = set(FormMembership.of(snapshot).members)
-    out: list[Candidate] = []
+    out: list[ExploreTarget] = []
 
     def add(el: Element, dedup_key: str, in_item: bool) -> None:
-        out.append(Candidate(key=keys[el.key], dedup_key=dedup_key, element=el,
-                             skip=should_skip(el, pagemem.url, in_form=el.key in in_form), in_list_item=in_item))
+        out.append(ExploreTarget(key=keys[el.key], dedup_key=dedup_key, element=el,
+                                 skip=should_skip(el, pagemem.url, in_form=el.key in in_form), in_list_item=in_item))
 
     for section in pagemem.sections:
         for el in section.elements:
@@ -213,7 +213,7 @@ class LiveClicker:
         # out the timeout for a navigation that never comes cost seconds per such link.
         await self.tab.wait_for_navigation_or_popup(since, LINK_NAVIGATION_WAIT_S)
 
-    async def click(self, path: tuple[str, ...], cand: Candidate) -> ClickOutcome:
+    async def click(self, path: tuple[str, ...], cand: ExploreTarget) -> ClickOutcome:
         """ExploreElement; a click that failed (a timeout on a busy machine, a page that did not load) is tried
         once more from a fresh load, so a passing hiccup does not change what is learned."""
         outcome = await self._click(path, cand)
@@ -224,7 +224,7 @@ class LiveClicker:
         self.outcomes.append(outcome)
         return outcome
 
-    async def _click(self, path: tuple[str, ...], cand: Candidate) -> ClickOutcome:
+    async def _click(self, path: tuple[str, ...], cand: ExploreTarget) -> ClickOutcome:
         outcome = ClickOutcome(path=list(path), key=cand.key)
         el = cand.element
         if el.tag == "select":
@@ -234,8 +234,9 @@ class LiveClicker:
             # elements, the current state for a select inside a dropdown.
             snapshot = self.base_snapshot if not path else (self.snapshot if not self.dirty and self.path == path else None)
             options = option_candidates(el, snapshot) if snapshot is not None else []
-            outcome.revealed = [Candidate(key=f"{cand.key}/option/{i}", dedup_key=f"{cand.dedup_key}/option/{i}", element=o,
-                                          skip="an option of a native select", in_list_item=cand.in_list_item)
+            outcome.revealed = [ExploreTarget(key=f"{cand.key}/option/{i}", dedup_key=f"{cand.dedup_key}/option/{i}",
+                                              element=o, skip="an option of a native select",
+                                              in_list_item=cand.in_list_item)
                                 for i, o in enumerate(options)]
             return outcome
         if cand.shows:

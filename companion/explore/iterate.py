@@ -22,12 +22,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
-from companion.explore.model import MAX_NESTING, Candidate, ClickOutcome, PageResult, Stub
+from companion.explore.model import MAX_NESTING, ClickOutcome, ExploreTarget, PageResult, Stub
 from companion.memory.store import normalize_url, site_key
 
 
 class Clicker(Protocol):
-    async def click(self, path: tuple[str, ...], candidate: Candidate) -> ClickOutcome: ...
+    async def click(self, path: tuple[str, ...], candidate: ExploreTarget) -> ClickOutcome: ...
 
 
 class NotRecorded(Exception):
@@ -38,7 +38,7 @@ class RecordedClicker:
     def __init__(self, result: PageResult) -> None:
         self.result = result
 
-    async def click(self, path: tuple[str, ...], candidate: Candidate) -> ClickOutcome:
+    async def click(self, path: tuple[str, ...], candidate: ExploreTarget) -> ClickOutcome:
         outcome = self.result.outcome(path, candidate.key)
         if outcome is None:
             raise NotRecorded(f"{candidate.key} under {list(path)}")
@@ -61,7 +61,7 @@ class IterationLog:
     failed: int = 0
 
 
-def eligible(candidates: list[Candidate], explored: set[str]) -> int:
+def eligible(candidates: list[ExploreTarget], explored: set[str]) -> int:
     """How many of these a naive explorer would click on a page the template rule skipped: all that ShouldSkip
     allows and E_w does not hold yet, each distinct exploration key once."""
     seen: set[str] = set()
@@ -73,7 +73,7 @@ def eligible(candidates: list[Candidate], explored: set[str]) -> int:
     return n
 
 
-async def iterate_page(candidates: list[Candidate], clicker: Clicker, explored: set[str], *, max_elements: int,
+async def iterate_page(candidates: list[ExploreTarget], clicker: Clicker, explored: set[str], *, max_elements: int,
                        page_url: str, is_known: Callable[[str], bool], depth: int) -> IterationLog:
     """IteratePage: explore `candidates` (a page's elements in document order) with `clicker`; `explored` (E_w)
     is updated in place. Navigations to same-site pages that `is_known` does not know become stubs at depth+1,
@@ -84,7 +84,7 @@ async def iterate_page(candidates: list[Candidate], clicker: Clicker, explored: 
     stub_urls: set[str] = set()
     list_claimed: set[str] = set()  # dedup keys first explored in a list item of this page
 
-    async def visit(path: tuple[str, ...], cand: Candidate) -> None:
+    async def visit(path: tuple[str, ...], cand: ExploreTarget) -> None:
         if cand.skip is not None:
             log.skipped_unsafe[cand.skip] += 1
             return

@@ -1,7 +1,7 @@
 """The typed records exploration passes between its stages (paper A.2 names in the comments).
 
 Stub           a URL-only PageMem stub on the frontier, with its depth and the is_list_item flag.
-Candidate      one element IteratePage may click: its stable key (to find it again after a reload), its
+ExploreTarget  one element IteratePage may click: its stable key (to find it again after a reload), its
                exploration key (what E_w deduplicates by: pagemem/identity.py), and ShouldSkip's verdict.
 ClickOutcome   what ExploreElement saw: a navigation, revealed elements (the dropdown elements), nothing.
 PageResult     what a worker brings back from one page: the PageMem of its first load, every candidate, and
@@ -30,7 +30,7 @@ class Stub(ExploreModel):
     list_item: bool = Field(False, description="reached from an element of a list item: the page becomes a template")
 
 
-class Candidate(ExploreModel):
+class ExploreTarget(ExploreModel):
     key: str = Field(description="stable element key in its page state (identity.element_key)")
     dedup_key: str = Field(description="what the explored set E_w holds (identity.exploration_key)")
     element: Element
@@ -45,7 +45,7 @@ class ClickOutcome(ExploreModel):
     path: list[str] = Field(default_factory=list, description="keys of the triggers opened before this click")
     key: str
     navigated_to: str | None = Field(None, description="the URL the click led to (a new document)")
-    revealed: list[Candidate] = Field(default_factory=list, description="Δ+: elements the click revealed on the page")
+    revealed: list[ExploreTarget] = Field(default_factory=list, description="Δ+: elements the click revealed on the page")
     after: PageMem | None = Field(None, description="the page as it was with the revealed elements (learn_click reads it)")
     hid: bool = Field(False, description="the click closed an open disclosure: `revealed` are the elements it hid")
     clicked: bool = Field(True, description="False: learned without a click (a native select's options, a new-tab link)")
@@ -56,7 +56,7 @@ class PageResult(ExploreModel):
     url: str = Field(description="the stub's URL")
     final_url: str = Field("", description="normalized URL after redirects")
     pagemem: PageMem | None = None
-    candidates: list[Candidate] = Field(default_factory=list, description="top-level elements, document order")
+    candidates: list[ExploreTarget] = Field(default_factory=list, description="top-level elements, document order")
     outcomes: list[ClickOutcome] = Field(default_factory=list)
     iterated: bool = Field(False, description="False: the worker's view already had a matching template")
     error: str | None = Field(None, description="the page could not be loaded or read")
