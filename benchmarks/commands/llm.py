@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from companion.llm.models import DEFAULT_MODEL, EMBEDDED_MODELS
+from companion.llm.model_files import DEFAULT_MODEL, EMBEDDED_MODELS
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = Path("/work/shared/corpus")

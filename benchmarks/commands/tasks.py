@@ -70,7 +70,7 @@ def _llm(spec: str | None):
     client = llm.LLMClient(spec=spec)
     llm.set_client(client)
     if client.settings.kind == "embedded" and not client.settings.gguf_path:
-        from companion.llm.models import ensure_model
+        from companion.llm.model_files import ensure_model
 
         ensure_model(client.settings.model, install=True, log=lambda m: print(f"[model] {m}", file=sys.stderr, flush=True))
     return client

@@ -71,7 +71,7 @@ def _summarizer(args: argparse.Namespace):
         raise SystemExit(_fail(str(exc)))
     llm.set_client(client)
     if client.settings.kind == "embedded" and not client.settings.gguf_path:
-        from companion.llm.models import ModelError, ensure_model
+        from companion.llm.model_files import ModelError, ensure_model
 
         try:
             ensure_model(client.settings.model, install=True, log=lambda m: print(f"[model] {m}", file=sys.stderr, flush=True))

@@ -23,7 +23,7 @@ def register(subparsers) -> None:
 
 
 def run_fetch(args: argparse.Namespace) -> int:
-    from companion.llm.models import EMBEDDED_MODELS, ModelError, ensure_model, xllamacpp_available
+    from companion.llm.model_files import EMBEDDED_MODELS, ModelError, ensure_model, xllamacpp_available
 
     try:
         settings = load_settings(args.spec)
@@ -63,7 +63,7 @@ def run_check(args: argparse.Namespace) -> int:
 async def _check(args: argparse.Namespace) -> int:
     from companion.llm import LLMError, use_llm_from_args
     from companion.llm.check import check_backend
-    from companion.llm.models import ModelError
+    from companion.llm.model_files import ModelError
 
     client = use_llm_from_args(args)
     try:

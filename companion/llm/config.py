@@ -2,7 +2,7 @@
 
 Spec forms:
     embedded                         the default embedded model (Qwen2.5-Coder-1.5B-Instruct Q4_K_M)
-    embedded:qwen2.5-coder-0.5b      a named embedded model (see companion.llm.models.EMBEDDED_MODELS)
+    embedded:qwen2.5-coder-0.5b      a named embedded model (see companion.llm.model_files.EMBEDDED_MODELS)
     gguf:/path/model.gguf            any local GGUF file, served in-process like the embedded models
     openai:http://host:port/v1#model any OpenAI-compatible server (#model optional: first of /v1/models)
     ollama | llamacpp | vllm | lmstudio [#model]   presets with their default loopback URLs
@@ -63,7 +63,7 @@ def parse_spec(spec: str, **overrides) -> LLMSettings:
     spec = spec.strip()
     head, _, rest = spec.partition(":")
     if spec == "embedded" or head == "embedded":
-        from companion.llm.models import DEFAULT_MODEL, EMBEDDED_MODELS
+        from companion.llm.model_files import DEFAULT_MODEL, EMBEDDED_MODELS
 
         name = rest or DEFAULT_MODEL
         if name not in EMBEDDED_MODELS:

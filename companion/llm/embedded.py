@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 
 from companion.llm.config import LLMSettings
-from companion.llm.models import ModelError, ensure_model, xllamacpp_available
+from companion.llm.model_files import ModelError, ensure_model, xllamacpp_available
 
 _servers: dict[tuple, "EmbeddedServer"] = {}
 _lock = threading.Lock()

@@ -51,7 +51,7 @@ class LLMSettingsService:
     def state(self, message_id: str, *, error: str = "", saved: bool = False) -> LLMSettingsState:
         from companion import llm
         from companion.llm.config import PRESETS
-        from companion.llm.models import DEFAULT_MODEL, EMBEDDED_MODELS
+        from companion.llm.model_files import DEFAULT_MODEL, EMBEDDED_MODELS
 
         catalog = [DEFAULT_MODEL, *(name for name in EMBEDDED_MODELS if name != DEFAULT_MODEL)]
         reply = LLMSettingsState(id=message_id, spec="", presets=dict(PRESETS), embedded_models=catalog,
@@ -112,7 +112,7 @@ class LLMSettingsService:
         from companion.llm.client import LLMConnectionError
         from companion.llm.client import LLMClient
         from companion.llm.config import LLMConfigError
-        from companion.llm.models import ModelError
+        from companion.llm.model_files import ModelError
 
         try:
             client = LLMClient(spec=spec)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.llm.models import DEFAULT_MODEL, ensure_model
+from companion.llm.model_files import DEFAULT_MODEL, ensure_model
 
 pytestmark = [pytest.mark.embedded, pytest.mark.model_smoke]
 

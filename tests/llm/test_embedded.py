@@ -6,7 +6,7 @@ A 135M model chooses poorly, which is the point: even a weak model must return s
 import pytest
 
 from companion.llm import LLMClient
-from companion.llm.models import ensure_model
+from companion.llm.model_files import ensure_model
 
 pytestmark = pytest.mark.embedded
 

