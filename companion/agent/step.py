@@ -20,7 +20,7 @@ from companion.act import ActionFailed, AgentContext, Candidate, execute, gather
 from companion.act.errors import Declined, NoOp, NotYet
 from companion.act.models import Outcome
 from companion.act.filter_guard import element_name
-from companion.agent.change import describe_change, page_lines
+from companion.agent.describe_change import describe_change, page_lines
 from companion.agent.decide import CHANGED_NOTHING, DECLINED, TRIED, select_action
 from companion.agent.finish import Answer, EndFacts, EndGate, Refused, declined_end, moves_on
 from companion.agent.seen_text import SeenText
