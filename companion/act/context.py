@@ -74,7 +74,7 @@ class AgentContext:
     parts: TaskParts = field(default_factory=TaskParts)
     # This task's secret marker around page text in prompts (llm.prompts.untrusted): a page cannot close it.
     nonce: str = field(default_factory=new_nonce)
-    # While execute() runs: the net change of all its refreshes (see changes.py); None when not tracking.
+    # While execute() runs: the net change of all its refreshes (see net_change.py); None when not tracking.
     tracked_changes: PageUpdate | None = None
     tracking: bool = False
     # The net change execute() saw and nobody has been told of yet: folded into the next outside refresh(),
@@ -118,7 +118,7 @@ class AgentContext:
         if self.page.new_document:
             self._entered(snapshot.url, update)
             return update
-        from companion.act.changes import merge_updates
+        from companion.act.net_change import merge_updates
 
         if self.tracking:
             self.tracked_changes = merge_updates(self.tracked_changes, update)

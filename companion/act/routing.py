@@ -249,7 +249,7 @@ async def execute(ctx: AgentContext, candidate: Candidate, reason: str = "") -> 
     opened, and the net page change (Outcome.changes; the PageMem is already refreshed, and the caller's next
     ctx.refresh() reports the same change folded with anything newer). Raises ActionFailed when it could not be done (the AGENT removes the candidate and
     asks again). `reason` is the selection's reason (for logs; workflows read task and history from ctx)."""
-    from companion.act.changes import merge_updates
+    from companion.act.net_change import merge_updates
 
     ctx.tracking, ctx.tracked_changes, ctx.entered_page_while_tracking = True, None, False
     try:

@@ -14,7 +14,7 @@ import pytest
 from companion.act import AgentContext, Candidate, gather_candidates
 from companion.act import action_strings as say
 from companion.act.candidates import END_TASK_LABEL, packed
-from companion.act.changes import merge_updates
+from companion.act.net_change import merge_updates
 from companion.act.elements import irreversible_reason, is_form_cluster
 from companion.act.prefilter import domain_allowed, prefilter, usable_elements
 from companion.act.routing import element_route
