@@ -156,8 +156,10 @@ class Unreachable(Exception):
     """The state an element lives in could not be brought back (the page changed between loads)."""
 
 
-class LiveClicker:
-    """Clicks on one page of one tab, with the bookkeeping of which state the tab is in."""
+class ExploreElement:
+    """The paper's ExploreElement stage (appendix A.2), live: clicks on one page of one tab and records each
+    transition, with the bookkeeping of which state the tab is in. It is iterate_page's live Clicker; the
+    commit replays its outcomes through iterate.RecordedClicker."""
 
     def __init__(self, tab: ExploreTab, url: str) -> None:
         self.tab = tab
@@ -315,4 +317,4 @@ class LiveClicker:
         return outcome
 
 
-__all__ = ["LiveClicker", "Unreachable", "option_candidates", "page_candidates"]
+__all__ = ["ExploreElement", "Unreachable", "option_candidates", "page_candidates"]

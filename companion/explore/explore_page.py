@@ -7,7 +7,7 @@ frontier is decided when the result is committed (explorer.py), against the site
 from __future__ import annotations
 
 from companion.explore.controls import is_same_view
-from companion.explore.explore_element import LiveClicker, page_candidates
+from companion.explore.explore_element import ExploreElement, page_candidates
 from companion.explore.iterate import iterate_page
 from companion.explore.model import ExploreModel, PageResult
 from companion.explore.tabs import ExploreTab, PageLoadError
@@ -26,7 +26,7 @@ class PageJob(ExploreModel):
 
 
 async def explore_page(tab: ExploreTab, job: PageJob) -> PageResult:
-    clicker = LiveClicker(tab, job.url)
+    clicker = ExploreElement(tab, job.url)
     try:
         try:
             first = await clicker.open()

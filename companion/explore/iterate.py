@@ -9,7 +9,7 @@ items lead to different kinds of pages (a menu: /orders/, /customers/) gives the
 is explored: such items are not alike. Elements a click revealed are explored recursively in the state the
 click left (the dropdown is open), up to MAX_NESTING levels; every click counts against --max-elements.
 
-The same iteration runs twice with different clickers: live on a worker's tab (explore_element.LiveClicker,
+The same iteration runs twice with different clickers: live on a worker's tab (explore_element.ExploreElement,
 with the worker's possibly older copy of E_w), and at commit time over the clicks the worker recorded
 (RecordedClicker, with the site's E_w as it is then). The committed result therefore is that of one
 sequential explorer, whatever the number of workers; a click the commit needs that the worker did not
