@@ -168,7 +168,7 @@ def test_show_json_into_a_closed_pipe_ends_quietly(data):
     import os
     import subprocess
 
-    from tests.memory.memcli import ROOT, WEBCHALLENGER
+    from tests.support.memcli import ROOT, WEBCHALLENGER
 
     read_end, write_end = os.pipe()
     os.close(read_end)  # the reader is gone before anything is written, as `head` may be: no timing involved
