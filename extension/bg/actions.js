@@ -2,7 +2,7 @@
 // content script in the target frame. Every outcome, success or failure, becomes an ActionResult.
 import { callInFrame, injectFrame } from "./inject.js";
 import { noteAddressedFrame } from "./clipboard.js";
-import { describeLoadError, loadError, NavigationWatcher } from "./navigation.js";
+import { NavigationWatcher } from "./navigation.js";
 import { webUrl } from "./urlguard.js";
 import { outlineTarget } from "./outline.js";
 
@@ -73,8 +73,6 @@ export async function runAction(tabId, action, options = {}) {
         outcome = { ok: true };
         if (!watcher.started && action.kind !== "reload") {
           outcome = { ok: false, error: `${action.kind}: no navigation happened` };
-        } else if (loadError(tabId)) {
-          outcome = { ok: false, error: describeLoadError(tabId) }; // an unreachable URL: Chrome's error page
         }
       } catch (e) {
         // e.g. goBack with no history: "Cannot find a next page in history."

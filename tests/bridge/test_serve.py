@@ -24,7 +24,7 @@ def test_serve_logs_no_line_per_llm_call_without_verbose(caplog):
     import logging
 
     from companion.commands.serve import configure_logging
-    from companion.llm.scripted_server import ScriptedLLMServer
+    from tests.support.scripted_server import ScriptedLLMServer
 
     caplog.set_level(logging.INFO)  # serve's terminal shows INFO
     root = logging.getLogger()

@@ -9,7 +9,7 @@ from functools import partial
 
 import pytest
 
-from tests.extension.test_options import _enter, _wait_status, options_tab
+from tests.support.options_page import enter as _enter, options_tab, wait_status as _wait_status
 
 pytestmark = pytest.mark.browser
 
