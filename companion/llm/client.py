@@ -133,6 +133,7 @@ class LLMClient:
         started = time.monotonic()
         totals = {"prompt_tokens": 0, "completion_tokens": 0, "cached_tokens": 0}
         error = ""
+        fitted = max_tokens
         for attempt in range(1 + MAX_RETRIES):
             completion, mode = await self._complete(prompt, rendered.version, messages, schema, answer, max_tokens, temperature)
             for k in totals:
@@ -140,6 +141,13 @@ class LLMClient:
             try:
                 value = parse_answer(completion.text, answer)
             except ValueError as exc:
+                if completion.finish_reason == "length" and max_tokens == fitted:
+                    # Cut by the budget, not wrong: fit.py counts two characters a token, and a string of digits
+                    # or punctuation takes one a character. The schema bounds every string, so the same question
+                    # with twice the room can finish; asking "more briefly" got the same cut reply again.
+                    max_tokens = 2 * fitted
+                    error = f"the reply was cut at max_tokens={fitted}"
+                    continue
                 error = str(exc)
                 if completion.finish_reason == "length":
                     error += f" (the reply was cut at max_tokens={max_tokens}: answer more briefly)"

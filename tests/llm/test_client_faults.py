@@ -56,3 +56,18 @@ async def test_a_preset_server_that_is_gone_says_how_to_start_that_server(monkey
     client = LLMClient(spec="ollama#m", timeout_s=5)
     with pytest.raises(LLMConnectionError, match="ollama serve"):
         await asyncio.wait_for(client.choose("choice_probe", PROBE, n=3), timeout=20)
+
+
+async def test_a_reply_cut_by_the_token_budget_is_asked_again_unchanged_with_twice_the_budget(scripted_llm, llm_client_for):
+    """A reply cut at max_tokens (a reason of digits takes a token a character, twice what fit.py counts) is not
+    the model's error: the same messages go again with twice the budget, and the bounded reply fits."""
+    from tests.support.scripted_server import ScriptedReply
+
+    cut = ScriptedReply(content='{"reason": "2023-08-22 12:22:52.142.0.12', finish_reason="length")
+    server = scripted_llm(script=[cut, '{"reason": "2023-08-22 12:22:52", "index": 2}'])
+    client = llm_client_for(server)
+    reply = await asyncio.wait_for(client.choose("choice_probe", PROBE, n=3), timeout=60)
+    assert reply.answer.index == 2
+    first, second = [r.body for r in server.requests if r.path.endswith("chat/completions")]
+    assert second["messages"] == first["messages"]  # asked again as it was, not told to be brief
+    assert second["max_tokens"] == 2 * first["max_tokens"]

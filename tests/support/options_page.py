@@ -16,8 +16,9 @@ def status(driver) -> str:
 
 
 def wait_status(driver, predicate, timeout=60) -> str:  # generous: a loaded machine
-    WebDriverWait(driver, timeout).until(lambda d: predicate(status(d)))
-    return status(driver)
+    """The first status line that satisfies `predicate`. Not read again afterwards: a companion that is not
+    running is retried, so "companion not running" and "connecting…" take turns on the page."""
+    return WebDriverWait(driver, timeout).until(lambda d: (lambda line: line if predicate(line) else False)(status(d)))
 
 
 def enter(driver, port: int, token: str) -> None:
