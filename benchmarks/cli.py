@@ -28,18 +28,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         importlib.import_module(name).register(bench_sub)
 
 
-def serve_stand_in(args: argparse.Namespace) -> None:
-    """Start the no-model stand-in (benchmarks/lexical.py) when the command's LLM is `lexical`: by --llm, or by
-    WEBCHALLENGER_LLM or llm.toml when it takes --llm and none was given. The product's client only connects to it."""
-    from companion.llm.config import LLMConfigError, load_settings
+def serve_stand_in() -> None:
+    """Start the no-model stand-in (benchmarks/lexical.py) for a command whose LLM is `lexical` (companion/cli.py
+    decides that); the product's client only connects to it."""
+    from benchmarks.lexical import lexical_server
 
-    if not hasattr(args, "llm"):
-        return
-    try:
-        settings = load_settings(args.llm)
-    except LLMConfigError:
-        return  # the command reports its bad spec itself, in its own words
-    if settings.kind == "lexical":
-        from benchmarks.lexical import lexical_server
-
-        lexical_server()
+    lexical_server()

@@ -25,12 +25,19 @@ COMMAND_MODULES = [
 ]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The command line. The benchmark commands are loaded only for `bench` (and a top-level --help): the other
+    commands then load nothing of the harness and start about a second sooner."""
+    argv = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(prog="webchallenger", description="A web agent in your own Chrome, thinking with a local LLM.")
     sub = parser.add_subparsers(dest="command", required=True)
     for name in COMMAND_MODULES:
-        module = _benchmarks() if name == BENCH else importlib.import_module(name)
-        module.register(sub)
+        if name != BENCH:
+            importlib.import_module(name).register(sub)
+        elif not argv or argv[0] in (BENCH, "-h", "--help"):
+            _benchmarks().register(sub)
+        else:
+            sub.add_parser(BENCH, help="run a benchmark and print its figures")
     return parser
 
 
@@ -51,9 +58,23 @@ def _benchmarks():
     return benchmarks.cli
 
 
+def uses_lexical(args: argparse.Namespace) -> bool:
+    """Whether the command's LLM is the no-model stand-in: by --llm, or by WEBCHALLENGER_LLM or llm.toml when it
+    takes --llm and none was given. A bad spec is not judged here: the command reports it in its own words."""
+    from companion.llm.config import LLMConfigError, load_settings
+
+    if not hasattr(args, "llm"):
+        return False
+    try:
+        return load_settings(args.llm).kind == "lexical"
+    except LLMConfigError:
+        return False
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    _benchmarks().serve_stand_in(args)
+    args = build_parser(argv).parse_args(argv)
+    if uses_lexical(args):
+        _benchmarks().serve_stand_in()
     try:
         code = int(args.func(args) or 0)
         sys.stdout.flush()  # here, not at exit: a closed pipe then raises where it is handled

@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT))
 from selenium.webdriver.common.by import By  # noqa: E402
 
 from benchmarks.cli import serve_stand_in  # noqa: E402
+from companion.cli import uses_lexical  # noqa: E402
 from companion import llm  # noqa: E402
 from companion.act import AgentContext, execute  # noqa: E402
 from companion.act.candidates import element_candidate  # noqa: E402
@@ -67,7 +68,8 @@ def main() -> int:
     parser.add_argument("--only", default=",".join(CASES), help="comma-separated workflows: " + ", ".join(CASES))
     parser.add_argument("--out", default="", help="also write the figures as JSON here")
     args = parser.parse_args()
-    serve_stand_in(args)  # `--llm lexical`: its server, as `webchallenger` starts it
+    if uses_lexical(args):  # `--llm lexical`: its server, as `webchallenger` starts it
+        serve_stand_in()
     llm.use_llm_from_args(args)
     results = []
     with PagePair(ROOT / "tests" / "fixtures" / "pages") as pages, \

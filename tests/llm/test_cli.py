@@ -45,3 +45,20 @@ def test_check_against_a_web_server_that_is_not_an_llm_server_says_to_check_the_
     err = capsys.readouterr().err
     assert f"LLM server {url} answered HTTP 404 (listing models); nothing answers at that path: check the URL" in err
     assert "<" not in err and "): " not in err
+
+
+def test_a_product_command_loads_no_benchmark_code():
+    """`webchallenger run|explore|memory …` build their command line without importing the benchmarks package
+    (its stand-in model pulls in the action layer: about a second of start-up); `bench` and --help load it."""
+    import subprocess
+    import sys
+
+    probe = ("import sys, companion.cli as c; c.build_parser({argv!r}); "
+             "print(any(m == 'benchmarks' or m.startswith('benchmarks.') for m in sys.modules))")
+    def loads_benchmarks(argv: list[str]) -> bool:
+        out = subprocess.run([sys.executable, "-c", probe.format(argv=argv)], capture_output=True, text=True, check=True)
+        return out.stdout.strip() == "True"
+
+    assert not loads_benchmarks(["run", "a task"])
+    assert not loads_benchmarks(["memory", "ls"])
+    assert loads_benchmarks(["bench", "miniwob"])
