@@ -49,7 +49,7 @@ GENERIC_WORDS = frozenset({
     "medium", "spin", "pulse", "flip", "rotate", "inverse", "border", "stack",
     "primary", "secondary", "success", "danger", "warning", "dark", "muted", "default", "circle", "square",
     "white", "black", "gray", "grey", "red", "green", "blue", "yellow", "orange", "purple", "disabled", "active",
-    "px", "dp", "sprite", "thick",
+    "px", "dp", "sprite", "sprites", "thick",
 })
 # Icon-set names that are no everyday word for what the icon does.
 ICON_SYNONYMS = {"times": "close", "xmark": "close", "bars": "menu", "hamburger": "menu", "ellipsis": "more",

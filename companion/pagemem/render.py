@@ -196,11 +196,12 @@ def _said_inside(node: "Node") -> str:
 
 
 def _icon_words(node: "Node") -> str:
-    """The words of the first icon file or icon class in the control: 'icons/trash-can.svg' -> 'trash can',
-    'fa fa-reply' -> 'reply'."""
+    """The words of the first icon file (an <img>'s, or one drawn by style: SnapshotElement.icon) or icon class
+    in the control: 'icons/trash-can.svg' -> 'trash can', 'fa fa-reply' -> 'reply'."""
     for n in _subtree(node):
         a = n.el.attrs
-        words = (file_words(file_name(a["src"])) if "src" in a else "") or class_words(a.get("class", ""))
+        words = ((file_words(file_name(a["src"])) if "src" in a else "")
+                 or (file_words(file_name(n.el.icon)) if n.el.icon else "") or class_words(a.get("class", "")))
         if words:
             return words
     return ""

@@ -196,6 +196,24 @@
     return false;
   }
 
+  function textIn(records, from, to) {
+    for (let i = from; i < to; i++) if (records[i].text) return true;
+    return false;
+  }
+
+  // The image a box draws by style (content: url() or a background image), for a control with no text: its
+  // file name says what the icon is (companion/pagemem/icon_names.py). The first of records[from, to) with a box.
+  const CSS_URL = /url\(\s*(['"]?)(.*?)\1\s*\)/;
+  function drawnIcon(records, els, from, to) {
+    for (let i = from; i < Math.min(to, from + PIECE_RECORDS); i++) {
+      if (!records[i].box) continue;
+      const cs = getComputedStyle(els[i]);
+      const m = CSS_URL.exec(cs.content.startsWith("url(") ? cs.content : cs.backgroundImage);
+      if (m && m[2] && !m[2].startsWith("data:")) return cap(m[2], MAX_ATTR);
+    }
+    return "";
+  }
+
   // A clickable container holding several controls is not one control (a bar of "Reply" and "Forward" icons
   // read as one "Reply Forward"). kids: [from, to) ranges of its children's records.
   // - byCursor (the container is clickable by its pointer cursor alone): its children share that cursor, so
@@ -316,6 +334,7 @@
       }
       if ((tag === "audio" || tag === "video") && el.controls) interactive = true;
 
+      const at = out.length;
       out.push(rec);
       outEls.push(el);
 
@@ -474,6 +493,10 @@
         if (text) rec.text = cap(text, MAX_TEXT);
       }
       if (kids && kids.length >= 2) splitControls(rec, kids, out, outEls, ownText, byCursor);
+      if (rec.interactive && visible && !textIn(out, at, out.length)) {
+        const icon = drawnIcon(out, outEls, at, out.length);
+        if (icon) rec.icon = icon;
+      }
       if (inline) {
         if (interactive) {
           // A link's text is not the sentence's own: a run of links alone (a menu item) is no sentence.

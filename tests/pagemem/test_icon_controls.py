@@ -45,6 +45,13 @@ def test_icon_buttons_are_named_by_their_icon_class_file_or_inner_title(browser,
     assert "img=trash-can.svg" in by_id["trash"].line()  # the picture it had as a hint is still shown
 
 
+def test_controls_drawing_their_icon_by_style_are_named_by_its_file(browser, pages):
+    _, pm = divided(browser, pages, "pm_icon_toolbar.html")
+    named = {i: e.name for i, e in _by_id(pm).items()}
+    assert named["bin"] == "recycle bin"        # background-image: url(icons/recycle-bin.png)
+    assert named["back"] == "left arrow"        # content: url(icons/left-arrow-white.png)
+
+
 def _named(pm, name):
     found = [e for e in pm.all_elements() if e.name == name]
     assert len(found) == 1, (name, [e.line() for e in pm.all_elements()])
