@@ -23,7 +23,7 @@ from urllib.parse import unquote, urlsplit
 
 from companion.pagemem.hashing import hash_text
 from companion.pagemem.icon_names import class_words, file_words, glyph_meaning, is_glyph, with_meaning
-from companion.protocol import SnapshotElement
+from companion.protocol import Box, SnapshotElement
 
 if TYPE_CHECKING:
     from companion.pagemem.model import Element
@@ -200,11 +200,17 @@ def _icon_words(node: "Node") -> str:
     in the control: 'icons/trash-can.svg' -> 'trash can', 'fa fa-reply' -> 'reply'."""
     for n in _subtree(node):
         a = n.el.attrs
-        words = ((file_words(file_name(a["src"])) if "src" in a else "")
+        words = ((file_words(file_name(a["src"])) if "src" in a and _icon_sized(n.el.box) else "")
                  or (file_words(file_name(n.el.icon)) if n.el.icon else "") or class_words(a.get("class", "")))
         if words:
             return words
     return ""
+
+
+def _icon_sized(box: Box | None) -> bool:
+    """An image drawn as an icon, not a picture: smaller than IMAGE_MIN_PX each way. A product photo's file
+    name ('trail-blazer-2.jpg') is no name a person reads; it stays the element's hint (nameless_hint)."""
+    return box is not None and max(box.w, box.h) < IMAGE_MIN_PX
 
 
 def _parent_name(node: "Node") -> str:
