@@ -493,7 +493,7 @@
         if (text) rec.text = cap(text, MAX_TEXT);
       }
       if (kids && kids.length >= 2) splitControls(rec, kids, out, outEls, ownText, byCursor);
-      if (rec.interactive && visible && !textIn(out, at, out.length)) {
+      if (rec.interactive && visible && !VALUE_TAGS.has(tag) && !textIn(out, at, out.length)) {
         const icon = drawnIcon(out, outEls, at, out.length);
         if (icon) rec.icon = icon;
       }
