@@ -175,14 +175,15 @@ def sight_name(node: "Node", name: str) -> str:
 
 
 def _subtree(node: "Node"):
-    """The node and its first descendants in document order (at most HINT_SEARCH), hidden ones included: an
-    icon's class or tooltip counts whether or not its drawing has a box."""
+    """The node and its first rendered descendants in document order (at most HINT_SEARCH). Rendered, not
+    seen: an icon whose font or picture did not load still says what it is by its class; a closed menu inside
+    the control (no box at all) does not name it."""
     stack, seen = [node], 0
     while stack and seen < HINT_SEARCH:
         n = stack.pop()
         seen += 1
         yield n
-        stack.extend(reversed(n.children))
+        stack.extend(reversed([c for c in n.children if c.el.box is not None]))
 
 
 def _said_inside(node: "Node") -> str:

@@ -88,3 +88,8 @@ def test_a_button_that_only_wraps_two_buttons_is_no_element_of_its_own(browser, 
     names = [e.name for e in pm.all_elements()]
     assert "Accept Decline" not in names
     assert names.count("Accept") == 1 and names.count("Decline") == 1
+
+
+def test_a_closed_menu_inside_an_icon_button_does_not_name_it(browser, pages):
+    _, pm = divided(browser, pages, "pm_icon_toolbar.html")
+    assert _by_id(pm)["options"].name == "☰ (menu)"
