@@ -545,7 +545,7 @@
 
   // Every string of a record with secret values and card numbers masked.
   function scrubRecord(rec, scrub) {
-    for (const key of ["text", "run_text", "value", "url"]) if (rec[key] !== undefined) rec[key] = scrub(rec[key]);
+    for (const key of ["text", "run_text", "value", "url", "icon"]) if (rec[key] !== undefined) rec[key] = scrub(rec[key]);
     if (rec.attrs) for (const name in rec.attrs) rec.attrs[name] = scrub(rec.attrs[name]);
     return rec;
   }
