@@ -113,6 +113,9 @@ class SnapshotElement(_SharedFieldsSet):
                                            "behind it is really inert (the browser's :modal, `inert` on the rest, or a "
                                            "full-viewport overlay taking every click around it); aria-modal alone is not enough")
     interactive: bool = False
+    icon: str | None = Field(None, description="for an interactive element without text: the URL of the image its box or "
+                                               "a box inside it draws by style (CSS content: url() or a background image), "
+                                               "whose file name tells what the icon is")
     in_shadow: bool = Field(False, description="inside an open or closed shadow root")
     child_frame: int | None = Field(None, description="for iframe/frame elements: the frame id of the document they hold")
 

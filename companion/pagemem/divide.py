@@ -25,7 +25,7 @@ from pydantic import BaseModel
 from companion.gcpause import gc_paused
 from companion.pagemem.formlike import FormLikeFinder
 from companion.pagemem.model import Element, PageMem, PageSection
-from companion.pagemem.render import content_fingerprint, details_string, list_details, nameless_hint, render_nodes
+from companion.pagemem.render import content_fingerprint, details_string, list_details, render_nodes
 from companion.pagemem.template import normalize_classes, page_template_id, structural_signature
 from companion.pagemem.tokens import count_tokens
 from companion.pagemem.tree import Node, PageTree, build_tree, is_modal
@@ -446,7 +446,7 @@ def make_element(node: Node) -> Element:
     # A big page makes tens of thousands of these: they share one fields-set per shape (protocol.share_fields_set).
     return share_fields_set(Element(
         ref=ElementRef(frame=node.frame, id=el.id), index=node.index, tag=el.tag, role=node.role, name=node.name,
-        hint="" if node.name else nameless_hint(node),
+        hint=node.hint,
         attrs={k: a[k] for k in ELEMENT_ATTRS if k in a}, text=node.text, box=el.box,
         checked=el.checked, selected=el.selected,
         disabled="disabled" in a or a.get("aria-disabled", "").lower() == "true",

@@ -8,7 +8,7 @@ again, never from ids the page assigns per load:
   - where it is: the structural signature of its section (template.py); inside a list, the list's and the
     item's signatures;
   - what it is: its role and accessible name (lower-cased, whitespace collapsed; digits kept, so "Page 2"
-    and "Page 3" differ);
+    and "Page 3" differ; a glyph's added meaning left out, icon_names.seen_glyph);
   - where it goes: for links, host and path of the resolved href (the query's names only: values may be
     secrets, session ids or per-visit tokens; the fragment is dropped);
   - its rank among equals: how many earlier elements of the page share all of the above, in document order
@@ -30,6 +30,7 @@ from urllib.parse import parse_qsl, urljoin, urlsplit
 
 from pydantic import BaseModel
 
+from companion.pagemem.icon_names import seen_glyph
 from companion.pagemem.model import Element, PageMem, PageSection
 from companion.pagemem.template import fold, normalize_classes
 from companion.text import normalized
@@ -54,6 +55,12 @@ class ElementIdentity(BaseModel):
 def normalize_name(name: str) -> str:
     """Accessible name as a key: lower-case, whitespace collapsed, digits kept."""
     return normalized(name)
+
+
+def _key_name(element: Element) -> str:
+    """The name part of a stable key: a glyph control's name without the meaning render added to it
+    ('× (close)' keys as '×', as it did before), so memories of such controls still find them."""
+    return normalize_name(seen_glyph(element.name))
 
 
 def href_target(element: Element, page_url: str = "") -> str:
@@ -93,7 +100,7 @@ def element_identities(pagemem: PageMem) -> dict[tuple[int, int], ElementIdentit
     out: dict[tuple[int, int], ElementIdentity] = {}
     seen: dict[tuple, int] = {}
     for el, place, _ in _placed(pagemem):
-        ident = ElementIdentity(place=place, role=el.role, name=normalize_name(el.name), target=href_target(el, pagemem.url))
+        ident = ElementIdentity(place=place, role=el.role, name=_key_name(el), target=href_target(el, pagemem.url))
         base = (ident.place, ident.role, ident.name, ident.target)
         ident.rank = seen.get(base, 0)
         seen[base] = ident.rank + 1
@@ -111,7 +118,7 @@ def element_key(pagemem: PageMem, element: Element) -> str:
     or detached one) is keyed by what it is alone, at rank 0."""
     ident = element_identities(pagemem).get(element.key)
     if ident is None:
-        ident = ElementIdentity(place=("",), role=element.role, name=normalize_name(element.name),
+        ident = ElementIdentity(place=("",), role=element.role, name=_key_name(element),
                                 target=href_target(element, pagemem.url))
     return ident.key()
 

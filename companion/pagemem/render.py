@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from companion.pagemem.hashing import hash_text
-from companion.protocol import SnapshotElement
+from companion.pagemem.icon_names import class_words, file_words, glyph_meaning, is_glyph, with_meaning
+from companion.protocol import Box, SnapshotElement
 
 if TYPE_CHECKING:
     from companion.pagemem.model import Element
@@ -158,6 +159,61 @@ def _picture(node: "Node") -> str:
     return ""
 
 
+def sight_name(node: "Node", name: str) -> str:
+    """The name of a control a person knows by sight: `name` (its accessible name) when that has words; else
+    what its icon says, most trusted first: a title or aria-label inside it, the meaning of its glyph
+    (icon_names.GLYPHS), the words of its icon's file or class name. A glyph stays in the name beside its
+    meaning, '× (close)', so the line shows what the page shows (and its stable key stays the glyph's,
+    identity.py)."""
+    glyph = name if name and is_glyph(name) else ""
+    if name and not glyph:
+        return name
+    meaning = _said_inside(node) or glyph_meaning(glyph) or _icon_words(node)
+    if not meaning:
+        return name
+    return with_meaning(glyph, meaning) if glyph else meaning
+
+
+def _subtree(node: "Node"):
+    """The node and its first rendered descendants in document order (at most HINT_SEARCH). Rendered, not
+    seen: an icon whose font or picture did not load still says what it is by its class; a closed menu inside
+    the control (no box at all) does not name it."""
+    stack, seen = [node], 0
+    while stack and seen < HINT_SEARCH:
+        n = stack.pop()
+        seen += 1
+        yield n
+        stack.extend(reversed([c for c in n.children if c.el.box is not None]))
+
+
+def _said_inside(node: "Node") -> str:
+    """A tooltip or label on something inside the control (<i class="fa fa-trash" title="Delete">)."""
+    for n in _subtree(node):
+        if n is not node:
+            said = n.el.attrs.get("title") or n.el.attrs.get("aria-label")
+            if said and said.strip():
+                return said.strip()
+    return ""
+
+
+def _icon_words(node: "Node") -> str:
+    """The words of the first icon file (an <img>'s, or one drawn by style: SnapshotElement.icon) or icon class
+    in the control: 'icons/trash-can.svg' -> 'trash can', 'fa fa-reply' -> 'reply'."""
+    for n in _subtree(node):
+        a = n.el.attrs
+        words = ((file_words(file_name(a["src"])) if "src" in a and _icon_sized(n.el.box) else "")
+                 or (file_words(file_name(n.el.icon)) if n.el.icon else "") or class_words(a.get("class", "")))
+        if words:
+            return words
+    return ""
+
+
+def _icon_sized(box: Box | None) -> bool:
+    """An image drawn as an icon, not a picture: smaller than IMAGE_MIN_PX each way. A product photo's file
+    name ('trail-blazer-2.jpg') is no name a person reads; it stays the element's hint (nameless_hint)."""
+    return box is not None and max(box.w, box.h) < IMAGE_MIN_PX
+
+
 def _parent_name(node: "Node") -> str:
     """A nameless image's name from the element around it (a figure or wrapper with aria-label or title)."""
     parent = node.parent
@@ -196,10 +252,13 @@ def node_line(node: "Node", tree: "PageTree") -> str:
     el = node.el
     role = node.role
     if el.interactive:
-        node.name = accessible_name(node, tree)
+        text_name = accessible_name(node, tree)
+        node.name = sight_name(node, text_name)
+        # An element named by its icon keeps the hint it had without a name (its picture, where it links).
+        node.hint = "" if text_name else nameless_hint(node)
         return _element_line(node.index, role, node.name, el.tag, el.attrs,
                              _value_of(node), el.checked, el.selected,
-                             [] if el.tag != "select" else _options(node), "" if node.name else nameless_hint(node))
+                             [] if el.tag != "select" else _options(node), node.hint)
     if role == "heading":
         level = el.tag[1] if len(el.tag) == 2 and el.tag[0] == "h" else el.attrs.get("aria-level", "")
         suffix = f" [level={level}]" if level else ""
@@ -252,7 +311,7 @@ def _element_line(index: int, role: str, name: str, tag: str, attrs: dict[str, s
     parts = [f"[{index}] {role}"]
     if name:
         parts.append(_quote(name, NAME_CHARS))
-    elif hint:
+    if hint:
         parts.append(hint)
     itype = attrs.get("type", "").lower()
     if tag == "input" and role in ("textbox",) and itype not in ("", "text"):

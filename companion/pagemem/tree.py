@@ -44,7 +44,8 @@ INPUT_ROLES = {
 
 class Node:
     __slots__ = ("el", "frame", "parent", "children", "kept", "self_visible", "text", "rest", "tokens",
-                 "line_tokens", "atokens", "n_interactive", "bbox", "role", "index", "order", "name", "line", "modal_below")
+                 "line_tokens", "atokens", "n_interactive", "bbox", "role", "index", "order", "name", "hint", "line",
+                 "modal_below")
 
     def __init__(self, el: SnapshotElement, frame: int) -> None:
         self.el = el
@@ -64,6 +65,7 @@ class Node:
         self.index = 0   # element index for interactive nodes (set by the caller)
         self.order = 0   # document order over the whole (multi-frame) tree
         self.name = ""
+        self.hint = ""   # what tells a control without an accessible name apart (render.nameless_hint)
         self.line = ""   # cached outline line (render.node_line)
         self.modal_below = False  # a kept descendant is a modal: this node must split to free it
 

@@ -48,6 +48,14 @@
   // What a secret field's own attributes say of its value (its current value, read out to a screen reader).
   const VALUE_ATTRS = ["aria-valuetext", "aria-valuenow"];
 
+  // A control's action is its own (a field, a link's target, a label's control): never one of a container's pieces.
+  const OWN_ACTION_TAGS = new Set(["button", "select", "textarea", "summary", "input", "a", "area", "label", "audio", "video"]);
+  // An icon a piece of a clickable container shows: an image, a drawing, an icon font's class, a glyph.
+  const ICON_CLASS = /(^|[\s_-])(icon|icons|fa|fas|far|fab|glyphicon|bi|mdi|octicon|material-icons|material-symbols-outlined)([\s_-]|$)/i;
+  const GLYPH_TEXT = /^[^\p{L}\p{N}\s]{1,3}$/u;
+  const PIECE_RECORDS = 12; // a piece bigger than this is content, not an icon with its label
+  const SPLIT_RECORDS = 400; // a clickable container bigger than this is a page region: not looked into
+
   const round = (n) => Math.round(n * 10) / 10;
   const RENDERS = { opacityProperty: true, visibilityProperty: true }; // one object, not one per call
 
@@ -171,6 +179,79 @@
     return position === "fixed" || position === "absolute" || position === "sticky";
   }
 
+  // Does records[from, to) show an icon? (els: their elements, for the styles that draw one: content:url()
+  // or a background image on an empty box.)
+  function showsIcon(records, els, from, to) {
+    if (to - from > PIECE_RECORDS) return false;
+    for (let i = from; i < to; i++) {
+      const rec = records[i];
+      if (!rec.visible && !rec.box) continue;
+      if (rec.tag === "img" || rec.tag === "svg" || (rec.text && GLYPH_TEXT.test(rec.text))) return true;
+      if (rec.attrs && rec.attrs.class && ICON_CLASS.test(rec.attrs.class)) return true;
+      if (!rec.text && rec.box) {
+        const cs = getComputedStyle(els[i]);
+        if (cs.content.startsWith("url(") || cs.backgroundImage !== "none") return true;
+      }
+    }
+    return false;
+  }
+
+  function textIn(records, from, to) {
+    for (let i = from; i < to; i++) if (records[i].text) return true;
+    return false;
+  }
+
+  // The image a box draws by style (content: url() or a background image), for a control with no text: its
+  // file name says what the icon is (companion/pagemem/icon_names.py). The first of records[from, to) with a box.
+  const CSS_URL = /url\(\s*(['"]?)(.*?)\1\s*\)/;
+  function drawnIcon(records, els, from, to) {
+    for (let i = from; i < Math.min(to, from + PIECE_RECORDS); i++) {
+      if (!records[i].box) continue;
+      const cs = getComputedStyle(els[i]);
+      const m = CSS_URL.exec(cs.content.startsWith("url(") ? cs.content : cs.backgroundImage);
+      if (m && m[2] && !m[2].startsWith("data:")) return cap(m[2], MAX_ATTR);
+    }
+    return "";
+  }
+
+  // A clickable container holding several controls is not one control (a bar of "Reply" and "Forward" icons
+  // read as one "Reply Forward"). kids: [from, to) ranges of its children's records.
+  // - byCursor (the container is clickable by its pointer cursor alone): its children share that cursor, so
+  //   none was found clickable on its own. When it holds nothing but pieces that each show an icon (with or
+  //   without a label), those are the controls a person sees (their handlers, bound by script, are invisible
+  //   here). Two at least, and nothing else in it: a card with a title and a picture stays one card.
+  // - A container holding two controls or more and nothing of its own beside them (no text outside them) only
+  //   wraps them: it stops being an element, so each control is chosen for itself.
+  function splitControls(rec, kids, records, els, ownText, byCursor) {
+    const [first] = kids[0];
+    if (records.length - first > SPLIT_RECORDS) return;
+    let controls = 0;
+    let loose = ownText;
+    const pieces = [];
+    for (const [from, to] of kids) {
+      let seen = false;
+      let inner = false;
+      let text = false;
+      for (let i = from; i < to; i++) {
+        const r = records[i];
+        if (r.visible) seen = true;
+        if (r.interactive) inner = true;
+        if (r.visible && r.text) text = true;
+      }
+      if (!seen) continue;
+      if (inner) controls++;
+      else if (byCursor && showsIcon(records, els, from, to)) pieces.push([from, text]);
+      else if (text) loose = true;
+    }
+    if (pieces.length >= 2 && !loose) {
+      for (const [from] of pieces) records[from].interactive = true;
+      controls += pieces.length;
+    } else if (pieces.some(([, text]) => text)) {
+      loose = true;
+    }
+    if (controls >= 2 && !loose) delete rec.interactive;
+  }
+
   // Returns {elements: JSON string, frames: [{frame, x, y}], count, timing_ms, ...page metadata}.
   // offset: where this frame's viewport sits in the top-level viewport (accumulated over nesting).
   // expectFrames: child frame ids whose announcement must arrive first, so they can be labelled.
@@ -183,6 +264,7 @@
     const ox = offset.x || 0;
     const oy = offset.y || 0;
     const out = [];
+    const outEls = []; // out[i]'s element
     const childFrames = [];
     const cursorChecks = { n: 0 };
     const secretSelects = new Set(); // their options' selected flags would tell the value
@@ -252,7 +334,9 @@
       }
       if ((tag === "audio" || tag === "video") && el.controls) interactive = true;
 
+      const at = out.length;
       out.push(rec);
+      outEls.push(el);
 
       // Layout reads are the bulk of the cost: skipped for whole subtrees that cannot render.
       const r = rendered ? el.getBoundingClientRect() : null;
@@ -277,10 +361,12 @@
       // cursor:pointer only decides elements nothing else decided, that render, and that do not
       // merely inherit a pointer from an ancestor: this keeps getComputedStyle off most nodes.
       let childPointerCtx = pointerCtx || interactive;
+      let byCursor = false;
       if (!interactive && visible && !pointerCtx && !STRUCTURAL_TAGS.has(tag)) {
         cursorChecks.n++;
         if (getComputedStyle(el).cursor === "pointer") {
           interactive = true;
+          byCursor = true;
           childPointerCtx = true;
         }
       }
@@ -376,11 +462,15 @@
       if (root) walk.watchTypes(root); // a password field in here turned to text is remembered too
       const outerHush = hush;
       hush = hush || secretRegion || (passive && el.isContentEditable);
+      // A container's children's record ranges, when it may hold controls of its own (splitControls).
+      const kids = interactive && !OWN_ACTION_TAGS.has(tag) && !el.isContentEditable ? [] : null;
       for (let pass = root ? 0 : 1; pass < 2; pass++) {
         for (let c = pass === 0 ? root.firstChild : el.firstChild; c; c = c.nextSibling) {
           const type = c.nodeType;
           if (type === 1) {
+            const from = out.length;
             const share = visit(c, id, pass === 0 || inShadow, childPointerCtx, depth + 1, childRendered, childUnseen);
+            if (kids && out.length > from) kids.push([from, out.length]);
             if (share && run.length < MAX_TEXT * 2) {
               run += share;
               if (!innerText && hasText(share)) innerText = true;
@@ -401,6 +491,11 @@
       if (text) {
         text = text.replace(/\s+/g, " ").trim();
         if (text) rec.text = cap(text, MAX_TEXT);
+      }
+      if (kids && kids.length >= 2) splitControls(rec, kids, out, outEls, ownText, byCursor);
+      if (rec.interactive && visible && !VALUE_TAGS.has(tag) && !textIn(out, at, out.length)) {
+        const icon = drawnIcon(out, outEls, at, out.length);
+        if (icon) rec.icon = icon;
       }
       if (inline) {
         if (interactive) {
@@ -450,7 +545,7 @@
 
   // Every string of a record with secret values and card numbers masked.
   function scrubRecord(rec, scrub) {
-    for (const key of ["text", "run_text", "value", "url"]) if (rec[key] !== undefined) rec[key] = scrub(rec[key]);
+    for (const key of ["text", "run_text", "value", "url", "icon"]) if (rec[key] !== undefined) rec[key] = scrub(rec[key]);
     if (rec.attrs) for (const name in rec.attrs) rec.attrs[name] = scrub(rec.attrs[name]);
     return rec;
   }

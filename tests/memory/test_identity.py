@@ -82,3 +82,14 @@ def test_a_link_key_keeps_its_path_and_query_names_but_not_query_values():
     assert key("/orders?session=abc123") == key("/orders?session=zz9")  # a per-visit token is no identity
     assert key("/orders?session=abc123") != key("/orders")
     assert key("/orders") != key("/invoices")
+
+
+def test_a_glyph_control_keeps_the_key_its_glyph_alone_gave():
+    """Its name gained the glyph's meaning ("× (close)"); its stable key is still the one "×" gave, so what
+    memory holds of it is found again."""
+    pm = divide_page(snapshot_from_html('<div><p>Newsletter</p><button id="x">×</button></div>'))
+    close = next(e for e in pm.all_elements() if e.attrs.get("id") == "x")
+    assert close.name == "× (close)"
+    before = element_keys(pm)[close.key]
+    close.name = "×"
+    assert element_keys(pm)[close.key] == before
