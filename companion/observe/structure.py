@@ -82,10 +82,11 @@ def _is_filters(roots: list[Node], nodes: list[Node], same_page: bool) -> bool:
 
 
 def _is_search(fields: list[Node], nodes: list[Node]) -> bool:
-    """One text field (a select beside it allowed) and at most one button, saying 'search' somewhere."""
-    typed = [f for f in fields if f.role in ("textbox", "searchbox", "combobox")]
+    """One text field (selects beside it allowed: a scope, a sort order) and at most one button, saying 'search'
+    somewhere (or a search landmark)."""
+    typed = [f for f in fields if f.role in ("textbox", "searchbox")]
     buttons = [n for n in nodes if n.role == "button"]
-    said = any(_SEARCH.search(n.text) for n in nodes) or any(f.role == "searchbox" for f in fields)
+    said = any(_SEARCH.search(n.text) or n.role in ("search", "searchbox") for n in nodes)
     return len(typed) == 1 and len(buttons) <= 1 and said
 
 
@@ -171,7 +172,7 @@ def describe_form(roots: list[Node]) -> tuple[str, str]:
 
 def describe_search(roots: list[Node]) -> tuple[str, str]:
     nodes = list(all_nodes(roots))
-    field = next(n for n in nodes if n.role in ("textbox", "searchbox", "combobox"))
+    field = next(n for n in nodes if n.role in ("textbox", "searchbox"))
     subject = " ".join(_SEARCH.sub("", field.text).split()).strip(" .:…")
     summary = f"search box ({subject})" if subject else "search box"
     return "Search box", summary
