@@ -93,7 +93,8 @@ async def abstract_section(caller: Caller, section: PageSection, pagemem: PageMe
     if described is not None:  # its own summary, or what its structure says (a table, form, list of links)
         purpose, summary = described
         section.purpose = section.purpose or purpose
-        section.summary = section.state_summary = summary
+        if section.summary is None or section.needs_summary:  # one remembered for this content is kept
+            section.summary = section.state_summary = summary
         section.needs_summary = section.stood_in = False
         return False
     variables = {"page_title": pagemem.title, "url": pagemem.url, "content": "", "purpose": section.purpose or ""}
