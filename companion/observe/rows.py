@@ -15,7 +15,7 @@ import re
 
 from companion.observe.outline import Table, parse_outline, read_table
 from companion.pagemem.model import PageSection
-from companion.text import names_in, quoted_as_written
+from companion.text import names_in, quoted_as_written, whole_words
 
 MAX_SHARE = 0.5
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -47,11 +47,19 @@ def holds(cell: str, value: str) -> bool:
     return re.search(pattern, cell, re.IGNORECASE) is not None
 
 
+def row_holds(row: list[str], value: str) -> bool:
+    """A cell shows the value; a person's name may be split over columns ("Last name", "First name")."""
+    if any(holds(cell, value) for cell in row):
+        return True
+    words = set(whole_words(value.lower()))
+    return " " in value and any(ch.isalpha() for ch in value) and words <= set(whole_words(" ".join(row).lower()))
+
+
 def matching(task: str, rows: list[list[str]]) -> list[int]:
     """Positions of the rows that hold a value the task identifies a row by (none when no value is identifying)."""
     found: set[int] = set()
     for value in identifiers(task):
-        hits = [i for i, row in enumerate(rows) if any(holds(cell, value) for cell in row)]
+        hits = [i for i, row in enumerate(rows) if row_holds(row, value)]
         if hits and len(hits) <= max(1, int(MAX_SHARE * len(rows))):
             found.update(hits)
     return sorted(found)

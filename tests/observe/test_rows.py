@@ -5,7 +5,7 @@ Pure: pages from tests/support/htmlsnap.py, the pipeline's calls against the lex
 from __future__ import annotations
 
 from companion.observe import PageObserver
-from companion.observe.rows import identifiers
+from companion.observe.rows import identifiers, matching
 from companion.pagemem.divide import divide_page
 from tests.support.htmlsnap import snapshot_from_html
 
@@ -50,3 +50,8 @@ async def test_a_value_most_rows_share_or_a_small_count_names_no_row(lexical):
     _, table, obs = await observe(lexical, 'Which orders have an email address at "example.com"?')  # every row
     assert not obs.list_scans[table.id].by_rule and not obs.extractions[table.id].startswith("Row")
     assert any(p == "list_item_selection" for p, _ in lexical.prompts())
+
+
+def test_a_name_split_over_last_and_first_name_columns_still_names_its_row():
+    rows = [["Bernard", "Felix", "felix@example.com"], ["Lee", "Ann", "ann@example.com"], ["Diaz", "Cy", "cy@example.com"]]
+    assert matching("What is the email address of Felix Bernard?", rows) == [0]
