@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from companion.observe.outline import Table, parse_outline, read_table
+from companion.observe.outline import Table, all_nodes, parse_outline, read_table
 from companion.pagemem.model import PageSection
 from companion.text import names_in, quoted_as_written, whole_words
 
@@ -79,7 +79,8 @@ def section_rows(section: PageSection) -> tuple[Table | None, list[list[str]]]:
 
 
 def _lines(details: str) -> list[str]:
-    return [line.strip().lstrip("- ").strip() for line in details.splitlines() if line.strip()]
+    """A list item that is no table row: the texts and names it shows, in order."""
+    return [n.text for n in all_nodes(parse_outline(details)) if n.text]
 
 
 def matched_rows(task: str, section: PageSection) -> list[int]:
