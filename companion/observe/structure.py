@@ -9,8 +9,8 @@ prose around it, or a list of links with sentences between them, is mixed, and g
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
 from typing import Literal
+from urllib.parse import urlsplit
 
 from companion.observe.outline import CHOICE_ROLES, Node, Table, all_nodes, parse_outline, read_table
 from companion.pagemem.model import PageSection
@@ -29,18 +29,19 @@ _SEARCH = re.compile(r"\bsearch\b|\bfind\b", re.I)
 
 def structural_kind(section: PageSection) -> Kind | None:
     """What the section's structure says it is, or None for prose and mixed sections (the model's)."""
-    return classify(parse_outline(section.details), query_links(section))[0]
+    return classify(parse_outline(section.details), query_links(section))
 
 
 def describe_structure(section: PageSection) -> tuple[str, str] | None:
     """(purpose, summary) of a section whose structure says it all; None when it is prose or mixed."""
-    kind, roots = classify(parse_outline(section.details), query_links(section))
+    roots = parse_outline(section.details)
+    kind = classify(roots, query_links(section))
     if kind is None:
         return None
     return _DESCRIBE[kind](roots)
 
 
-def classify(roots: list[Node], same_page: bool = False) -> tuple[Kind | None, list[Node]]:
+def classify(roots: list[Node], same_page: bool = False) -> Kind | None:
     """`same_page`: the section's links all lead to one page under other query strings (filters of a list)."""
     nodes = list(all_nodes(roots))
     fields = [n for n in nodes if n.role in FIELD_ROLES]
@@ -48,24 +49,24 @@ def classify(roots: list[Node], same_page: bool = False) -> tuple[Kind | None, l
     links = [n for n in nodes if n.role == "link"]
     prose = sum(1 for n in nodes if n.role == "text" and len(n.text.split()) > PROSE_WORDS)
     if not nodes or prose > len(typed) // 3:  # a form may carry a help sentence for every three fields
-        return None, roots
+        return None
     if len(roots) == 1 and roots[0].role == "navigation" and len(links) >= 3 * max(1, len(fields)):
         # A sidebar may lay its links out as a table, with a filter box above; a list's filter panel is a landmark too.
-        return ("filters" if _is_filters(roots, nodes, same_page) else "navigation"), roots
+        return "filters" if _is_filters(roots, nodes, same_page) else "navigation"
     table = read_table(roots)
     grid = [n for t in nodes if t.role in ("table", "grid") for n in t.walk()]
     if table is not None and not any(n.role in FIELD_ROLES - CHOICE_ROLES for n in grid):
-        return ("table" if len(grid) >= TABLE_SHARE * len(nodes) else None), roots
+        return "table" if len(grid) >= TABLE_SHARE * len(nodes) else None
     if fields:  # a table of fields is an editable grid: part of its form
-        return ("search" if _is_search(fields, nodes) else "form"), roots
+        return "search" if _is_search(fields, nodes) else "form"
     if len(links) < 2:
-        return None, roots
+        return None
     texts = [n for n in nodes if n.role == "text"]
     if _is_pagination(links, texts):
-        return "pagination", roots
+        return "pagination"
     if _is_filters(roots, nodes, same_page):
-        return "filters", roots
-    return ("navigation" if len(texts) <= len(links) // 3 else None), roots
+        return "filters"
+    return "navigation" if len(texts) <= len(links) // 3 else None
 
 
 def query_links(section: PageSection) -> bool:
@@ -77,7 +78,7 @@ def query_links(section: PageSection) -> bool:
 
 
 def _is_filters(roots: list[Node], nodes: list[Node], same_page: bool) -> bool:
-    """Two or more titled groups of choices, every link to this list under another query, no text between."""
+    """Two or more titled groups of choices, the links to this list under other queries, no text between."""
     return same_page and len(_groups(roots)) >= 2 and not any(n.role == "text" for n in nodes)
 
 
