@@ -7,7 +7,9 @@ Lazy and cached, so an unchanged section costs no call:
   §3.3, the purpose is what the region is FOR; unrelated sections of the same bare shape do not);
 - a section whose whole content is shorter than a summary (one link, a heading, a breadcrumb: Budget.tiny_tokens)
   is described by its own content, without a call;
-- otherwise one section_summary call; when the purpose is already known it is shown and not asked again.
+- a table, form, search box, navigation list, pagination bar or filter panel is described by rule from its
+  structure (structure.py), the same words on every visit;
+- otherwise (prose and mixed sections) one section_summary call; when the purpose is already known it is shown and not asked again.
   With no valid answer, the section's structural description (its headings, labels, first lines) stands in,
   and is not remembered (calls.Fallback; the next visit asks again).
 """
@@ -25,6 +27,7 @@ from companion.llm.structured import StrictAnswer
 from companion.memory.store import WebsiteMemStore, purpose_scope
 from companion.observe.budget import Budget, preview, prompt_tokens
 from companion.observe.calls import Caller, Fallback
+from companion.observe.structure import describe_structure
 from companion.pagemem.model import PageMem, PageSection, hash_text
 from companion.pagemem.tokens import count_tokens
 
@@ -86,10 +89,12 @@ async def abstract_section(caller: Caller, section: PageSection, pagemem: PageMe
         store.apply_cached_section(section, pagemem.template_id)
     if not needs_abstraction(section):
         return False
-    if section.tokens <= budget.tiny_tokens:  # its own summary
-        purpose, summary = describe_tiny(section)
+    described = describe_tiny(section) if section.tokens <= budget.tiny_tokens else describe_structure(section)
+    if described is not None:  # its own summary, or what its structure says (a table, form, list of links)
+        purpose, summary = described
         section.purpose = section.purpose or purpose
-        section.summary = section.state_summary = summary
+        if section.summary is None or section.needs_summary:  # one remembered for this content is kept
+            section.summary = section.state_summary = summary
         section.needs_summary = section.stood_in = False
         return False
     variables = {"page_title": pagemem.title, "url": pagemem.url, "content": "", "purpose": section.purpose or ""}

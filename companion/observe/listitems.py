@@ -40,6 +40,7 @@ class ListScan(BaseModel):
     total: int = 0
     chunks: int = 0
     stopped_early: bool = False
+    by_rule: bool = Field(False, description="the rows the task names by a value they hold (rows.py), with no call")
 
 
 def item_preview(item: PageSection, max_tokens: int) -> str:

@@ -4,8 +4,9 @@ On page entry (WebChallenger §2.4 + Region4Web §4.1):
     remembered dropdowns on their triggers' lines (dropdowns.py) -> CheckModal -> abstraction of the sections
     (cached) -> page summary (cached) -> section selection
     (skipped when a modal is open: the modal is the only relevant section) -> SelectListItems on selected
-    lists -> extraction per selected section (concurrent, cached; a section of a few lines is its own) -> page task
-    summary (always).
+    lists (the rows the task names by a value they hold are picked by rule: rows.py) -> extraction per selected
+    section (concurrent, cached; a section of a few lines is its own; a list's or table's rows the task names are
+    its extraction, with their headers) -> page task summary (always).
 On later steps of the same page (Region4Web §4.2): no selection call unless the page changed enough for its
 answer to change (a section appeared, a selected section's content changed: reselect.py), and no abstraction call
 but for a section whose structure changed a lot (UpdateSection's needs_summary: re-summarised, App. A.2) or one
@@ -36,7 +37,9 @@ from companion.observe.digest import ListSelection, PageDigest, render_added_gro
 from companion.observe.extraction import extract, format_details, is_own_extraction
 from companion.observe.listitems import ListScan, select_list_items
 from companion.observe.reselect import SelectionBasis, added_refs, reselect_reason
+from companion.observe.rows import matched_rows, rows_extraction
 from companion.observe.selection import select_sections
+from companion.observe.structure import structural_kind
 from companion.observe.task_summary import summarize_for_task
 from companion.observe.whole import as_observation, fits_whole, for_history, small_entries, whole_text
 from companion.pagemem.model import Element, PageMem, PageSection
@@ -240,7 +243,10 @@ class PageObserver:
 
         extract_ids = [sid for sid in selected if views.get(sid, top[sid].details).strip() or top[sid].kind == "list"]
         details = {sid: format_details(top[sid], views.get(sid), picked.get(sid)) for sid in extract_ids}
-        asked = [sid for sid in extract_ids if not is_own_extraction(details[sid], self.budget)]
+        # Rows the task names (an order number, an email) are their section's extraction, with their headers.
+        as_rows = {sid: text for sid in extract_ids if modal_view is None or sid != modal.id
+                   for text in [_rows_as_data(task, top[sid])] if text}
+        asked = [sid for sid in extract_ids if sid not in as_rows and not is_own_extraction(details[sid], self.budget)]
         extracting = asyncio.gather(*(
             extract(caller, self.budget, task, history, pagemem, top[sid], details[sid],
                     purpose="Dialog that opened on the page" if modal_view is not None and sid == modal.id else None)
@@ -251,6 +257,7 @@ class PageObserver:
         # A section of a few lines is its own extraction (as on a small page): no call could shorten it.
         extractions = {sid: details[sid] for sid in extract_ids}
         extractions.update({sid: text for sid, (text, _) in zip(asked, results)})
+        extractions.update(as_rows)
 
         entries = [f"{top[sid].purpose or top[sid].kind}: {extractions[sid]}" for sid in extract_ids if extractions[sid]]
         if added_entry:
@@ -303,7 +310,7 @@ class PageObserver:
         lists = [] if digest.view_all else [s for s in sections if s.kind == "list"]
         fresh = [s for s in lists if s.id not in digest.lists or digest.lists[s.id].content_hash != s.content_hash]
         # One list's scan does not depend on another's: they run together, through the server's slots.
-        done = await asyncio.gather(*(select_list_items(caller, self.budget, task, history, s) for s in fresh))
+        done = await asyncio.gather(*(_scan(caller, self.budget, task, history, s) for s in fresh))
         scans: dict[str, ListScan] = {}
         for s, scan in zip(fresh, done):
             digest.lists[s.id] = ListSelection(
@@ -320,6 +327,22 @@ class PageObserver:
         holder = PageSection(id="added", kind="normal", roots=[], tag="", details=group, purpose=label)
         text, _ = await extract(caller, self.budget, task, history, pagemem, holder, group)
         return f"{label}: {text}"
+
+
+async def _scan(caller: Caller, budget: Budget, task: str, history: str, section: PageSection) -> ListScan:
+    """SelectListItems, or with no call the rows the task names by a value they hold (rows.py)."""
+    hits = matched_rows(task, section)
+    if hits:
+        return ListScan(selected=hits, scanned=len(section.items), total=len(section.items), by_rule=True)
+    return await select_list_items(caller, budget, task, history, section)
+
+
+def _rows_as_data(task: str, section: PageSection) -> str | None:
+    """The rows the task names, with their headers, for a list or a table section (a table inside a mixed
+    section is left to the extraction call, which reads the rest of the section too)."""
+    if section.kind != "list" and structural_kind(section) != "table":
+        return None
+    return rows_extraction(task, section)
 
 
 async def _nothing() -> None:

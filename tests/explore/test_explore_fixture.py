@@ -181,7 +181,8 @@ def test_summaries_fill_every_page_and_section_through_the_llm(pages, explore_ta
     stored = [r["pagemem"] for r in memory.rows("pages")]
     assert len(stored) == 3 and all(p["summary"] == "A page of Tiny Shop." for p in stored)
     assert all(s["summary"] for p in stored for s in p["sections"])
-    assert {"section_summary", "page_summary"} <= asked and summarize.calls > 0
+    # The fixture shop's sections are links, forms and short text: described by rule, so only pages cost calls.
+    assert "page_summary" in asked and "section_summary" not in asked and summarize.calls > 0
 
 
 def test_two_sites_are_explored_at_once_each_into_its_own_memory(pages, explore_tab, tmp_path):

@@ -93,11 +93,13 @@ async def test_extractions_that_do_not_fit_one_summary_prompt_are_summarised_in_
 
 
 async def test_a_page_with_a_long_list_and_long_history_stays_under_a_small_bound(lexical):
-    rows = "".join(f'<li class="r"><a href="/p/{i}">Product {i} kettle</a> <span>${i}.00 in stock</span></li>' for i in range(1500))
+    # The last row differs by a word, not by a value the task could name it by (rows.py would find that by rule).
+    rows = "".join(f'<li class="r"><a href="/p/{i}">Product {i} {"copper " * (i == 1499)}kettle</a> '
+                   f'<span>${i}.00 in stock</span></li>' for i in range(1500))
     html = f"<html><body><h1>Kettles</h1><p>All our kettles.</p><ul id='results'>{rows}</ul></body></html>"
     pm = divide_page(snapshot_from_html(html, title="Kettles"))
     history = "\n".join(f"Step {i}\nObservation: a page - Summary: looked at kettles and prices again" for i in range(60))
-    obs = await PageObserver(client=lexical.client, budget=SMALL).observe("Find 1499", history, pm)
+    obs = await PageObserver(client=lexical.client, budget=SMALL).observe("Find the copper one", history, pm)
     assert obs.usage.max_prompt_tokens <= SMALL.max_prompt_tokens
     (scan,) = obs.list_scans.values()
     assert scan.selected == [1499] and scan.scanned == 1500 and scan.chunks >= 60  # chunks of at most 25

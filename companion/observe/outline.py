@@ -1,0 +1,107 @@
+"""A section's details string read back as structure: its outline lines (pagemem/render.py) as nodes with a
+role, a name or text, and children, and a table's header and rows as cell texts.
+
+The details string is what the section holds, in the renderer's one format (`- [12] link "110"`, `- cell: Ann
+Lee`, `- columnheader: Number`); reading it back gives the rules of structure.py and rows.py the same view of a
+table, form or list that the model would get, with no second walk of the DOM.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_LINE = re.compile(r'^(?P<indent> *)- (?:\[(?P<index>\d+)\] )?(?P<role>[a-z]+)(?P<rest>.*)$')
+_NAME = re.compile(r'^ "(?P<name>[^"]*)"')
+CELL_ROLES = {"cell", "gridcell", "columnheader", "rowheader"}
+CHOICE_ROLES = {"checkbox", "radio"}  # a row's select box: not a value of the row
+
+
+@dataclass
+class Node:
+    role: str
+    text: str = ""  # the accessible name ("...") or own text (": ...")
+    index: int | None = None  # the element number, for an interactive element
+    children: list["Node"] = field(default_factory=list)
+
+    def walk(self):
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+    def shown_text(self) -> str:
+        """What a person reads in this node: its own text, else its descendants' names and texts (select boxes
+        left out)."""
+        if self.text:
+            return self.text
+        parts = [n.text for n in self.walk() if n is not self and n.text and n.role not in CHOICE_ROLES]
+        return " ".join(parts)
+
+
+def parse_outline(details: str) -> list[Node]:
+    """The outline's top-level nodes. A list section's "item N:" labels are dropped (their lines follow)."""
+    roots: list[Node] = []
+    stack: list[tuple[int, Node]] = []
+    for raw in details.splitlines():
+        m = _LINE.match(raw)
+        if m is None:
+            continue  # "list (N items)", "item 3:", continuation text
+        depth = len(m.group("indent")) // 2
+        rest = m.group("rest")
+        name = _NAME.match(rest)
+        text = name.group("name") if name else rest[2:].strip() if rest.startswith(": ") else ""
+        node = Node(m.group("role"), " ".join(text.split()), int(m.group("index")) if m.group("index") else None)
+        while stack and stack[-1][0] >= depth:
+            stack.pop()
+        (stack[-1][1].children if stack else roots).append(node)
+        stack.append((depth, node))
+    return roots
+
+
+def all_nodes(roots: list[Node]):
+    for root in roots:
+        yield from root.walk()
+
+
+@dataclass
+class Table:
+    caption: str
+    headers: list[str]  # one per column ("" where the column has no header)
+    rows: list[list[str]]  # each data row's cell texts
+
+    def labelled(self, row: list[str]) -> list[tuple[str, str]]:
+        """(header, value) per cell with a value; a column without a header is shown by its value alone."""
+        heads = self.headers + [""] * (len(row) - len(self.headers))
+        return [(h, v) for h, v in zip(heads, row) if v]
+
+
+def cells(row: Node) -> list[Node]:
+    return [c for c in row.children if c.role in CELL_ROLES]
+
+
+def is_header_row(row: Node) -> bool:
+    found = cells(row)
+    return bool(found) and all(c.role == "columnheader" for c in found)
+
+
+def read_table(roots: list[Node]) -> Table | None:
+    """The first header row and every data row (a row with a plain cell) of the outline, or None with no data row."""
+    rows = [n for n in all_nodes(roots) if n.role == "row" and cells(n)]
+    header = next((r for r in rows if is_header_row(r)), None)
+    data = [[c.shown_text() for c in cells(r)] for r in rows if not is_header_row(r)]
+    if not data:
+        return None
+    return Table(caption=_caption(roots), headers=[c.shown_text() for c in cells(header)] if header else [], rows=data)
+
+
+def _caption(roots: list[Node]) -> str:
+    """The table's aria-label, else the text line inside it before its rows (a <caption>), else a heading before it."""
+    for node in all_nodes(roots):
+        if node.role in ("table", "grid"):
+            if node.text:
+                return node.text
+            first = next((c for c in node.children if c.role == "text"), None)
+            if first is not None and node.children.index(first) < len(node.children) - 1:
+                return first.text
+    heading = next((n for n in all_nodes(roots) if n.role == "heading"), None)
+    return heading.text if heading else ""

@@ -1,0 +1,106 @@
+"""Tables and lists as data: when the task names something a row is identified by (an order number such as
+110 or #110, a SKU, an email, a quoted value, a person's name), the rows holding it are found by rule and shown
+verbatim with their column headers ("Number: 110 | Customer: Ann Lee | Status: Shipped"), in place of a model's
+pick of the items and its paraphrase of them.
+
+A value identifies rows only when it is found in a few of them (at most MAX_SHARE of the rows, and at least one):
+a status or a city shared by half the table names no row. A number counts when it is written as one (#110), is
+at least three digits, or mixes letters and digits (SKU-100): a small count in the task ("the 5 latest orders")
+is not an identifier.
+"""
+
+from __future__ import annotations
+
+import re
+
+from companion.observe.outline import Table, all_nodes, parse_outline, read_table
+from companion.pagemem.model import PageSection
+from companion.text import names_in, quoted_as_written, whole_words
+
+MAX_SHARE = 0.5
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_TOKEN = re.compile(r"(?<![\w$€£.,-])#?[A-Za-z0-9](?:[\w-]*[A-Za-z0-9])?")
+_NAME = re.compile(r"\b[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)+")
+
+
+def identifiers(task: str) -> list[str]:
+    """The values in the task a row may be identified by, as written (without a leading '#')."""
+    found = _EMAIL.findall(task) + quoted_as_written(task)
+    rest = _EMAIL.sub(" ", task)
+    for token in _TOKEN.findall(rest):
+        bare = token.lstrip("#")
+        if any(ch.isdigit() for ch in bare) and (token.startswith("#") or len(bare) >= 3):
+            found.append(bare)
+    for name in _NAME.findall(rest):
+        words = name.split()
+        found.append(name)
+        if len(words) > 2:  # "Find Ann Lee": the sentence's first word is capitalised too
+            found.append(" ".join(words[1:]))
+    return list(dict.fromkeys(v for v in found if len(v) >= 2))
+
+
+def holds(cell: str, value: str) -> bool:
+    """The cell shows the value as a whole (a number not inside a price or a longer number)."""
+    if any(ch.isalpha() for ch in value) and " " in value:
+        return names_in(cell, value)
+    pattern = rf"(?<![\w.$€£-]){re.escape(value)}(?![\w-]|[.,]\d)"
+    return re.search(pattern, cell, re.IGNORECASE) is not None
+
+
+def row_holds(row: list[str], value: str) -> bool:
+    """A cell shows the value; a person's name may be split over columns ("Last name", "First name")."""
+    if any(holds(cell, value) for cell in row):
+        return True
+    words = set(whole_words(value.lower()))
+    return " " in value and any(ch.isalpha() for ch in value) and words <= set(whole_words(" ".join(row).lower()))
+
+
+def matching(task: str, rows: list[list[str]]) -> list[int]:
+    """Positions of the rows that hold a value the task identifies a row by (none when no value is identifying)."""
+    found: set[int] = set()
+    for value in identifiers(task):
+        hits = [i for i, row in enumerate(rows) if row_holds(row, value)]
+        if hits and len(hits) <= max(1, int(MAX_SHARE * len(rows))):
+            found.update(hits)
+    return sorted(found)
+
+
+def section_rows(section: PageSection) -> tuple[Table | None, list[list[str]]]:
+    """The section's table (for its headers) and its rows: one per list item (its cells, or its lines), or a
+    table's data rows for a section that is not divided into items."""
+    table = read_table(parse_outline(section.details))
+    if section.kind != "list" or not section.items:
+        return table, table.rows if table is not None else []
+    rows = []
+    for item in section.items:
+        own = read_table(parse_outline(item.details))
+        rows.append(own.rows[0] if own is not None else _lines(item.details))
+    return table, rows
+
+
+def _lines(details: str) -> list[str]:
+    """A list item that is no table row: the texts and names it shows, in order."""
+    return [n.text for n in all_nodes(parse_outline(details)) if n.text]
+
+
+def matched_rows(task: str, section: PageSection) -> list[int]:
+    """Positions (0-based) of the section's rows the task identifies by rule."""
+    _, rows = section_rows(section)
+    return matching(task, rows) if rows else []
+
+
+def row_text(table: Table | None, row: list[str]) -> str:
+    """One row as data: "Header: value | Header: value" (a value under no header alone)."""
+    if table is None or not table.headers:
+        return " | ".join(v for v in row if v)
+    return " | ".join(f"{h}: {v}" if h else v for h, v in table.labelled(row))
+
+
+def rows_extraction(task: str, section: PageSection) -> str | None:
+    """The rows the task identifies, each with its headers, as this section's extraction; None when none match."""
+    table, rows = section_rows(section)
+    hits = matching(task, rows) if rows else []
+    if not hits:
+        return None
+    label = f"Row{'s' if len(hits) > 1 else ''} matching the task ({len(hits)} of {len(rows)})"
+    return label + ":\n" + "\n".join(f"- row {i + 1}: {row_text(table, rows[i])}" for i in hits)
