@@ -113,6 +113,8 @@ class SnapshotElement(_SharedFieldsSet):
                                            "behind it is really inert (the browser's :modal, `inert` on the rest, or a "
                                            "full-viewport overlay taking every click around it); aria-modal alone is not enough")
     interactive: bool = False
+    drag: bool = Field(False, description="a person would drag it: draggable=true, or the page made it a script drag "
+                                          "handler's item (a move/grab cursor, or touch-action: none)")
     in_shadow: bool = Field(False, description="inside an open or closed shadow root")
     child_frame: int | None = Field(None, description="for iframe/frame elements: the frame id of the document they hold")
 
@@ -255,7 +257,8 @@ class SelectText(WireModel):
 
     kind: Literal["select_text"] = "select_text"
     target: ElementRef
-    text: str = Field(min_length=1, max_length=2000, description="found in the target's text, case-insensitively")
+    text: str | None = Field(None, min_length=1, max_length=2000, description="found in the target's text, "
+                             "case-insensitively; None: the whole of its text")
 
 
 class SetSlider(WireModel):

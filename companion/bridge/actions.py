@@ -101,8 +101,9 @@ class BrowserActions:
         """Drag `ref` onto `to`'s centre, or by (dx, dy) pixels when `to` is None."""
         return await self.act(Drag(target=as_ref(ref), to=as_ref(to) if to is not None else None, dx=dx, dy=dy), tab, timeout)
 
-    async def select_text(self, ref: RefLike, text: str, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
-        """Select `text` inside `ref` as a press-drag-release over it would."""
+    async def select_text(self, ref: RefLike, text: str | None = None, *, tab: int | None = None,
+                          timeout: float = ACTION_TIMEOUT) -> ActionResult:
+        """Select `text` inside `ref` (all of its text when None) as a press-drag-release over it would."""
         return await self.act(SelectText(target=as_ref(ref), text=text), tab, timeout)
 
     async def set_slider(self, ref: RefLike, value: float, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:

@@ -150,8 +150,9 @@
 
   function rangeOver(el, wanted) {
     const { nodes, text } = textNodes(el);
-    const found = nodes.length ? findText(text, wanted) : null;
-    if (!found) throw new ActionError(`"${wanted.slice(0, 80)}" is not in the element's text`);
+    const whole = { from: text.search(/\S/), to: text.trimEnd().length };
+    const found = !nodes.length ? null : wanted === null ? (whole.from >= 0 ? whole : null) : findText(text, wanted);
+    if (!found) throw new ActionError(wanted === null ? "the element has no text" : `"${wanted.slice(0, 80)}" is not in the element's text`);
     const range = document.createRange();
     const a = pointAt(nodes, found.from, false);
     const b = pointAt(nodes, found.to, true);
