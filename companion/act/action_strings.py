@@ -90,4 +90,4 @@ def selected_text(text: str) -> str:
 
 
 def slid(el: Element, value: str) -> str:
-    return f"Set {label(el)} to {value}"
+    return f"Set {label(el) if el.name or el.text else 'the slider'} to {value}"

@@ -115,8 +115,11 @@ class PageGestures:
         self._named = list(_named_places(task, snapshot))
 
     def named_targets(self, el: Element) -> list[tuple[ElementRef, str]]:
-        """Drop places the task names by their text, the dragged element and what is inside it left out."""
-        return [(ref, name) for ref, name in self._named if ref != el.ref and not names_in(_name(el), name)]
+        """Drop places the task names by their text. Left out: the dragged element, what is inside it, and a text
+        naming it (the task's own sentence shown on the page describes the drag; it is no place)."""
+        own = _name(el)
+        return [(ref, name) for ref, name in self._named
+                if ref != el.ref and not names_in(own, name) and not (own and names_in(name, own))]
 
 
 def _named_places(task: str, snapshot: Snapshot | None) -> Iterable[tuple[ElementRef, str]]:

@@ -36,12 +36,13 @@ def _one(candidates, label):
 
 
 async def test_a_draggable_element_is_dragged_onto_the_element_the_task_names(browser, open_page, make_ctx):
-    """The task names the dragged element and the drop place: one candidate says both, and no click is offered
-    on the draggable element."""
+    """The task names the dragged element and the drop place: one candidate says both (the task's sentence shown on
+    the page is no drop place), and no click is offered on the draggable element."""
     open_page("gestures.html")
     ctx, offered = await _offered(make_ctx, "Drag item 3 onto box B")
     chosen = _one(offered, 'drag "item 3" onto "box B"')
-    assert not [c for c in offered if c.kind == "element" and c.element == chosen.element]
+    assert [c.label for c in offered if c.element == chosen.element] == [
+        'drag "item 3" onto "box B"', 'drag "item 3" (then choose where to drop it)']
     outcome = await execute(ctx, chosen)
     assert outcome.actions == ['Dragged generic "item 3" onto "box B"']
     assert _log(browser) == ["item:mousedown", "item:dropped:boxB:moves=8"]
