@@ -116,6 +116,8 @@ class SnapshotElement(_SharedFieldsSet):
     icon: str | None = Field(None, description="for an interactive element without text: the URL of the image its box or "
                                                "a box inside it draws by style (CSS content: url() or a background image), "
                                                "whose file name tells what the icon is")
+    drag: bool = Field(False, description="a person would drag it: draggable=true, or the page made it a script drag "
+                                          "handler's item (a move/grab cursor, or touch-action: none)")
     in_shadow: bool = Field(False, description="inside an open or closed shadow root")
     child_frame: int | None = Field(None, description="for iframe/frame elements: the frame id of the document they hold")
 
@@ -239,8 +241,41 @@ class UploadFile(WireModel):
     content_b64: str = Field(description="file content, base64")
 
 
+class Drag(WireModel):
+    """A press on the target's visible point, pointer moves along the path, a release: the mouse sequence that
+    script-built drag handlers (jQuery UI draggable, droppable, sortable) follow, and HTML5 drag and drop
+    (dragstart ... drop, dragend, one DataTransfer) when the pressed element is draggable=true."""
+
+    kind: Literal["drag"] = "drag"
+    target: ElementRef
+    to: ElementRef | None = Field(None, description="release over this element's centre; else at the start + (dx, dy)")
+    dx: float = 0
+    dy: float = 0
+    steps: int = Field(8, ge=1, le=50, description="pointer moves between press and release")
+
+
+class SelectText(WireModel):
+    """Select `text` inside the target as a person's press-drag-release over it would (a Range in the document's
+    selection, mousedown at its start, mousemove, mouseup at its end)."""
+
+    kind: Literal["select_text"] = "select_text"
+    target: ElementRef
+    text: str | None = Field(None, min_length=1, max_length=2000, description="found in the target's text, "
+                             "case-insensitively; None: the whole of its text")
+
+
+class SetSlider(WireModel):
+    """Move a slider to `value`: a native <input type=range> is set, a handle slider is dragged along its track
+    until the value it shows (aria-valuenow, or a number shown beside it that moves with it) is `value`."""
+
+    kind: Literal["slider"] = "slider"
+    target: ElementRef = Field(description="the range input, the slider's handle or its track")
+    value: float
+
+
 Action = Annotated[
-    Union[Click, TypeText, Clear, SelectOption, SetChecked, PressKey, Hover, ScrollBy, Focus, Navigate, Back, Forward, Reload, UploadFile],
+    Union[Click, TypeText, Clear, SelectOption, SetChecked, PressKey, Hover, ScrollBy, Focus, Navigate, Back, Forward, Reload, UploadFile,
+          Drag, SelectText, SetSlider],
     Field(discriminator="kind"),
 ]
 

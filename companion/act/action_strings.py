@@ -79,3 +79,15 @@ def navigated(url: str) -> str:
 
 def switched_tab(tab_id: int, title: str, url: str) -> str:
     return f"Switched to tab {tab_id}: {_q(title)} ({url})"
+
+
+def dragged(el: Element, where: str) -> str:
+    return f"Dragged {label(el)} {where}"
+
+
+def selected_text(text: str) -> str:
+    return f"Selected the text {_q(text)}"
+
+
+def slid(el: Element, value: str) -> str:
+    return f"Set {label(el) if el.name or el.text else 'the slider'} to {value}"

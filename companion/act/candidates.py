@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from companion import llm
 from companion.act.context import AgentContext
 from companion.act.filter_guard import guard_kept
+from companion.act.gestures import PageGestures, element_candidates, text_candidates
 from companion.act.models import Candidate
 from companion.act.prefilter import prefilter, usable_elements
 from companion.act.sites import policy_of
@@ -81,7 +82,8 @@ def with_hidden(candidates: list[Candidate], known: dict[tuple[int, int], Dropdo
         return candidates
     out: list[Candidate] = []
     for c in candidates:
-        record = known.get((c.element.frame, c.element.id)) if c.element is not None and c.pick is None else None
+        trigger = c.kind == "element" and c.element is not None and c.pick is None
+        record = known.get((c.element.frame, c.element.id)) if trigger else None
         entries = max(record.revealed, len(record.elements)) if record is not None else 0
         if entries > MAX_HIDDEN_PER_TRIGGER:
             # The rest of a long remembered menu is not listed: say how many, and that opening it shows them all.
@@ -285,11 +287,14 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
     sites = policy_of(ctx)
 
     known = remembered_dropdowns(ctx)
+    gestures = PageGestures(ctx.task, pm, ctx.page.snapshot)
 
     def usable(section: PageSection, elements: list[Element] | None = None) -> list[Candidate]:
+        # A slider or a draggable element is offered as its gesture (act/gestures.py), anything else as itself.
         elements = list(section.all_elements()) if elements is None else elements
-        return with_hidden([element_candidate(e, section.id) for e in usable_elements(elements, url, sites)
-                            if f"element:{e.ref.frame}:{e.ref.id}" not in exclude], known, exclude)
+        offered = [c for e in usable_elements(elements, url, sites)
+                   for c in element_candidates(ctx.task, e, section.id, gestures, element_candidate)]
+        return with_hidden([c for c in offered if c.key not in exclude], known, exclude)
 
     def shown(section: PageSection) -> list[Element] | None:
         # A list narrowed by SelectListItems offers only its selected items (the observation knows which).
@@ -340,8 +345,8 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
                           lambda c: pm.element_by_ref(c.element) if c.element is not None else None,
                           lambda el: _form_group(ctx, pm, el), list(pm.all_elements()))
     out = [c for c in offered if c.key in kept]
-    # The nav group is the last result; type-URL follows it, always available.
-    fixed = [Candidate(kind="type_url", label=TYPE_URL_LABEL)]
+    # The nav group is the last result; text to select (a task asking for it) and type-URL follow, always available.
+    fixed = [*text_candidates(ctx.task, ctx.page.snapshot), Candidate(kind="type_url", label=TYPE_URL_LABEL)]
     if not ctx.view_all_active and _hides_content(obs, pm):
         fixed.append(Candidate(kind="view_all", label=VIEW_ALL_LABEL))
     fixed.append(Candidate(kind="end_task", label=END_TASK_LABEL))

@@ -11,7 +11,8 @@ from pydantic import BaseModel, Field
 from companion.pagemem.update import PageUpdate
 from companion.protocol import ElementRef
 
-CandidateKind = Literal["element", "navigate", "type_url", "switch_tab", "view_all", "end_task"]
+# drag, slider, select_text: pointer gestures on an element (act/gestures.py).
+CandidateKind = Literal["element", "navigate", "type_url", "switch_tab", "view_all", "end_task", "drag", "slider", "select_text"]
 
 
 class Candidate(BaseModel):
@@ -23,6 +24,9 @@ class Candidate(BaseModel):
     section_id: str | None = None
     url: str | None = None
     tab_id: int | None = None
+    to: ElementRef | None = Field(None, description="drag: the element to drop onto (None: asked when it is chosen)")
+    text: str | None = Field(None, description="select_text: the text to select (None: all of the element's); "
+                                               "slider: the value the task gives (None: asked when it is chosen)")
 
     @property
     def key(self) -> str:
@@ -34,6 +38,9 @@ class Candidate(BaseModel):
             return f"navigate:{self.url}"
         if self.kind == "switch_tab":
             return f"switch_tab:{self.tab_id}"
+        if self.kind in ("drag", "slider", "select_text") and self.element is not None:
+            to = f":{self.to.frame}:{self.to.id}" if self.to is not None else ""
+            return f"{self.kind}:{self.element.frame}:{self.element.id}{to}:{self.text or ''}"
         return self.kind
 
 

@@ -32,6 +32,7 @@ from companion.act.elements import (
 )
 from companion.act.errors import ActionFailed, NoOp, NotYet
 from companion.act.form import submit_form
+from companion.act.gestures import GESTURE_KINDS, perform as perform_gesture
 from companion.act.models import Candidate, FormField, Outcome
 from companion.act.named_fields import fields_in_scope, unset_named, value_named_for
 from companion.act.sites import check_navigation, element_target, parse_url
@@ -280,6 +281,8 @@ async def _execute(ctx: AgentContext, candidate: Candidate, reason: str) -> Outc
         if candidate.tab_id is None:
             raise ActionFailed("switch-tab candidate without a tab")
         return await _switch_tab(ctx, candidate.tab_id)
+    if candidate.kind in GESTURE_KINDS:
+        return await _done(ctx, [await perform_gesture(ctx, candidate)])
     if candidate.kind != "element":
         raise ValueError(f"{candidate.kind} is handled by the agent loop, not by execute()")
     if candidate.element is None or ctx.pagemem is None:

@@ -12,8 +12,8 @@ from typing import Literal
 
 from companion.bridge.errors import BridgeError
 from companion.protocol import (
-    Action, ActionResult, Back, Clear, Click, ElementRef, Focus, Forward, Hover, Navigate, PressKey, Reload, ScrollBy,
-    SelectOption, SetChecked, TypeText, UploadFile,
+    Action, ActionResult, Back, Clear, Click, Drag, ElementRef, Focus, Forward, Hover, Navigate, PressKey, Reload, ScrollBy,
+    SelectOption, SelectText, SetChecked, SetSlider, TypeText, UploadFile,
 )
 from companion.urls import WEB_SCHEMES, parse_url
 
@@ -95,3 +95,17 @@ class BrowserActions:
         content = base64.b64encode(path.read_bytes()).decode("ascii")
         mime = mime or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         return await self.act(UploadFile(target=as_ref(ref), name=path.name, mime=mime, content_b64=content), tab, timeout)
+
+    async def drag(self, ref: RefLike, to: RefLike | None = None, *, dx: float = 0, dy: float = 0, tab: int | None = None,
+                   timeout: float = ACTION_TIMEOUT) -> ActionResult:
+        """Drag `ref` onto `to`'s centre, or by (dx, dy) pixels when `to` is None."""
+        return await self.act(Drag(target=as_ref(ref), to=as_ref(to) if to is not None else None, dx=dx, dy=dy), tab, timeout)
+
+    async def select_text(self, ref: RefLike, text: str | None = None, *, tab: int | None = None,
+                          timeout: float = ACTION_TIMEOUT) -> ActionResult:
+        """Select `text` inside `ref` (all of its text when None) as a press-drag-release over it would."""
+        return await self.act(SelectText(target=as_ref(ref), text=text), tab, timeout)
+
+    async def set_slider(self, ref: RefLike, value: float, *, tab: int | None = None, timeout: float = ACTION_TIMEOUT) -> ActionResult:
+        """Move the slider (a range input, its handle or its track) to `value`."""
+        return await self.act(SetSlider(target=as_ref(ref), value=value), tab, timeout)

@@ -49,7 +49,8 @@ ITEM_TAGS = frozenset({"li", "tr", "article", "dt", "option", "figure"})
 PAGE_TAGS = frozenset({"html", "body"})  # the page itself is never one form's section
 ELEMENT_ATTRS = ("id", "class", "name", "type", "role", "href", "src", "alt", "title", "placeholder",
                  "aria-label", "aria-haspopup", "aria-expanded", "aria-controls", "aria-invalid", "aria-required",
-                 "aria-autocomplete", "contenteditable", "disabled", "for", "tabindex")
+                 "aria-autocomplete", "contenteditable", "disabled", "for", "tabindex", "draggable", "min", "max", "step",
+                 "aria-valuemin", "aria-valuemax", "aria-valuenow")
 
 
 class DivideOptions(BaseModel):
@@ -453,5 +454,5 @@ def make_element(node: Node) -> Element:
         expanded=None if expanded is None else expanded.lower() == "true",
         required="required" in a or a.get("aria-required", "").lower() == "true",
         options=options, selected_option=chosen, value=None if password else el.value,
-        secret=password, has_value=el.has_value, url=el.url, url_truncated=el.url_truncated,
+        secret=password, has_value=el.has_value, url=el.url, url_truncated=el.url_truncated, drag=el.drag,
     ))

@@ -61,6 +61,7 @@ class Element(PageMemModel):
     has_value: bool = Field(False, description="a secret field that holds a value")
     url: str | None = Field(None, description="where it navigates, as the browser resolved it (links, forms, formaction)")
     url_truncated: bool = Field(False, description="`url` was cut by the extension: never followed")
+    drag: bool = Field(False, description="it can be dragged (protocol.SnapshotElement.drag)")
     # mu: mutable agent state
     value: str | None = Field(None, description="current value; never persisted for typed fields")
     clicked: bool = False

@@ -6,7 +6,7 @@ import { wrapPageClipboard, WRITE_EVENT } from "./clipboard.js";
 import { describeLoadError } from "./navigation.js";
 
 // frames.js right after walk.js: walk.js creates the shared namespace (and renews it after an update).
-export const CONTENT_FILES = ["content/walk.js", "content/frames.js", "content/secrets.js", "content/snapshot.js", "content/datetime.js", "content/actions.js", "content/clipboard.js", "content/outline.js"];
+export const CONTENT_FILES = ["content/walk.js", "content/frames.js", "content/secrets.js", "content/snapshot.js", "content/datetime.js", "content/actions.js", "content/gestures.js", "content/clipboard.js", "content/outline.js"];
 
 export class TabError extends Error {}
 

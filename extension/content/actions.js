@@ -467,6 +467,10 @@
         case "scroll": scroll(el, action.dx || 0, action.dy || 0); break;
         case "focus": el.focus(); break;
         case "upload": upload(el, action.name, action.mime || "application/octet-stream", action.content_b64); break;
+        // Pointer gestures (content/gestures.js): drags, text selection, sliders.
+        case "drag": note = wc.gestures.drag(el, action.to ? resolve(action.to) : null, action.dx || 0, action.dy || 0, action.steps || 8); break;
+        case "select_text": wc.gestures.selectText(el, action.text ?? null); break;
+        case "slider": note = wc.gestures.setSlider(el, action.value); break;
         default:
           throw new ActionError(`action "${action.kind}" is not done inside the page`);
       }
@@ -478,4 +482,6 @@
   }
 
   wc.actions = { act };
+  // What content/gestures.js builds its pointer sequences from.
+  wc.pointer = { ActionError, firePointer, fireMouse, hitAt, landing, center, pressFocus, setNativeValue, fire };
 })();

@@ -13,7 +13,11 @@
     "required",
     // What a form does when submitted (companion/act/form_effect.py decides confirmation by these).
     "method", "action", "formmethod", "formaction", "autocomplete",
+    // Pointer gestures (companion/act/gestures.py): what can be dragged, a range input's bounds.
+    "draggable", "min", "max", "step",
   ]);
+  // Cursors that say "drag me" (a script drag handler's item).
+  const DRAG_CURSORS = new Set(["move", "grab", "grabbing", "all-scroll"]);
   const HANDLER_ATTRS = new Set([
     "onclick", "ondblclick", "onmousedown", "onmouseup", "onpointerdown", "onpointerup",
     "ontouchstart", "onkeydown", "onkeyup", "onkeypress", "onchange", "oninput",
@@ -330,6 +334,10 @@
             else if (attrs.tabindex !== undefined && parseInt(attrs.tabindex, 10) >= 0) interactive = true;
             else if (attrs.contenteditable !== undefined && attrs.contenteditable !== "false") interactive = true;
           }
+          if (attrs.draggable === "true") {
+            interactive = true;
+            rec.drag = true;
+          }
         }
       }
       if ((tag === "audio" || tag === "video") && el.controls) interactive = true;
@@ -364,10 +372,16 @@
       let byCursor = false;
       if (!interactive && visible && !pointerCtx && !STRUCTURAL_TAGS.has(tag)) {
         cursorChecks.n++;
-        if (getComputedStyle(el).cursor === "pointer") {
+        const style = getComputedStyle(el);
+        if (style.cursor === "pointer") {
           interactive = true;
           byCursor = true;
           childPointerCtx = true;
+        } else if (DRAG_CURSORS.has(style.cursor) || style.touchAction === "none") {
+          // A drag cursor, or touch panning turned off (drag libraries do this to their items): a script drag handler.
+          interactive = true;
+          childPointerCtx = true;
+          rec.drag = true;
         }
       }
       if (visible) rec.visible = true;

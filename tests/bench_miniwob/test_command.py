@@ -34,7 +34,7 @@ def test_one_task_writes_the_json_result_and_prints_the_table(miniwob_html, tmp_
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--tasks", "drag-box"], "drag-box is excluded: needs dragging"),
+    (["--tasks", "draw-line"], "draw-line is excluded: needs drawing"),
     (["--tasks", "no-such-task"], "no-such-task is not a MiniWoB task"),
     (["--category", "painting"], "unknown category 'painting'"),
     (["--seeds", "x"], "--seeds: 'x' is neither a count nor a comma list"),

@@ -1,0 +1,263 @@
+"""Pointer gestures as candidate actions, and their workflows: drag an element onto another or in a direction, set a
+slider to a value, select a text. The extension does them with synthetic DOM events (content/gestures.js), never
+chrome.debugger. Offered only where the page has one: an element a person would drag (SnapshotElement.drag), a
+slider (a range input, role=slider, a slider library's handle), or, for a task that asks for text to be highlighted
+or selected, the text blocks holding it. A drag is no submit: it goes through the click's confirmation hook (a drop
+onto a button a person would be asked about is asked about); a slider, like typing, only for another origin's frame.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Iterable
+
+from companion import llm
+from companion.act import action_strings as say
+from companion.act.basic import CHOICE_TOKENS, browser, text_value
+from companion.act.confirmation import confirm_action
+from companion.act.context import AgentContext
+from companion.act.elements import label
+from companion.act.errors import ActionFailed, NoOp
+from companion.act.models import Candidate
+from companion.llm.fit import declare_choice
+from companion.pagemem.model import Element, PageMem
+from companion.protocol import ElementRef, Snapshot, SnapshotElement
+from companion.text import names_in, quoted_spans
+
+declare_choice("drop_place", CHOICE_TOKENS)
+
+GESTURE_KINDS = ("drag", "slider", "select_text")
+# A slider library's handle by its class: ui-slider-handle, rc-slider-handle, MuiSlider-thumb, vue-slider-dot.
+_HANDLE_CLASS = re.compile(r"(slider|range)\S*(handle|thumb|knob|dot)", re.I)
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?![\w.])")
+# The task asks for text to be selected: "highlight ...", "select the words/text/phrase ...".
+_SELECT_TEXT = re.compile(r"\bhighlight|\b(select|mark)\b[^.]{0,40}?\b(text|words?|phrase|sentence|paragraph|line)\b", re.I)
+_TEXT_TAGS = frozenset({"p", "div", "span", "li", "td", "blockquote", "pre", "article", "section", "label", "dd", "em",
+                        "b", "strong", "i"})
+MAX_TEXT_BLOCKS = 5
+MAX_DROP_PLACES = 24
+DIRECTIONS = {"left": (-1, 0), "right": (1, 0), "up": (0, -1), "down": (0, 1)}
+MIN_DRAG_PX = 60
+MAX_PLACE_CHARS = 40
+CLICKED_ROLES = frozenset({"button", "link", "menuitem", "tab", "option", "checkbox", "radio", "switch"})
+
+
+def is_slider(el: Element) -> bool:
+    return (el.tag == "input" and el.input_type == "range") or el.role == "slider" \
+        or bool(_HANDLE_CLASS.search(el.attrs.get("class", "")))
+
+
+def is_draggable(el: Element) -> bool:
+    return el.drag and not is_slider(el) and not el.disabled
+
+
+def _name(el: Element) -> str:
+    return " ".join((el.name or el.text).split())[:80]
+
+
+def _quoted(el: Element) -> str:
+    name = _name(el)
+    return f'"{name}"' if name else label(el)
+
+
+# ----------------------------------------------------------------------------- candidates
+
+
+def slider_state(el: Element) -> str:
+    """'now 10, from 0 to 50', as far as the page says."""
+    a = el.attrs
+    now = el.value if el.tag == "input" else a.get("aria-valuenow")
+    low, high = (a.get("min"), a.get("max")) if el.tag == "input" else (a.get("aria-valuemin"), a.get("aria-valuemax"))
+    parts = [f"now {now}"] if now else []
+    if low is not None and high is not None:
+        parts.append(f"from {low} to {high}")
+    return ", ".join(parts)
+
+
+def _slider_candidate(task: str, el: Element, section_id: str, sliders: int) -> Candidate:
+    """A lone slider and a task giving one number: that is its value, by rule; otherwise it is asked on choosing."""
+    numbers = _NUMBER.findall(task)
+    value = numbers[0] if sliders == 1 and len(numbers) == 1 else None
+    state = slider_state(el)
+    what = f"slider {_quoted(el)}" if _name(el) else "slider"
+    about = f" ({state})" if state else ""
+    to = value if value is not None else "the value the task gives"
+    return Candidate(kind="slider", label=f"set the {what}{about} to {to}", element=el.ref, section_id=section_id, text=value)
+
+
+def _drag_candidates(task: str, el: Element, section_id: str, page: "PageGestures") -> list[Candidate]:
+    """Onto each element the task names when it names the dragged one too; and a drag whose place is chosen after."""
+    pairs = [Candidate(kind="drag", label=f'drag {_quoted(el)} onto "{name}"', element=el.ref, to=ref, section_id=section_id)
+             for ref, name in page.named_targets(el)] if _name(el) and names_in(task, _name(el)) else []
+    return pairs + [Candidate(kind="drag", label=f"drag {_quoted(el)} (then choose where to drop it)", element=el.ref,
+                              section_id=section_id)]
+
+
+def element_candidates(task: str, el: Element, section_id: str, page: "PageGestures",
+                       plain: Callable[[Element, str], Candidate]) -> list[Candidate]:
+    """The candidates for one element: its gestures for a slider or a draggable element, else `plain`'s."""
+    if is_slider(el):
+        return [_slider_candidate(task, el, section_id, len(page.sliders))]
+    if is_draggable(el):
+        # A draggable link or button still does what a click does.
+        clicked = [plain(el, section_id)] if el.role in CLICKED_ROLES else []
+        return _drag_candidates(task, el, section_id, page) + clicked
+    return [plain(el, section_id)]
+
+
+class PageGestures:
+    """What one page offers gestures on, worked out once per candidate gathering (or drop-place question)."""
+
+    def __init__(self, task: str, pm: PageMem, snapshot: Snapshot | None) -> None:
+        elements = list(pm.all_elements())
+        self.sliders = [e for e in elements if is_slider(e)]
+        self.draggables = [e for e in elements if is_draggable(e)]
+        self._named = list(_named_places(task, snapshot))
+
+    def named_targets(self, el: Element) -> list[tuple[ElementRef, str]]:
+        """Drop places the task names by their text. Left out: the dragged element, what is inside it, and a text
+        naming it (the task's own sentence shown on the page describes the drag; it is no place)."""
+        own = _name(el)
+        return [(ref, name) for ref, name in self._named
+                if ref != el.ref and not names_in(own, name) and not (own and names_in(name, own))]
+
+
+def _named_places(task: str, snapshot: Snapshot | None) -> Iterable[tuple[ElementRef, str]]:
+    """Visible elements with a short text of their own that the task names ("box B"), in document order."""
+    if snapshot is None:
+        return
+    for frame in snapshot.frames:
+        for el in frame.elements:
+            name = " ".join(el.text.split())
+            if el.visible and 0 < len(name) <= MAX_PLACE_CHARS and names_in(task, name):
+                yield ElementRef(frame=frame.frame, id=el.id), name
+
+
+def _text_blocks(snapshot: Snapshot | None) -> Iterable[tuple[ElementRef, str]]:
+    """Visible elements holding a sentence's worth of their own text, in document order."""
+    if snapshot is None:
+        return
+    for frame in snapshot.frames:
+        for el in frame.elements:
+            text = _text_of(el)
+            if el.visible and not el.in_run and el.tag in _TEXT_TAGS and len(text.split()) >= 3:
+                yield ElementRef(frame=frame.frame, id=el.id), text
+
+
+def _text_of(el: SnapshotElement) -> str:
+    return " ".join((el.run_text or el.text).split())
+
+
+def text_candidates(task: str, snapshot: Snapshot | None) -> list[Candidate]:
+    """For a task asking for text to be selected: each quoted phrase of the task inside a text block; without one,
+    the whole text of the first text blocks."""
+    if not _SELECT_TEXT.search(task):
+        return []
+    blocks = list(_text_blocks(snapshot))
+    out = []
+    for phrase, _, _ in quoted_spans(task):
+        ref = next((r for r, text in blocks if phrase.lower() in text.lower()), None)
+        if ref is not None:
+            out.append(Candidate(kind="select_text", label=f'select the text "{phrase}"', element=ref, text=phrase))
+    if out:
+        return out
+    return [Candidate(kind="select_text", label=f'select the whole text "{_preview(text)}"', element=ref)
+            for ref, text in blocks[:MAX_TEXT_BLOCKS]]
+
+
+def _preview(text: str, words: int = 8) -> str:
+    parts = text.split()
+    return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
+
+
+# ----------------------------------------------------------------------------- workflows
+
+
+def _element(ctx: AgentContext, ref: ElementRef | None) -> Element:
+    el = ctx.pagemem.element_by_ref(ref) if ctx.pagemem is not None and ref is not None else None
+    if el is None:
+        raise ActionFailed("the element is no longer on the page")
+    return el
+
+
+def drop_places(ctx: AgentContext, el: Element) -> list[tuple[str, ElementRef | None, float, float]]:
+    """Where a dragged element may go: onto each other draggable element (with its place among those of its part of
+    the page: a list's order), onto what the task names, then by a step in each direction."""
+    pm = ctx.pagemem
+    if pm is None:
+        return []
+    page = PageGestures(ctx.task, pm, ctx.page.snapshot)
+    draggables = page.draggables
+
+    def part(t: Element) -> str:
+        section = pm.section_of(t.ref)
+        return section.id.split(".")[0] if section is not None else ""
+
+    places = []
+    for t in [t for t in draggables if t is not el][:MAX_DROP_PLACES]:
+        peers = [p for p in draggables if part(p) == part(t)]
+        places.append((f"onto {_quoted(t)} ({peers.index(t) + 1} of {len(peers)})", t.ref, 0.0, 0.0))
+    places += [(f'onto "{name}"', ref, 0.0, 0.0) for ref, name in page.named_targets(el)]
+    step = max(MIN_DRAG_PX, 3 * max(el.box.w, el.box.h)) if el.box is not None else MIN_DRAG_PX
+    places += [(f"{word} by {round(step)} pixels", None, dx * step, dy * step) for word, (dx, dy) in DIRECTIONS.items()]
+    return places
+
+
+async def drag(ctx: AgentContext, candidate: Candidate) -> str:
+    el = _element(ctx, candidate.element)
+    if candidate.to is not None:  # the place is in the label: 'drag "item 3" onto "box B"'
+        where, to, dx, dy = "onto" + candidate.label.split(" onto", 1)[1], candidate.to, 0.0, 0.0
+    else:
+        places = drop_places(ctx, el)
+        variables = {"task": ctx.task, "history": ctx.history_text(), "dragged": label(el), "options": [p[0] for p in places]}
+        reply = await llm.decided_twice(lambda v: llm.choose("drop_place", v, n=len(places), max_tokens=CHOICE_TOKENS),
+                                        variables, prompt="drop_place")
+        where, to, dx, dy = places[reply.answer.index]
+    await confirm_action(ctx, "click", el)
+    result = await browser(ctx, ctx.session.drag(el.ref, to, dx=dx, dy=dy, tab=ctx.tab), f"dragging {label(el)}")
+    return say.dragged(el, where) + (f" ({result.note})" if result.note else "")
+
+
+async def set_slider(ctx: AgentContext, candidate: Candidate) -> str:
+    el = _element(ctx, candidate.element)
+    value = candidate.text
+    if value is None:
+        field = f"{label(el)} ({slider_state(el) or 'a slider'}): the one number to set it to"
+        answer = await text_value("input_value", {"task": ctx.task, "history": ctx.history_text(),
+                                                  "observation": ctx.observation, "field": field})
+        numbers = _NUMBER.findall(answer)
+        if not numbers:
+            raise ActionFailed(f"no number to set {label(el)} to (the answer was {answer[:60]!r})")
+        value = numbers[0]
+    now = el.value if el.tag == "input" else el.attrs.get("aria-valuenow")
+    if now is not None and _same_number(now, value):
+        raise NoOp(f"{label(el)} is already at {value}", say.slid(el, value))
+    await confirm_action(ctx, "type", el)  # a slider in another origin's frame, as a field there
+    result = await browser(ctx, ctx.session.set_slider(el.ref, float(value), tab=ctx.tab), f"moving {label(el)}")
+    return say.slid(el, value) + (f" ({result.note})" if result.note else "")
+
+
+def _same_number(a: str, b: str) -> bool:
+    try:
+        return float(a) == float(b)
+    except ValueError:
+        return False
+
+
+async def select_text(ctx: AgentContext, candidate: Candidate) -> str:
+    if candidate.element is None:
+        raise ActionFailed("no text to select")
+    await browser(ctx, ctx.session.select_text(candidate.element, candidate.text, tab=ctx.tab), "selecting the text")
+    shown = candidate.text or candidate.label.removeprefix("select the whole text ").strip('"')
+    return say.selected_text(shown)
+
+
+WORKFLOWS = {"drag": drag, "slider": set_slider, "select_text": select_text}
+
+
+async def perform(ctx: AgentContext, candidate: Candidate) -> str:
+    """Carry out a gesture candidate; its history string."""
+    return await WORKFLOWS[candidate.kind](ctx, candidate)
+
+
+__all__ = ["GESTURE_KINDS", "PageGestures", "element_candidates", "text_candidates", "perform", "is_slider", "is_draggable"]

@@ -1,0 +1,90 @@
+"""Pointer gestures as candidate actions (act/gestures.py), end to end in real Chromium: what is offered on a page
+with draggable elements, sliders or text a task asks to select, and what the page received once one is chosen."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from companion.act import execute, gather_candidates
+from companion.observe import Observation
+
+pytestmark = pytest.mark.browser
+
+
+def _whole(ctx) -> Observation:
+    pm = ctx.pagemem
+    return Observation(url=pm.url, page_title="page", summary="a page", selected=[s.id for s in pm.sections],
+                       unselected=[]).model_copy(update={"small": True})
+
+
+def _log(browser) -> list[str]:
+    return browser.driver.find_element(By.ID, "log").get_attribute("textContent").splitlines()
+
+
+async def _offered(make_ctx, task):
+    ctx = await make_ctx(task)
+    return ctx, await gather_candidates(ctx, _whole(ctx))
+
+
+def _one(candidates, label):
+    found = [c for c in candidates if c.label == label]
+    assert len(found) == 1, [c.label for c in candidates]
+    return found[0]
+
+
+async def test_a_draggable_element_is_dragged_onto_the_element_the_task_names(browser, open_page, make_ctx):
+    """The task names the dragged element and the drop place: one candidate says both (the task's sentence shown on
+    the page is no drop place), and no click is offered on the draggable element."""
+    open_page("gestures.html")
+    ctx, offered = await _offered(make_ctx, "Drag item 3 onto box B")
+    chosen = _one(offered, 'drag "item 3" onto "box B"')
+    assert [c.label for c in offered if c.element == chosen.element] == [
+        'drag "item 3" onto "box B"', 'drag "item 3" (then choose where to drop it)']
+    outcome = await execute(ctx, chosen)
+    assert outcome.actions == ['Dragged generic "item 3" onto "box B"']
+    assert _log(browser) == ["item:mousedown", "item:dropped:boxB:moves=8"]
+
+
+async def test_the_drop_place_is_asked_when_the_task_does_not_name_one(browser, open_page, make_ctx, scripted_llm,
+                                                                       llm_client_for):
+    open_page("gestures.html")
+    server = scripted_llm(rules=[{"prompt": "drop_place", "pattern": r"down by 180 pixels",
+                                  "responses": [json.dumps({"reason": "the task says down", "index": 4})]}])
+    llm_client_for(server)
+    ctx, offered = await _offered(make_ctx, "Move the item down")
+    outcome = await execute(ctx, _one(offered, 'drag "item 3" (then choose where to drop it)'))
+    asked = server.requests[0].last_user
+    assert '[0] onto "card" (1 of 1)' in asked and "[1] left by 180 pixels" in asked and "[4] down by 180 pixels" in asked
+    assert outcome.actions == ['Dragged generic "item 3" down by 180 pixels']
+    assert browser.driver.execute_script("return document.getElementById('item').style.top") == "180px"
+
+
+async def test_a_slider_is_set_to_the_value_the_model_reads_from_the_task(browser, open_page, make_ctx, scripted_llm,
+                                                                          llm_client_for):
+    """Several sliders: the value is asked, with the slider's range, and the native input gets input and change."""
+    open_page("gestures.html")
+    server = scripted_llm(rules=[{"prompt": "input_value", "pattern": r"now 10, from 0 to 50",
+                                  "responses": ['{"value": "35"}']}])
+    llm_client_for(server)
+    ctx, offered = await _offered(make_ctx, "Turn the volume to 35")
+    outcome = await execute(ctx, _one(offered, 'set the slider "volume" (now 10, from 0 to 50) to the value the task gives'))
+    assert outcome.actions == ['Set slider "volume" to 35']
+    assert _log(browser) == ["volume:input:35", "volume:change:35"]
+
+
+async def test_text_the_task_quotes_is_offered_for_selection_and_selected(browser, open_page, make_ctx):
+    open_page("gestures.html")
+    ctx, offered = await _offered(make_ctx, 'Highlight the words "brown fox" in the paragraph')
+    outcome = await execute(ctx, _one(offered, 'select the text "brown fox"'))
+    assert outcome.actions == ['Selected the text "brown fox"']
+    assert _log(browser) == ["para:mouseup:brown fox"]
+
+
+async def test_no_gesture_is_offered_where_the_page_has_none(browser, open_page, make_ctx):
+    open_page("act_login.html")
+    _, offered = await _offered(make_ctx, "Highlight the text, then log in as alice")
+    assert not [c for c in offered if c.kind in ("drag", "slider")]
+    assert [c.kind for c in offered if c.kind == "select_text"] == []
