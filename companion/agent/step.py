@@ -90,6 +90,7 @@ class StepPhases:
 
     task: str
     step: int
+    max_steps: int
     session: BrowserSession
     tab: int | None
     events: EventStream
@@ -265,7 +266,7 @@ class StepPhases:
         verdict = await self.gate.decide(EndFacts(
             observation=st.observation, done=self.history.actions() + st.actions, already_so=self.already_so,
             pagemem=ctx.pagemem, typed_secrets=ctx.typed_secrets, parts=ctx.parts.listed(), visited=ctx.visited_urls,
-            history=lambda notes: self._history_with(st, notes=notes)))
+            history=lambda notes: self._history_with(st, notes=notes), last_step=self.step >= self.max_steps))
         if isinstance(verdict, Refused):
             st.end_task_removed = True
             if verdict.by == "rule":
