@@ -213,7 +213,7 @@ class StepPhases:
             return None
         decision = await select_action(self.task, self.history.render_for_actor(), st.observation + st.not_yet,
                                        [c.label for c in st.candidates], self.guard.nudge(st.state, st.text),
-                                       unavailable=unavailable)
+                                       unavailable=unavailable, parts=st.ctx.parts.listed())
         st.reason = decision.reason
         return st.candidates[decision.index]
 
@@ -342,6 +342,9 @@ class StepPhases:
         st.not_yet = ""
         if url_changed and chosen.kind == "element":  # evidence a part it names is done (task_parts.py)
             st.ctx.parts.tick([element_name(chosen.label)])
+        elif chosen.kind == "element":  # done on the page: each action names what it did
+            for action in actions:
+                st.ctx.parts.tick_action(action)
         st.actions += actions
         if moves_on(actions, url_changed):
             self.declined_pending = None
