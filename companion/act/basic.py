@@ -149,6 +149,8 @@ async def select_option(ctx: AgentContext, el: Element, *, field_hint: str = "")
         raise NoOp(noop, say.selected(el, option))
     await browser(ctx, ctx.session.select(el.ref, label=option, tab=ctx.tab), f"selecting {option!r} in {label(el)}")
     el.value = el.selected_option = option
+    if "multiple" in el.attrs and option not in el.selected_options:  # the others stay selected
+        el.selected_options = [o for o in el.options if o in el.selected_options or o == option]
     return say.selected(el, option)
 
 

@@ -70,6 +70,7 @@ class AgentContext:
     menu_options: dict[tuple[int, int], set[str]] = field(default_factory=dict)
     # Submit clicks refused for fields the task names that are unset (act/named_fields.py): (button, what was unset).
     submit_warnings: set[tuple[str, tuple[str, ...]]] = field(default_factory=set)
+    order_warnings: set[tuple[str, int]] = field(default_factory=set)  # (element, part) refused out of order once
     # The task's ordered parts, the done ones ticked (task_parts.py): a form serves one part, not the whole task.
     parts: TaskParts = field(default_factory=TaskParts)
     # This task's secret marker around page text in prompts (llm.prompts.untrusted): a page cannot close it.

@@ -4,14 +4,17 @@
 clicks Submit first, or after one of three boxes, and a scripted page scores the form as it is then. The
 paper's SubmitForm fills the chosen fields before it submits; a submit button outside any form is a plain
 click, so this is the same precondition for it: a checkbox or radio whose label the task names, unchecked, or
-a native select with an option the task names while another is selected, is the task's, unfinished. The
+a native select with an option the task names while another is selected, a list that keeps several options (a
+multiple select) with one the task names not selected, or a number or range input holding another number than
+the task's one, is the task's, unfinished. The
 click is refused once per (button, unfinished fields) in a task, with what is left to set; the button is offered
 again after the next action, so the model sets them or, choosing it again, submits anyway (the task may name a
 label for another reason).
 
 Only labels and option texts of at least two characters that the task contains as whole words count. For text
 fields, a value the task quotes ('Enter "Kasie" into the text field') that no field holds while a text field
-is still empty is unset too, as is the task's date for an empty date input ('Enter 02/18/2018 as the date'); a
+is still empty is unset too, as is the task's date, time or number for an empty date, time or number input
+('Enter 02/18/2018 as the date', 'Enter 5:37 PM as the time': FORMATS); a
 quoted phrase that names an element of the page ('the "Submit" button') is a reference, not a value. A secret field's value is never read: filled or empty is all that is known of it.
 
 value_named_for: a quoted value the task puts next to a field's own words ('the password "DYh"', '"Ada" as the
@@ -44,10 +47,16 @@ SMALL_PAGE_ELEMENTS = 40
 
 
 # An input type that fixes a format: the task's one value in that format is what such a field is for
-# ("Enter 02/18/2018 as the date": nothing quoted, and the default model clicked Submit on the empty field).
+# ("Enter 02/18/2018 as the date": nothing quoted, and the default model clicked Submit on the empty field; "Enter
+# 5:37 PM as the time": the same with a time field). A number is the task's one number not part of a date, a time or
+# a word ("SKU KT-1002" is none).
+_NUMBER = re.compile(r"(?<![\w/:.,-])-?\d+(?:\.\d+)?(?![\w/:-]|[.,]\d)")
 FORMATS = {
     "date": re.compile(r"(?<![\w/-])(?:\d{1,2}/\d{1,2}/\d{4}|\d{4}-\d{2}-\d{2})(?![\w/-])"),
     "email": re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
+    "time": re.compile(r"(?<![\w:])\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\b)?(?![\w:])"),
+    "number": _NUMBER,
+    "range": _NUMBER,
 }
 
 
@@ -88,17 +97,33 @@ def unset_named(task: str, fields: list[Element], typed_secrets: frozenset[tuple
 
 
 def unset_choice(task: str, el: Element) -> str | None:
-    """A box the task names, unchecked, or a native select with one other option the task names: what is left
-    to set on it, else None."""
+    """A box the task names, unchecked (a radio of a group, too); a native select with one other option the task
+    names; a list that keeps several options with one the task names not selected; a number or range input holding
+    another number than the task's one: what is left to set on it, else None."""
     if el.disabled:
         return None
     if is_checkable(el) and not el.checked and names_in(task, el.name):
         return f'{label(el)} is not checked'
+    if is_native_select(el) and "multiple" in el.attrs:  # each option the task names must be selected
+        named = [f'"{o}"' for o in el.options if o not in el.selected_options and names_in(task, o)]
+        return f'{", ".join(named)} of {label(el)} not selected' if named else None
+    if el.tag == "input" and el.input_type in ("number", "range") and (el.value or "").strip():
+        return _other_number(task, el)
     if is_native_select(el) and el.options and not names_in(task, el.selected_option or ""):
         named = [o for o in el.options if o != el.selected_option and names_in(task, o)]
         if len(named) == 1:  # several named options: which one is meant is the model's call
             return f'"{named[0]}" of {label(el)} is not selected'
     return None
+
+
+def _other_number(task: str, el: Element) -> str | None:
+    """A number or range input holding another number than the task's one (formatted_value), said as unset."""
+    want = formatted_value(task, el)
+    try:
+        differs = want is not None and float(want) != float(el.value or "")
+    except ValueError:  # a value the browser would not hold in such an input: nothing to compare
+        return None
+    return f"{label(el)} is not set to {want}" if differs else None
 
 
 # Words of a field's attributes that say what any field is, not which one.

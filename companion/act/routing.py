@@ -302,8 +302,28 @@ async def _execute(ctx: AgentContext, candidate: Candidate, reason: str) -> Outc
             field = next(e for e in form_section.all_elements() if is_text_field(e))
             return await search(ctx, field)
         return await submit_form(ctx, form_section, fill=element_action, detached=detached)
-    check_named_fields_set(ctx, el, section)
+    check_named_fields_set(ctx, el, section)  # what is unset says more than which part comes first
+    check_part_order(ctx, el)
     return await element_action(ctx, el, section)
+
+
+def check_part_order(ctx: AgentContext, el: Element) -> None:
+    """An element a later part of the task names, chosen while an earlier part that names another element of the
+    page is not done, is refused once (act/task_parts.py first_pending): the model is told which part comes first;
+    chosen again, it is done (the earlier part may be done in a way no rule sees). A button already refused for
+    unset fields is not refused again for the order: the model, told, chose it anyway."""
+    name = el.name or el.text
+    if not ctx.parts.compound or not name or ctx.pagemem is None:
+        return
+    if any(key == el.key for key, _ in ctx.submit_warnings):
+        return
+    present = [e.name or e.text for e in ctx.pagemem.all_elements() if not e.disabled]
+    first = ctx.parts.first_pending(name, present)
+    if first is None or (el.key, first) in ctx.order_warnings:
+        return
+    ctx.order_warnings.add((el.key, first))
+    raise NotYet(f'not done yet: the task\'s part {first + 1}, "{ctx.parts.parts[first].text}", comes first and is '
+                 "not done; do it first")
 
 
 def check_named_fields_set(ctx: AgentContext, el: Element, section: PageSection | None) -> None:

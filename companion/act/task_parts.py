@@ -15,11 +15,20 @@ Splitting, by rule (split_task), in this order:
     a leading "First," stays.
 A task with one part is not compound: nothing is shown differently for it.
 
-Ticking (TaskParts.tick), one rule: a part is done when an element it names was used and the page then became
-another document. The element is a form's submit button (or the form's label) for a submission, the clicked
-element for a click; "names" is named_fields.names_action (the button's name is a run of the part's words, or
-the same letters without a space: "Log in" and "login"). The first part not done that names it is ticked. A
-question ("What is ...?") names no element it is done by, so no rule ticks it: that is the end-task check's to judge.
+Ticking, two rules; "names" is named_fields.names_action (the button's name is a run of the part's words, or the
+same letters without a space: "Log in" and "login"), and the first part not done that names it is ticked:
+  - TaskParts.tick: an element it names was used and the page then became another document. The element is a
+    form's submit button (or the form's label) for a submission, the clicked element for a click;
+  - TaskParts.tick_action: an action done on the page (no new document) names it: the element clicked, the value
+    typed, the option selected, the box checked ("Click button ONE, then click button TWO": the click on ONE is
+    part 1's evidence; a small model that saw no tick clicked TWO twice). A part that names a submit-like word
+    ("Log in (username: admin, ...)", "Select Iceland and click Submit") is not done by typing or choosing alone:
+    only a click, Enter or a submission ticks it.
+A question ("What is ...?") names no element it is done by, so no rule ticks it: that is the end-task check's to judge.
+
+first_pending: the order itself. An element the task names in a later part, chosen while an earlier part that names
+another element of the page is not done, is refused once (act/routing.py check_part_order), with the part that
+comes first.
 """
 
 from __future__ import annotations
@@ -29,12 +38,15 @@ import re
 from pydantic import BaseModel, Field
 
 from companion.act.named_fields import names_action
+from companion.pagemem.widgets import SUBMIT_WORDS
 from companion.text import quoted_spans
 
 _OPEN_BRACKETS, _CLOSE_BRACKETS = "([{", ")]}"
 _ABBREVIATIONS = frozenset("e.g i.e etc mr mrs ms dr st vs no approx".split())
 _STEP = re.compile(r"(?:^|(?<=\s))(\d{1,2})[.)]\s+")
 _THEN = re.compile(r"\s*(?:\band then\b|[,;]\s*(?:then|next|after that|afterwards|finally)\b),?\s*", re.I)
+_ACTION_NAMES = re.compile(r'"([^"]+)"')  # action_strings.py quotes what it names: 'Typed "Bob" into textbox "Name"'
+_SETS = ("Typed ", "Selected ", "Checked ", "Unchecked ", "Uploaded ")  # an action that only sets a field
 _OPENING = re.compile(r"^(?:and\s+)?(?:then|next|after that|afterwards|finally)\b,?\s*", re.I)  # "Then stop."
 
 
@@ -136,3 +148,25 @@ class TaskParts(BaseModel):
         if i is not None:
             self.parts[i].done = True
         return i
+
+    def tick_action(self, action: str) -> int | None:
+        """An action string of an in-page action (action_strings.py): the first part not done that names what it
+        names (element, value, option) is done; a part naming a submit-like word only by a click, Enter or a
+        submission. Returns that part's index (None: no part names it)."""
+        names = _ACTION_NAMES.findall(action)
+        sets_only = action.startswith(_SETS)
+        i = next((i for i, p in enumerate(self.parts) if not p.done
+                  and not (sets_only and SUBMIT_WORDS.search(p.text))
+                  and any(names_action(p.text, n) for n in names)), None)
+        if i is not None:
+            self.parts[i].done = True
+        return i
+
+    def first_pending(self, name: str, present: list[str]) -> int | None:
+        """The index of a part not done, before the one the element `name` serves, that names one of the page's
+        other elements (`present`, their names): that part comes first. None: the order allows it."""
+        served = self.serving([name])
+        if served is None:
+            return None
+        return next((j for j in range(served) if not self.parts[j].done
+                     and any(n != name and names_action(self.parts[j].text, n) for n in present)), None)

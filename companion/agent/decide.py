@@ -25,13 +25,15 @@ class Decision(BaseModel):
 
 
 async def select_action(task: str, history: str, observation: str, labels: list[str], nudge: str = "",
-                        unavailable: frozenset[int] | dict[int, str] = frozenset()) -> Decision:
+                        unavailable: frozenset[int] | dict[int, str] = frozenset(), parts: list[str] | None = None) -> Decision:
     """Choose among `labels`; those at `unavailable` positions cannot be chosen and are shown as TRIED, or as the
-    text a dict gives for them (trailing ones are left out: no other number moves)."""
+    text a dict gives for them (trailing ones are left out: no other number moves). parts: a compound task's
+    parts, the done ones ticked (act/task_parts.py), so the actor sees which part is next."""
     shown_as = unavailable if isinstance(unavailable, dict) else dict.fromkeys(unavailable, TRIED)
     last = max((i for i in range(len(labels)) if i not in shown_as), default=-1)
     shown = [shown_as.get(i, label) for i, label in enumerate(labels[:last + 1])]
-    variables = {"task": task, "history": history, "observation": observation, "candidates": shown, "nudge": nudge}
+    variables = {"task": task, "history": history, "observation": observation, "candidates": shown, "nudge": nudge,
+                 "parts": parts or []}
     exclude = frozenset(i for i in unavailable if i < len(shown))
     reply = await llm.decided_twice(lambda v: llm.choose("action_selection", v, n=len(shown), max_tokens=SELECTION_MAX_TOKENS,
                                                          exclude=exclude), variables, prompt="action_selection")

@@ -7,6 +7,11 @@ rule checks that refuse a hollow end before or after them (no LLM call):
   - unset_at_end: nor is it complete while, on a small page and before anything was submitted, a box, an option
     or a quoted value the task names is not set (act/named_fields.py, the precondition a Submit gets): the
     default model ticked one of three named boxes and ended, its observation saying all three were ticked;
+  - unacted_at_last_step: an episode must not end without a single action: on the step budget's last step, with
+    no action done in the whole task, end task is refused (then not offered on that page), so the last choice is
+    among the page's actions. A question (a "?" and no imperative verb) may be answered from the page as it is;
+    a task worded without a verb the rules know ("Like the post", "Retweet it") is not exempt: the default model
+    spent eight steps choosing end task and never acted;
   - declined_end: a task that asks to act ends "stopped", saying what the user declined, when it ends after a
     declined action with nothing done since that could have done it another way (never "done");
   - left_to_try: an answer saying the information is not there ("not provided", "no information", "cannot
@@ -128,6 +133,15 @@ def missing_action(task: str, actions_done: list[str]) -> str | None:
     asked = " and ".join(f'"{g}"' for g in missing)
     return (f"the task asks to {asked} on the page, and no browser action that could do it ran yet: "
             "choose the element the task means and act on it")
+
+
+def unacted_at_last_step(task: str, done: list[str], last_step: bool) -> str | None:
+    """Why the last step of a task that did nothing cannot end it (None: an action ran, steps are left, or the
+    task is a question, whose answer may be on the page as it is)."""
+    if not last_step or done or ("?" in task and not requested_actions(task)):
+        return None
+    return ("this is the last step and no action was done in the whole task: choose the page's action that best "
+            "does what the task asks")
 
 
 # What can still bring a task forward after the user declined an action: acting on the page (a click, a submit,
@@ -271,6 +285,7 @@ class EndFacts:
     parts: list[str]  # the task's parts, the done ones ticked (act/task_parts.py)
     visited: list[str]
     history: Callable[[bool], str]  # the history with this step's actions so far (notes: bool)
+    last_step: bool = False  # the step budget's last step
 
 
 @dataclass
@@ -290,6 +305,9 @@ class EndGate:
         invented = self.seen.ungrounded_numbers(f.observation)
         if invented:
             return Refused(f"the value(s) {', '.join(invented)} appear on no page visited so far", "unseen")
+        unacted = unacted_at_last_step(self.task, f.done, f.last_step)
+        if unacted:
+            return Refused(unacted, "rule")
         missing = missing_action(self.task, f.done + f.already_so)
         if missing:
             return Refused(missing, "rule")

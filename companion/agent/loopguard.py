@@ -43,7 +43,8 @@ RETURN_NUDGE_AT = 3  # the third step that starts on the same page, unchanged
 def element_state(el: Element) -> tuple:
     """What the element is and the state an action can change (a secret's value only as "filled or not")."""
     value = None if el.is_password else el.value
-    return (el.identity_key(), value, el.has_value, el.checked, el.selected, el.expanded, el.disabled, el.selected_option)
+    return (el.identity_key(), value, el.has_value, el.checked, el.selected, el.expanded, el.disabled, el.selected_option,
+            tuple(el.selected_options))
 
 
 def page_text(pagemem: PageMem) -> str:

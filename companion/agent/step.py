@@ -90,6 +90,7 @@ class StepPhases:
 
     task: str
     step: int
+    max_steps: int
     session: BrowserSession
     tab: int | None
     events: EventStream
@@ -212,7 +213,7 @@ class StepPhases:
             return None
         decision = await select_action(self.task, self.history.render_for_actor(), st.observation + st.not_yet,
                                        [c.label for c in st.candidates], self.guard.nudge(st.state, st.text),
-                                       unavailable=unavailable)
+                                       unavailable=unavailable, parts=st.ctx.parts.listed())
         st.reason = decision.reason
         return st.candidates[decision.index]
 
@@ -265,7 +266,7 @@ class StepPhases:
         verdict = await self.gate.decide(EndFacts(
             observation=st.observation, done=self.history.actions() + st.actions, already_so=self.already_so,
             pagemem=ctx.pagemem, typed_secrets=ctx.typed_secrets, parts=ctx.parts.listed(), visited=ctx.visited_urls,
-            history=lambda notes: self._history_with(st, notes=notes)))
+            history=lambda notes: self._history_with(st, notes=notes), last_step=self.step >= self.max_steps))
         if isinstance(verdict, Refused):
             st.end_task_removed = True
             if verdict.by == "rule":
@@ -341,6 +342,9 @@ class StepPhases:
         st.not_yet = ""
         if url_changed and chosen.kind == "element":  # evidence a part it names is done (task_parts.py)
             st.ctx.parts.tick([element_name(chosen.label)])
+        elif chosen.kind == "element":  # done on the page: each action names what it did
+            for action in actions:
+                st.ctx.parts.tick_action(action)
         st.actions += actions
         if moves_on(actions, url_changed):
             self.declined_pending = None

@@ -50,7 +50,7 @@ PAGE_TAGS = frozenset({"html", "body"})  # the page itself is never one form's s
 ELEMENT_ATTRS = ("id", "class", "name", "type", "role", "href", "src", "alt", "title", "placeholder",
                  "aria-label", "aria-haspopup", "aria-expanded", "aria-controls", "aria-invalid", "aria-required",
                  "aria-autocomplete", "contenteditable", "disabled", "for", "tabindex", "draggable", "min", "max", "step",
-                 "aria-valuemin", "aria-valuemax", "aria-valuenow")
+                 "aria-valuemin", "aria-valuemax", "aria-valuenow", "multiple")
 
 
 class DivideOptions(BaseModel):
@@ -437,13 +437,15 @@ def make_element(node: Node) -> Element:
     password = el.secret or (el.tag == "input" and a.get("type", "").lower() == "password")
     options: list[str] = []
     chosen: str | None = None
+    every: list[str] = []  # a multiple select's selected options
     if el.tag == "select":
         for c in node.children:
             for o in ([c] if c.el.tag == "option" else c.children if c.el.tag == "optgroup" else []):
                 if o.el.tag == "option":
                     options.append(o.el.text)
-                    if o.el.selected and chosen is None and not password:
-                        chosen = o.el.text
+                    if o.el.selected and not password:
+                        chosen = chosen if chosen is not None else o.el.text
+                        every.append(o.el.text)
     # A big page makes tens of thousands of these: they share one fields-set per shape (protocol.share_fields_set).
     return share_fields_set(Element(
         ref=ElementRef(frame=node.frame, id=el.id), index=node.index, tag=el.tag, role=node.role, name=node.name,
@@ -453,6 +455,6 @@ def make_element(node: Node) -> Element:
         disabled="disabled" in a or a.get("aria-disabled", "").lower() == "true",
         expanded=None if expanded is None else expanded.lower() == "true",
         required="required" in a or a.get("aria-required", "").lower() == "true",
-        options=options, selected_option=chosen, value=None if password else el.value,
+        options=options, selected_option=chosen, selected_options=every if "multiple" in a else [], value=None if password else el.value,
         secret=password, has_value=el.has_value, url=el.url, url_truncated=el.url_truncated, drag=el.drag,
     ))

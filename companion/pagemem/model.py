@@ -57,6 +57,8 @@ class Element(PageMemModel):
     options: list[str] = Field(default_factory=list, description="for selects: option labels in order")
     selected_option: str | None = Field(None, description="for selects: the label of the selected option (a select's "
                                         "value is its option's value attribute, often empty: '---------')")
+    selected_options: list[str] = Field(default_factory=list, description="for a select that allows several: the "
+                                        "labels of every selected option, in order")
     secret: bool = Field(False, description="its value never leaves the page (protocol.SnapshotElement.secret)")
     has_value: bool = Field(False, description="a secret field that holds a value")
     url: str | None = Field(None, description="where it navigates, as the browser resolved it (links, forms, formaction)")
@@ -93,7 +95,7 @@ class Element(PageMemModel):
     def content_key(self) -> tuple:
         """What the element shows and is; used to detect modification and to re-pair re-rendered nodes."""
         return (self.tag, self.role, self.name, self.hint, self.text, self.value, self.has_value, self.checked, self.selected,
-                self.disabled, self.expanded, tuple(sorted(self.attrs.items())), tuple(self.options), self.selected_option)
+                self.disabled, self.expanded, tuple(sorted(self.attrs.items())), tuple(self.options), self.selected_option, tuple(self.selected_options))
 
     def identity_key(self) -> tuple:
         """What the element is, ignoring its current state: pairs a node the page re-created under a new id."""

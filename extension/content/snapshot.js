@@ -11,6 +11,8 @@
     "placeholder", "for", "tabindex", "contenteditable", "disabled",
     // SubmitForm's validation pass re-asks for empty required fields.
     "required",
+    // A list that keeps several options selected (companion/act/named_fields.py: each one the task names).
+    "multiple",
     // What a form does when submitted (companion/act/form_effect.py decides confirmation by these).
     "method", "action", "formmethod", "formaction", "autocomplete",
     // Pointer gestures (companion/act/gestures.py): what can be dragged, a range input's bounds.

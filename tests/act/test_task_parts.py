@@ -61,3 +61,41 @@ def test_the_part_a_form_serves_is_the_first_not_done_that_names_its_button():
     parts.tick(["Search"])
     assert parts.serving(["Search"]) == 1
     assert parts.serving(["Save"]) == 1
+
+
+def test_an_in_page_click_ticks_the_first_part_not_done_that_names_its_element():
+    parts = TaskParts.of("Click button ONE, then click button TWO")
+    assert parts.tick_action('Clicked button "ONE"') == 0
+    assert parts.listed() == ["[x] 1. Click button ONE", "[ ] 2. click button TWO"]
+    assert parts.tick_action('Clicked button "TWO"') == 1
+
+
+def test_a_typed_value_and_a_checked_box_tick_the_parts_that_name_them():
+    parts = TaskParts.of('Type "Bob" into the name field. Then check the red box.')
+    assert parts.tick_action('Checked checkbox "red"') == 1
+    assert parts.tick_action('Typed "Bob" into textbox "Your name"') == 0
+
+
+def test_typing_a_value_does_not_tick_a_part_that_asks_to_submit():
+    parts = TaskParts.of(LOGIN_TASK)
+    assert parts.tick_action('Typed "admin" into textbox "Username"') is None
+    assert parts.tick_action('Clicked button "Log in"') == 0
+
+
+def test_an_action_no_part_names_ticks_nothing():
+    parts = TaskParts.of("Click button ONE, then click button TWO")
+    assert parts.tick_action('Clicked button "THREE"') is None
+    assert not any(p.done for p in parts.parts)
+
+
+def test_an_element_of_a_later_part_waits_for_an_earlier_part_that_names_an_element_of_the_page():
+    parts = TaskParts.of("Click button ONE, then click button TWO")
+    assert parts.first_pending("TWO", ["ONE", "TWO"]) == 0
+    assert parts.first_pending("ONE", ["ONE", "TWO"]) is None
+    parts.tick_action('Clicked button "ONE"')
+    assert parts.first_pending("TWO", ["ONE", "TWO"]) is None
+
+
+def test_an_earlier_part_naming_nothing_on_the_page_does_not_hold_a_later_one():
+    parts = TaskParts.of("Log in to the shop, then click button TWO")
+    assert parts.first_pending("TWO", ["TWO", "Cancel"]) is None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from urllib.parse import urljoin
 
-from companion.agent.finish import hollow_answer, missing_action
+from companion.agent.finish import hollow_answer, missing_action, unacted_at_last_step
 from companion.pagemem.divide import divide_page
 from tests.support.htmlsnap import snapshot_from_html
 
@@ -81,3 +81,24 @@ def test_not_there_is_an_answer_once_the_link_the_task_names_was_opened():
 
 def test_not_there_is_an_answer_when_there_is_no_page_to_look_at():
     assert hollow_answer(NOT_THERE, "What does the Blue kettle cost?", None, [], []) is None
+
+
+def test_the_last_step_of_a_task_that_did_nothing_cannot_end_it():
+    why = unacted_at_last_step("Like the second post", [], last_step=True)
+    assert why is not None and "no action" in why
+
+
+def test_an_end_before_the_last_step_is_left_to_the_other_rules():
+    assert unacted_at_last_step("Like the second post", [], last_step=False) is None
+
+
+def test_a_task_that_acted_may_end_on_its_last_step():
+    assert unacted_at_last_step("Like the second post", ['Clicked button "Like"'], last_step=True) is None
+
+
+def test_a_question_may_end_on_its_last_step_without_an_action():
+    assert unacted_at_last_step("What is the price of the Blue kettle?", [], last_step=True) is None
+
+
+def test_a_question_that_asks_to_act_too_may_not_end_without_one():
+    assert unacted_at_last_step("Click the Blue kettle. What does it cost?", [], last_step=True) is not None

@@ -14,7 +14,7 @@ import lxml.html
 from companion.protocol import Box, FrameSnapshot, Scroll, Snapshot, SnapshotElement, Viewport
 
 KEPT = ("id", "class", "name", "type", "role", "href", "src", "alt", "title", "placeholder", "for",
-        "tabindex", "contenteditable", "disabled", "method", "action", "formmethod", "formaction", "autocomplete")
+        "tabindex", "contenteditable", "disabled", "method", "action", "formmethod", "formaction", "autocomplete", "multiple")
 WIDGET_ROLES = {"button", "link", "checkbox", "radio", "tab", "menuitem", "option", "combobox", "textbox"}
 SKIP = {"script", "style", "head", "meta", "link", "noscript", "template"}
 
