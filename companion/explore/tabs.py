@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import shutil
 import time
 from pathlib import Path
@@ -60,6 +61,10 @@ for (const [store, saved] of [[localStorage, b.local], [sessionStorage, b.sessio
 }
 return true;
 """
+
+
+REPLACED_WHILE_READ = re.compile(r"frame with id \d+ was removed", re.I)
+REREAD_AFTER_S = 0.5  # the replacing document's load has started: its content scripts can run soon after
 
 
 class PageLoadError(RuntimeError):
@@ -101,6 +106,18 @@ class ExploreTab:
         return snapshot
 
     async def snapshot(self) -> Snapshot:
+        """The tab's page, read once more when its document was replaced while it was read (Chrome: "Frame with
+        ID 0 was removed"): a page that redirects by script right after loading, or a navigation an earlier click
+        started that landed late, is the page to explore, not a failure."""
+        try:
+            return await self._read()
+        except PageLoadError as exc:
+            if not REPLACED_WHILE_READ.search(str(exc)):
+                raise
+        await asyncio.sleep(REREAD_AFTER_S)
+        return await self._read()
+
+    async def _read(self) -> Snapshot:
         try:
             return (await self.session.snapshot_result(self.tab_id, timeout=SNAPSHOT_TIMEOUT)).snapshot
         except BridgeError as exc:
