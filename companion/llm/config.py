@@ -30,6 +30,7 @@ PRESETS: dict[str, str] = {
     "lmstudio": "http://127.0.0.1:1234/v1",
 }
 DEFAULT_SPEC = "embedded"
+IDLE_UNLOAD_S = 600.0  # an idle embedded model gives its ~2 GB back after 10 minutes
 LEXICAL_MODEL = "lexical"
 # Where the benchmarks' no-model stand-in answers in this process ("" until something above the product started
 # it: benchmarks/lexical.py lexical_server). The product only connects to it, like to any OpenAI-compatible
@@ -57,6 +58,8 @@ class LLMSettings(BaseModel):
     n_ctx: int = Field(default=16384, ge=512)  # embedded: total KV size, shared by the slots
     n_parallel: int = Field(default=2, ge=1)  # embedded: decoding slots
     threads: int = Field(default=0, ge=0)  # embedded: 0 = all cores but one (companion.llm.embedded.default_threads)
+    # embedded: seconds without a call before the model is unloaded and its memory freed (0 = kept loaded)
+    idle_unload_s: float = Field(default=IDLE_UNLOAD_S, ge=0)
 
 
 def parse_spec(spec: str, **overrides) -> LLMSettings:
@@ -121,13 +124,14 @@ _ENV_FIELDS = {
     "WEBCHALLENGER_LLM_CTX": "n_ctx",
     "WEBCHALLENGER_LLM_PARALLEL": "n_parallel",
     "WEBCHALLENGER_LLM_THREADS": "threads",
+    "WEBCHALLENGER_LLM_IDLE_UNLOAD": "idle_unload_s",
 }
 
 
 def load_settings(spec: str | None = None, **overrides) -> LLMSettings:
     """Resolve settings: explicit arguments win, then environment variables, then llm.toml, then defaults.
 
-    llm.toml keys: spec, api_key, timeout_s, concurrency, record_path, n_ctx, n_parallel, threads.
+    llm.toml keys: spec, api_key, timeout_s, concurrency, record_path, n_ctx, n_parallel, threads, idle_unload_s.
     """
     file_values = _read_config_file()
     values = {k: v for k, v in file_values.items() if k != "spec" and k in LLMSettings.model_fields}
