@@ -26,6 +26,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                         help="also accept this extension origin (development builds with another id); repeatable")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    parser.add_argument("--exit-without-browser", type=float, default=None, metavar="S",
+                        help="exit after S seconds in which no browser was connected (the browser's native host "
+                             "starts the companion with 600)")
     parser.add_argument("--llm", metavar="SPEC", help="LLM for tasks started from the side panel (default: embedded)")
     parser.add_argument("--llm-idle-unload", type=float, default=None, metavar="S",
                         help="unload the embedded model after S seconds without a call, freeing its memory; the next "
@@ -144,9 +147,17 @@ def run(args: argparse.Namespace) -> int:
     async def serve() -> None:
         if summarizer is not None:
             summarizer.start()
+        unattended = None
+        if args.exit_without_browser:
+            from companion.bridge.unattended import exit_when_unattended
+
+            unattended = asyncio.ensure_future(
+                exit_when_unattended(hub, args.exit_without_browser, lambda: setattr(server, "should_exit", True)))
         try:
             await server.serve(sockets=[sock])
         finally:
+            if unattended is not None:
+                unattended.cancel()
             if summarizer is not None:
                 await summarizer.stop()
 
