@@ -258,7 +258,7 @@ class LLMClient:
     # ------------------------------------------------------------------ internals
 
     async def _ready(self) -> None:
-        """Start the embedded server and find the model name, once."""
+        """Find the embedded model (loaded per call by _serving) or the server's model name, once."""
         if self._replayer or (self.model and (self.base_url or self._embedded)):
             return
         if self._ready_lock is None:
@@ -301,12 +301,23 @@ class LLMClient:
         if self._embedded is None:
             yield self._state()
             return
-        server = await asyncio.to_thread(self._embedded.acquire)
+        server = await self._acquire_embedded()
         try:
             self.base_url = server.base_url
             yield self._state()
         finally:
             self._embedded.release()
+
+    async def _acquire_embedded(self):
+        """EmbeddedModel.acquire in a thread. A call cancelled during the load (a stopped task) still gets its
+        lease, from the thread: it is given back when the load ends, or the model would never be unloaded."""
+        model = self._embedded
+        acquiring = asyncio.ensure_future(asyncio.to_thread(model.acquire))
+        try:
+            return await asyncio.shield(acquiring)
+        except asyncio.CancelledError:
+            acquiring.add_done_callback(lambda done: done.exception() is None and model.release())
+            raise
 
     async def _complete(self, prompt: str, version: str, messages: list[dict], schema: dict, answer: type[BaseModel],
                         max_tokens: int, temperature: float) -> tuple[Completion, Mode]:
