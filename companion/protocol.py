@@ -722,6 +722,9 @@ class LLMSettingsSet(WireModel):
     type: Literal["llm_settings_set"] = "llm_settings_set"
     id: str
     spec: str = Field(max_length=2000)
+    api_key: str | None = Field(None, max_length=500, description=(
+        "the key of the spec's server (a hosted OpenAI-compatible one), kept by the companion 0600 for that URL "
+        "and never sent back; null keeps the saved key, '' removes it"))
 
 
 class LLMSettingsState(WireModel):
@@ -734,6 +737,8 @@ class LLMSettingsState(WireModel):
     saved: bool = Field(False, description="llm_settings_set: the spec was written to llm.toml and is in use")
     presets: dict[str, str] = Field(default_factory=dict, description="preset name -> its default URL")
     embedded_models: list[str] = Field(default_factory=list, description="the embedded catalog, the default first")
+    api_key_set: bool = Field(False, description="an API key is saved for the server in use")
+    api_key_hint: str = Field("", description="its last 4 characters (none for a short key); the key itself never")
     error: str = Field("", description="why the spec was refused, or the configuration cannot be read")
 
 
@@ -743,6 +748,8 @@ class LLMCheck(WireModel):
     type: Literal["llm_check"] = "llm_check"
     id: str
     spec: str = Field(max_length=2000)
+    api_key: str | None = Field(None, max_length=500, description=(
+        "the key to try with the spec's server, not kept; null or '': the key saved for that URL"))
 
 
 class LLMCheckResult(WireModel):
