@@ -2,8 +2,8 @@
 // newest first, each with its answer, how it ended, duration, LLM calls and tokens; its steps open on a click.
 // "Follow up" on one makes the next task continue from its result (the panel's form listens for the
 // "wc-follow-up" event); "Resume" on a stopped or failed one goes on from its checkpoint ("wc-resume"). A task and
-// its follow-ups show as one conversation. The conversation shown live above (the session's current task) is
-// not repeated here.
+// its follow-ups show as one conversation. The task shown live above (the session's current task) is not
+// repeated here.
 import { renderSteps, answerOf, costLine, resumable } from "./sidepanel-steps.js";
 
 const $ = (id) => document.getElementById(id);
@@ -109,10 +109,11 @@ function conversation(turns, opened) {
   return li;
 }
 
-// The conversation of the current task is the one the current-task card shows: not repeated here.
+// Every task but the one the current-task card shows (its earlier turns stay here too: the card names them, the
+// history keeps their steps).
 export async function renderHistory() {
-  const all = await load();
-  const groups = conversations(all).filter((turns) => !turns.some((t) => t.task_id === shownCurrent));
+  const tasks = (await load()).filter((t) => t.task_id !== shownCurrent);
+  const groups = conversations(tasks);
   const list = $("history-list");
   // Keep what the user opened open across re-renders.
   const opened = new Set([...list.querySelectorAll("li.past")].filter((li) => li.querySelector("details").open)
@@ -125,7 +126,7 @@ export async function renderHistory() {
     list.appendChild(turns.length > 1 ? conversation(turns, opened) : entry(newest, opened.has(newest.task_id)));
   });
   $("history").hidden = groups.length === 0;
-  return all;
+  return tasks;
 }
 
 export function setCurrent(taskId) {
