@@ -599,7 +599,8 @@ class PreviousTask(WireModel):
 
 
 class StartTask(WireModel):
-    """Extension -> companion: run a task in `tab_id` (the active tab when None). Its `id` becomes the task id."""
+    """Extension -> companion: run a task in `tab_id` (the active tab when None). Its `id` becomes the task id (and
+    names its checkpoint: `resume` goes on with that task)."""
 
     type: Literal["start_task"] = "start_task"
     id: str
@@ -609,6 +610,8 @@ class StartTask(WireModel):
     confirm: bool = Field(True, description="ask before irreversible actions")
     max_steps: int = Field(30, ge=1, le=200)
     previous: PreviousTask | None = Field(None, description="a follow-up: the task before it and its result")
+    resume: bool = Field(False, description="go on from the checkpoint of the stopped or failed task `id` (its "
+                                            "history and step count), on the page it had reached in `tab_id`")
 
 
 class StopTask(WireModel):
