@@ -43,6 +43,7 @@ class UsageTally(BaseModel):
     latency_s: float = 0.0
     by_prompt: dict[str, int] = Field(default_factory=dict)  # calls per prompt name
     fallbacks: list[str] = Field(default_factory=list)  # calls with no valid answer a stand-in replaced (fallback.py)
+    values_dropped: int = 0  # values the model stated that no page read supports, left out (observe/grounding.py)
 
     def add(self, usage: CallUsage) -> None:
         self.calls += 1
@@ -78,3 +79,10 @@ def record_fallback(note: str) -> None:
     tally = _current.get()
     if tally is not None:
         tally.fallbacks.append(note)
+
+
+def record_dropped(values: int) -> None:
+    """This task's grounding left out `values` values a model's answer stated and no page read supports."""
+    tally = _current.get()
+    if tally is not None:
+        tally.values_dropped += values
