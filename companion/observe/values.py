@@ -24,7 +24,7 @@ from typing import Literal, NamedTuple
 
 from companion.observe.derived import groups_of, quantities
 from companion.pagemem.model import PageMem
-from companion.text import STOPWORDS, normalized, quoted_spans, whole_words
+from companion.text import STOPWORDS, normalized, whole_words
 
 Kind = Literal["email", "url", "date", "price", "number", "name"]
 
@@ -33,6 +33,9 @@ URL = re.compile(r"https?://[^\s<>\"'()\[\]]+")
 _MONTH = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?")
 DATE = re.compile(r"\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|\d{1,2}\s+" + _MONTH + r",?\s+\d{4}|"
                   + _MONTH + r"\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})\b", re.I)
+# A quoted string hugs its text ("Ann Lee"): a quote mark followed by a space closes one, so the marks of
+# several element lines ('checkbox "blue" [checked]): checkbox "red"') never pair into a "name" across them.
+_QUOTED = re.compile(r"\"(\w[^\"]*?\w|\w)\"|“(\w[^”]*?\w|\w)”|(?<!\w)'(\w[^']*?\w)'(?!\w)")
 # A run of two or more capitalised words ("Ann Lee", "French Press"); a leading function word ("The") is not part.
 _CAPITALISED = re.compile(r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)+")
 # What a task identifies a row by, beside emails, quoted strings and names: "#110", "SKU-104", a number of 3+ digits.
@@ -67,10 +70,14 @@ class Value:
         return re.search(rf"(?<![\w@/.-]){re.escape(normalized(self.text))}(?![\w@-])", text) is not None
 
 
+def _quoted(text: str) -> list[str]:
+    return [" ".join(next(g for g in m.groups() if g).split()) for m in _QUOTED.finditer(text)]
+
+
 def _names(text: str, skip_first: bool) -> list[str]:
     """Quoted strings and runs of capitalised words; a run's leading function word (and, with `skip_first`, the
     text's first word: a task opens with a verb or a question word) is not part of the name."""
-    out = [q for q, _, _ in quoted_spans(text)]
+    out = _quoted(text)
     for m in _CAPITALISED.finditer(text):
         words = m.group().split()
         if words[0].lower() in STOPWORDS or (skip_first and m.start() == 0):
@@ -104,12 +111,13 @@ def values_of(sentence: str, anchors: list[Value], *, named: bool) -> list[Value
     prices (a currency or a decimal part), and with `named` (the sentence is about what the task names, or it
     is an answer) runs of capitalised words."""
     out = _found(sentence)
-    names = [n for n, _, _ in quoted_spans(sentence)] if not named else _names(sentence, skip_first=False)
+    names = _quoted(sentence) if not named else _names(sentence, skip_first=False)
     out += [Value("name", n) for n in names if not EMAIL.search(n) and not URL.search(n)]
     out += [Value("price", q.text) for q in quantities(sentence) if q.unit not in ("", "%") or not q.integer]
     taken = " ".join(a.text.lower() for a in anchors)
-    return [v for v in dict.fromkeys(out) if v.text.lower() not in taken
-            and not any(v is not w and v.kind != "url" and v.text in w.text for w in out)]
+    out = list(dict.fromkeys(out))
+    # A value inside a longer one (a date in a quoted title) is that one's part, checked with it.
+    return [v for v in out if v.text.lower() not in taken and not any(w != v and v.text in w.text for w in out)]
 
 
 def mentioned(sentence: str, anchors: list[Value]) -> list[Value]:

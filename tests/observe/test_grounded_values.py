@@ -119,3 +119,8 @@ def test_a_dropped_sentence_leaves_a_note_for_each_value():
                              CUSTOMERS, values=check.problems)
     assert out.kept == "Customers are listed."
     assert out.notes == ["bob@shop.test was not found with 110 on this page", "99 was not found on this page"]
+
+
+def test_quote_marks_of_several_element_lines_never_pair_into_a_name():
+    sentence = 'Attempt failed (checkbox "blue" value="on" [checked]): checkbox "blue" was checked by "Ann Lee".'
+    assert values_of(sentence, [], named=False) == [Value("name", "blue"), Value("name", "on"), Value("name", "Ann Lee")]
