@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from companion.agent.loop import run_task
-from tests.support.agent_llm import index_of
+from tests.support.agent_llm import echo_details, index_of
 
 TASK = "What is the email address of the customer who placed order #110?"
 INVENTED = "The customer who placed order #110 has the email address bob@shop.test."
@@ -37,6 +37,24 @@ def test_a_summary_stating_another_rows_email_is_dropped_and_the_actor_told_it_w
     assert "bob@shop.test was not found with 110 on this page" in choice
     assert INVENTED not in choice
     assert any("Left out of the observation" in n and INVENTED in n for n in _notes(result))
+    assert result.usage.values_dropped == 1
+
+
+@pytest.mark.paper_pipeline
+def test_an_extraction_stating_another_rows_email_never_reaches_the_page_task_summary(
+        browser, pages, agent_llm, memory_dir):
+    listing = "Customers: Ann Lee (ann@shop.test), Bob Stone (bob@shop.test), Cara Diaz (cara@shop.test)."
+
+    def extraction(text: str) -> dict:
+        """A model's prose: the rows it read, then a sentence of its own."""
+        return {"details": f"{listing} {INVENTED}" if "bob@shop.test" in text else echo_details(text)["details"]}
+
+    server = agent_llm(choose=lambda text, labels: index_of(labels, r'link "Orders"'),
+                       overrides={"detail_extraction": extraction})
+    result = _run(browser, pages, memory_dir)
+
+    (summary,) = server.prompts("page_task_summary")
+    assert listing in summary and INVENTED not in summary
     assert result.usage.values_dropped == 1
 
 
