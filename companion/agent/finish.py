@@ -305,7 +305,7 @@ class EndGate:
         # observation stating a number no page showed is an invention, not an answer.
         invented, misplaced = split_problems(self.seen.unsupported(f.observation))
         if invented or misplaced:
-            llm.record_dropped(len(invented) + len(misplaced))
+            llm.record_dropped(str(p) for p in [*map(Problem, invented), *misplaced])
             said = [f"the value(s) {', '.join(invented)} appear on no page visited so far"] if invented else []
             said += [str(p) for p in misplaced]
             return Refused("; ".join(said), "unseen")
@@ -328,6 +328,6 @@ class EndGate:
         hollow = (hollow_answer(final.text, self.task, f.pagemem, f.done, f.visited)
                   or invented_answer(unseen, self.task, f.pagemem, f.done, f.visited, misplaced))
         if hollow:  # "not provided", or an unseen price, while the site was not searched
-            llm.record_dropped(len(unseen) + len(misplaced))
+            llm.record_dropped(str(p) for p in [*map(Problem, unseen), *misplaced])
             return Refused(hollow, "rule")
         return Answer(final.text, final.stood_in)

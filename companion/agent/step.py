@@ -156,7 +156,7 @@ class StepPhases:
         computation in the observation, so in the history, and a left-out value leaves a note saying it was not
         found, so the actor looks for it instead of believing it (seen_text.py)."""
         grounded = self.seen.grounded(summary)
-        llm.record_dropped(len(grounded.notes))
+        llm.record_dropped(grounded.notes)
         if grounded.derived:
             await self.events.emit("note", step=self.step, text="Computed from values seen: "
                                    + "; ".join(self.seen.explain(d) for d in grounded.derived))

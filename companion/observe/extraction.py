@@ -118,7 +118,7 @@ async def extract(caller: Caller, budget: Budget, task: str, history: str, pagem
     # the task names (values.py).
     checked = [grounded_sentences(a.details, f"{task}\n{p}", p, values=ValueCheck.within(page_content(p), task).problems)
                for a, p in zip(answers, pieces)]
-    record_dropped(sum(len(g.notes) for g in checked))
+    record_dropped(n for g in checked for n in g.notes)
     text = " ".join(g.kept for g in checked if g.kept)
     if not any(a is s for a, s in zip(answers, stand_ins)):
         section.store_extraction(key, text)
