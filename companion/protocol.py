@@ -571,6 +571,7 @@ class TaskUsage(WireModel):
     completion_tokens: int = 0
     llm_seconds: float = 0.0
     fallbacks: int = 0  # calls with no valid answer that a deterministic stand-in answered (llm/fallback.py)
+    values_dropped: int = 0  # values a model stated that no page read supports, left out (observe/grounding.py)
 
 
 class TaskEventData(WireModel):
