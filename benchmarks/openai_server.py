@@ -42,6 +42,7 @@ class RecordedRequest(BaseModel):
     started: float  # time.monotonic() on arrival
     finished: float = 0.0  # time.monotonic() when the answer was sent
     status: int = 200
+    authorization: str = ""  # the Authorization header as received (the client's API key)
 
     @property
     def last_user(self) -> str:
@@ -106,7 +107,8 @@ class OpenAIServer:
         async def chat(request: Request):
             body = await request.json()
             prompt = request.headers.get(PROMPT_HEADER, "")
-            record = RecordedRequest(path=request.url.path, prompt=prompt, body=body, started=time.monotonic())
+            record = RecordedRequest(path=request.url.path, prompt=prompt, body=body, started=time.monotonic(),
+                                     authorization=request.headers.get("authorization", ""))
             with self._lock:
                 self.requests.append(record)
             try:

@@ -86,6 +86,7 @@ class TaskRun(BaseModel):
     completion_tokens: int = 0
     llm_s: float = 0.0
     fallbacks: int = 0  # calls with no valid answer that a stand-in answered (llm/fallback.py)
+    values_dropped: int = 0  # values the model stated that no page read supports, left out (observe/grounding.py)
     llm_error: bool = False  # the agent failed on an LLM error: a task lost to the model
     wall_s: float = 0.0
     db_changed: bool = False  # the run wrote to the database (for a lookup: a side effect)
@@ -202,6 +203,7 @@ def run_task_once(task: AppTask, site, memory: MemoryMode, opts: RunOptions, wor
                                                                result.usage.completion_tokens)
         run.llm_s = round(result.usage.llm_seconds, 2)
         run.fallbacks, run.llm_error = result.usage.fallbacks, result.llm_error
+        run.values_dropped = result.usage.values_dropped
     if timed_out:
         run.status = "timeout"
     try:
@@ -255,6 +257,7 @@ def summarize(runs: list[TaskRun]) -> dict:
         row["overall"] = {"tasks": len(mine), "success": sum(r.success for r in mine)}
         row["errors"] = sum(1 for r in mine if r.error)
         row["fallbacks"] = sum(r.fallbacks for r in mine)
+        row["values_dropped"] = sum(r.values_dropped for r in mine)
         row["lost_to_llm"] = sum(r.llm_error for r in mine)
         for field in ("steps", "calls", "prompt_tokens", "completion_tokens", "wall_s"):
             row[f"mean_{field}"] = round(sum(getattr(r, field) for r in mine) / len(mine), 1) if mine else 0

@@ -571,6 +571,7 @@ class TaskUsage(WireModel):
     completion_tokens: int = 0
     llm_seconds: float = 0.0
     fallbacks: int = 0  # calls with no valid answer that a deterministic stand-in answered (llm/fallback.py)
+    values_dropped: int = 0  # values a model stated that no page read supports, left out (observe/grounding.py)
 
 
 class TaskEventData(WireModel):
@@ -599,7 +600,8 @@ class PreviousTask(WireModel):
 
 
 class StartTask(WireModel):
-    """Extension -> companion: run a task in `tab_id` (the active tab when None). Its `id` becomes the task id."""
+    """Extension -> companion: run a task in `tab_id` (the active tab when None). Its `id` becomes the task id (and
+    names its checkpoint: `resume` goes on with that task)."""
 
     type: Literal["start_task"] = "start_task"
     id: str
@@ -609,6 +611,8 @@ class StartTask(WireModel):
     confirm: bool = Field(True, description="ask before irreversible actions")
     max_steps: int = Field(30, ge=1, le=200)
     previous: PreviousTask | None = Field(None, description="a follow-up: the task before it and its result")
+    resume: bool = Field(False, description="go on from the checkpoint of the stopped or failed task `id` (its "
+                                            "history and step count), on the page it had reached in `tab_id`")
 
 
 class StopTask(WireModel):
@@ -722,6 +726,9 @@ class LLMSettingsSet(WireModel):
     type: Literal["llm_settings_set"] = "llm_settings_set"
     id: str
     spec: str = Field(max_length=2000)
+    api_key: str | None = Field(None, max_length=500, description=(
+        "the key of the spec's server (a hosted OpenAI-compatible one), kept by the companion 0600 for that URL "
+        "and never sent back; null keeps the saved key, '' removes it"))
 
 
 class LLMSettingsState(WireModel):
@@ -734,6 +741,8 @@ class LLMSettingsState(WireModel):
     saved: bool = Field(False, description="llm_settings_set: the spec was written to llm.toml and is in use")
     presets: dict[str, str] = Field(default_factory=dict, description="preset name -> its default URL")
     embedded_models: list[str] = Field(default_factory=list, description="the embedded catalog, the default first")
+    api_key_set: bool = Field(False, description="an API key is saved for the server in use")
+    api_key_hint: str = Field("", description="its last 4 characters (none for a short key); the key itself never")
     error: str = Field("", description="why the spec was refused, or the configuration cannot be read")
 
 
@@ -743,6 +752,8 @@ class LLMCheck(WireModel):
     type: Literal["llm_check"] = "llm_check"
     id: str
     spec: str = Field(max_length=2000)
+    api_key: str | None = Field(None, max_length=500, description=(
+        "the key to try with the spec's server, not kept; null or '': the key saved for that URL"))
 
 
 class LLMCheckResult(WireModel):

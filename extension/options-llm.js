@@ -78,6 +78,7 @@ function layout() {
   $("llm-embedded-row").hidden = backend !== "embedded";
   $("llm-url-row").hidden = backend !== "openai";
   $("llm-model-row").hidden = !backend || backend === "embedded";
+  $("llm-key-row").hidden = !backend || backend === "embedded";
   for (const id of ["llm-check", "llm-save"]) $(id).disabled = !backend; // nothing chosen: nothing to check or save
   const presetUrl = choices.presets[backend];
   $("llm-preset-url").hidden = !presetUrl;
@@ -93,6 +94,15 @@ function showCurrent(state) {
   const model = state.model && !state.spec.includes(state.model) ? ` (model ${state.model})` : "";
   $("llm-current").textContent = state.spec ? `In use: ${state.spec}${model}` : "In use: none";
   if (state.error && !state.saved) $("llm-current").textContent += ` (${state.error})`;
+  // The companion never sends the key back: only whether one is saved for the server in use, and its end.
+  const hint = state.api_key_hint ? ` (ending in ${state.api_key_hint})` : "";
+  $("llm-key-state").textContent = state.api_key_set ? `An API key is saved for the server in use${hint}.` : "";
+}
+
+// The key typed in the field, when there is one: otherwise the companion uses the one it saved for that server.
+function withKey(request) {
+  const key = $("llm-api-key").value.trim();
+  return key && $("llm-backend").value !== "embedded" ? { ...request, api_key: key } : request;
 }
 
 async function load() {
@@ -128,7 +138,7 @@ async function check() {
   $("llm-check").disabled = true;
   result(`Checking ${spec}…`);
   try {
-    const r = await ask({ type: "llm_check", spec });
+    const r = await ask(withKey({ type: "llm_check", spec }));
     if (mine !== generation) return; // the form changed while the check ran
     if (r.ok) {
       const n = r.n_ctx ? String(r.n_ctx) : "unknown";
@@ -153,18 +163,19 @@ async function save() {
   try {
     if ($("llm-backend").value !== "embedded") {
       result(`Trying ${spec} before saving it…`);
-      const tried = await ask({ type: "llm_check", spec });
+      const tried = await ask(withKey({ type: "llm_check", spec }));
       if (mine !== generation) return; // the form changed meanwhile: that is not what was tried
       if (!tried.ok) {
         result(`Not saved: ${tried.error}`, { failed: true, data: { ok: false } });
         return;
       }
     }
-    const state = await ask({ type: "llm_settings_set", spec });
+    const state = await ask(withKey({ type: "llm_settings_set", spec }));
     if (state.error) {
       result(`Not saved: ${state.error}`, { failed: true });
       return;
     }
+    $("llm-api-key").value = ""; // kept by the companion now, not in this page
     showCurrent(state);
     touched = false; // the form shows what is in use again
     result(`Saved: the companion's tasks now use ${state.spec}.`);
@@ -182,7 +193,7 @@ function edited() {
   layout();
 }
 
-for (const id of ["llm-backend", "llm-embedded-model", "llm-url", "llm-model"]) {
+for (const id of ["llm-backend", "llm-embedded-model", "llm-url", "llm-model", "llm-api-key"]) {
   $(id).addEventListener("input", edited);
   $(id).addEventListener("change", edited);
 }

@@ -33,6 +33,10 @@ export function renderSteps(list, events, preface = null) {
       case "confirm":
         entry().appendChild(item("note", ev.text));
         break;
+      case "started":
+        // A task resumed from its checkpoint: its earlier steps stay above, and where it went on is said.
+        if ((events || []).indexOf(ev) > 0) entry().appendChild(item("resume-note", ev.text));
+        break;
       case "paused":
       case "resumed":
         entry().appendChild(item("pause-note", ev.text));
@@ -46,8 +50,17 @@ export function renderSteps(list, events, preface = null) {
   }
 }
 
+// A task that ended before it was done can go on from its checkpoint (the panel's Resume).
+export function resumable(task) {
+  const fin = finishedEvent(task);
+  return Boolean(task && !task.running && !task.interrupted && fin && fin.status !== "done");
+}
+
+// How the task ended last (a resumed task holds the end it was resumed from too).
 export function finishedEvent(task) {
-  return (task && task.events ? task.events : []).find((ev) => ev.kind === "finished") || null;
+  const events = task && task.events ? task.events : [];
+  if (task && task.running) return null;
+  return [...events].reverse().find((ev) => ev.kind === "finished") || null;
 }
 
 export function answerOf(task) {

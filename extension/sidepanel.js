@@ -4,9 +4,10 @@
 // It renders chrome.storage.session ("task", written by the worker from the companion's task_update messages;
 // "connection", the link status) and re-renders on every change, so closing and reopening the panel mid-task
 // loses nothing. Past tasks: sidepanel-history.js; the site card and model line: sidepanel-site.js.
-// Requests go to the worker as runtime messages (bg/tasks.js).
-import { renderSteps, answerOf, costLine, statusLine } from "./sidepanel-steps.js";
-import { renderHistory, setCurrent } from "./sidepanel-history.js";
+// Requests go to the worker as runtime messages (bg/tasks.js). A stopped or failed task offers Resume (it goes on
+// from its checkpoint); a follow-up shows the conversation so far above it; the tab picker chooses the task's tab.
+import { renderSteps, answerOf, costLine, statusLine, resumable } from "./sidepanel-steps.js";
+import { renderHistory, setCurrent, earlierTurns } from "./sidepanel-history.js";
 import { connectionWords } from "./connection-words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -24,10 +25,36 @@ function ask(request) {
   });
 }
 
+const isWeb = (t) => /^(https?|file):/.test(t.url || "");
+
+// The tab picker: the window's web pages by title ("The active tab", the default, follows the user around).
+// Refilled as tabs open, close, load or change title; a choice whose tab closed falls back to the default.
+async function fillTabPicker() {
+  const select = $("tab-pick");
+  const tabs = (await chrome.tabs.query({ currentWindow: true })).filter(isWeb);
+  const chosenId = select.value;
+  while (select.options.length > 1) select.remove(1);
+  for (const tab of tabs) select.add(new Option(tab.title || tab.url, String(tab.id)));
+  select.value = tabs.some((t) => String(t.id) === chosenId) ? chosenId : "";
+}
+
+for (const event of ["onCreated", "onRemoved", "onUpdated"]) chrome.tabs[event].addListener(() => fillTabPicker());
+
+// The tab the user picked, if it is still a web page (null: the default).
+async function pickedTab() {
+  const id = Number($("tab-pick").value);
+  if (!id) return null;
+  try {
+    const tab = await chrome.tabs.get(id);
+    return isWeb(tab) ? tab : null;
+  } catch (_) {
+    return null; // closed since
+  }
+}
+
 // The tab the task runs in: the active web page of the current window. When this panel is itself open
 // as a tab (tests, or the user opened sidepanel.html directly), the most recently used web page instead.
 export async function targetTab() {
-  const isWeb = (t) => /^(https?|file):/.test(t.url || "");
   const [active] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
   if (active && isWeb(active)) return active;
   const tabs = (await chrome.tabs.query({})).filter(isWeb);
@@ -57,6 +84,8 @@ function renderButtons() {
   const paused = busy && (current.paused || current.pausing);
   $("pause").textContent = busy && current.paused ? "Resume" : busy && current.pausing ? "Pausing…" : "Pause";
   $("pause").setAttribute("aria-pressed", String(Boolean(paused)));
+  $("resume-task").hidden = !resumable(current);
+  $("resume-task").disabled = !connected;
 }
 
 // The follow-up offered: the task in view that ended done, unless the user chose a new task instead.
@@ -105,6 +134,7 @@ function renderTask(task) {
     return;
   }
   $("current-task").textContent = task.task || "";
+  renderConversation(task);
   $("current-previous").hidden = !task.previous;
   if (task.previous) {
     $("current-previous").textContent = `Follow-up to: ${task.previous.task} — result: ${task.previous.answer || "none"}`;
@@ -122,6 +152,26 @@ function renderTask(task) {
   $("task-status").textContent = statusLine(task);
   renderMeta();
   if (task.running) ticker = setInterval(renderMeta, 1000);
+}
+
+// A follow-up shows the conversation so far above it: each earlier task and its result.
+async function renderConversation(task) {
+  const turns = task.previous ? await earlierTurns(task) : [];
+  if (current !== task) return; // a newer render took over meanwhile
+  const list = $("conversation");
+  list.textContent = "";
+  for (const turn of turns) {
+    const li = list.appendChild(document.createElement("li"));
+    li.className = "turn";
+    li.dataset.taskId = turn.task_id;
+    const text = li.appendChild(document.createElement("div"));
+    text.className = "turn-task";
+    text.textContent = turn.task || "(task)";
+    const answer = li.appendChild(document.createElement("div"));
+    answer.className = "turn-answer";
+    answer.textContent = `Result: ${answerOf(turn) || "none"}`;
+  }
+  list.hidden = turns.length === 0;
 }
 
 function pausedText(task) {
@@ -151,16 +201,33 @@ async function run() {
   }
   try {
     const base = followUp;
-    const tab = base ? await followUpTab(base) : await targetTab();
+    const tab = (await pickedTab()) || (base ? await followUpTab(base) : await targetTab());
     if (!tab) throw new Error("open a web page in a tab first");
     const request = { type: "start_task", task: text, tab_id: tab.id, confirm: $("ask").checked };
-    if (base) request.previous = { task: base.task, answer: answerOf(base) };
+    if (base) request.previous = { task: base.task, answer: answerOf(base), task_id: base.task_id };
     await ask(request);
     $("task").value = "";
   } catch (e) {
     $("notice").textContent = `Could not start: ${e.message}`;
   }
 }
+
+// Resume a stopped or failed task: it goes on from its last step in its own tab (or the picked one, if that
+// tab is gone), as the same task.
+async function resume(task) {
+  $("notice").textContent = "";
+  if (running() || !resumable(task)) return;
+  try {
+    const tab = (await pickedTab()) || (await followUpTab(task));
+    if (!tab) throw new Error("open a web page in a tab first");
+    await ask({ type: "resume_task", task_id: task.task_id, tab_id: tab.id, confirm: $("ask").checked });
+  } catch (e) {
+    $("notice").textContent = `Could not resume: ${e.message}`;
+  }
+}
+
+$("resume-task").addEventListener("click", () => resume(current));
+document.addEventListener("wc-resume", (event) => resume(event.detail));
 
 function stop() {
   if (running()) ask({ type: "stop_task", task_id: current.task_id }).catch((e) => ($("notice").textContent = e.message));
@@ -229,4 +296,5 @@ chrome.storage.session.get(["connection", "task"]).then(({ connection, task }) =
   renderTask(task || null);
   renderConnection(connection);
   renderHistory();
+  fillTabPicker();
 });

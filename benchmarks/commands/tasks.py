@@ -82,23 +82,24 @@ def format_run(run) -> str:
     task = f"{run.id}@login" if run.starts_at_login else run.id
     line = (f"{mark} {run.memory:<7} {run.kind:<6} {task:<32} {run.status:<12} {run.steps:>5} {run.calls:>5} "
             f"{run.prompt_tokens:>8} {run.completion_tokens:>6} {run.wall_s:>7.1f} {run.fallbacks:>5} "
-            f"{'yes' if run.llm_error else '-':>8}  {answer}")
+            f"{run.values_dropped:>7} {'yes' if run.llm_error else '-':>8}  {answer}")
     why = run.error or (run.detail if not run.success else "")
     return line + (f"\n     {why[:200]}" if why else "")
 
 
 HEADER = (f"{'':4} {'memory':<7} {'kind':<6} {'task':<32} {'status':<12} {'steps':>5} {'calls':>5} "
-          f"{'prompt':>8} {'compl.':>6} {'wall s':>7} {'fallb':>5} {'llm-lost':>8}  answer")
+          f"{'prompt':>8} {'compl.':>6} {'wall s':>7} {'fallb':>5} {'dropped':>7} {'llm-lost':>8}  answer")
 
 
 def print_summary(summary: dict) -> None:
     print(f"\n{'memory':<8} {'lookups':>9} {'changes':>9} {'at log-in':>9} {'overall':>9} {'errors':>6} {'steps':>6} "
-          f"{'calls':>6} {'prompt':>8} {'wall s':>7} {'fallb':>5} {'llm-lost':>8}   (means per task; fallb, llm-lost: totals)")
+          f"{'calls':>6} {'prompt':>8} {'wall s':>7} {'fallb':>5} {'dropped':>7} {'llm-lost':>8}   (means per task; "
+          "fallb, dropped (values no page supports), llm-lost: totals)")
     for memory, row in summary.items():
         cells = [f"{row[k]['success']}/{row[k]['tasks']}" for k in ("lookup", "change", "at_login", "overall")]
         print(f"{memory:<8} {cells[0]:>9} {cells[1]:>9} {cells[2]:>9} {cells[3]:>9} {row['errors']:>6} {row['mean_steps']:>6} "
               f"{row['mean_calls']:>6} {row['mean_prompt_tokens']:>8} {row['mean_wall_s']:>7} {row['fallbacks']:>5} "
-              f"{row['lost_to_llm']:>8}")
+              f"{row.get('values_dropped', 0):>7} {row['lost_to_llm']:>8}")
 
 
 def _write_json(path: Path, data: dict) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 import uuid
 from pathlib import Path
@@ -28,6 +29,7 @@ from companion.paths import data_dir
 from companion.typed_secrets import map_strings
 
 CHECKPOINT_VERSION = 1
+TASK_ID = r"^[A-Za-z0-9_-]{1,64}$"  # a task id is part of its checkpoint's file name: nothing else fits
 Status = Literal["running", "done", "stopped", "failed", "out_of_steps", "looping"]
 
 
@@ -51,7 +53,7 @@ class TaskCheckpoint(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     version: Literal[1] = CHECKPOINT_VERSION
-    task_id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")  # part of the file name
+    task_id: str = Field(pattern=TASK_ID)  # part of the file name
     task: str = Field(min_length=1)
     start_url: str | None = None
     url: str = ""  # the page the task was on after its last step: where a resume starts
@@ -148,6 +150,17 @@ def load_checkpoint(path: Path) -> TaskCheckpoint:
                              for e in exc.errors(include_input=False, include_url=False)[:5])
         raise CheckpointError(f"{path}: not a usable checkpoint ({problems})") from None
     checkpoint.path = path
+    return checkpoint
+
+
+def task_checkpoint(task_id: str, directory: Path | None = None) -> TaskCheckpoint:
+    """The checkpoint of the task `task_id` (the side panel's Resume names its task by id), if it can go on;
+    CheckpointError saying why not."""
+    if not re.fullmatch(TASK_ID, task_id):
+        raise CheckpointError(f"{task_id!r} is not a task id")
+    checkpoint = load_checkpoint((directory or tasks_dir()) / f"{task_id}.json")
+    if not checkpoint.resumable:
+        raise CheckpointError(f"that task is done (answer: {checkpoint.answer or '-'}); nothing to resume")
     return checkpoint
 
 

@@ -20,7 +20,9 @@ rule checks that refuse a hollow end before or after them (no LLM call):
     a dialog over the page (not dismissed). Whatever is left is told to the model, which goes on. The same
     holds for an answer to a question that states a number no visited page showed nor supports by a
     computation (invented_answer): asked a price on a page that only links to the price list, the 1.5B model
-    answered "$5"; while somewhere is left to look, it is sent there instead of the answer being given.
+    answered "$5"; while somewhere is left to look, it is sent there instead of the answer being given. An
+    email, date or name no page showed is the same, and so is a value read only away from what the task
+    names (another row's email for the order the task names: observe/values.py).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from companion.act.named_fields import fields_in_scope, unset_named
 from companion.agent.seen_text import SeenText
 from companion.llm.answers import FinalAnswer, Verification
 from companion.llm.fit import declare
+from companion.observe.values import Problem
 from companion.pagemem.model import PageMem
 from companion.pagemem.widgets import SUBMIT_WORDS
 from companion.text import content_words
@@ -241,15 +244,28 @@ def hollow_answer(answer: str, task: str, pagemem: PageMem | None, actions_done:
 
 
 def invented_answer(unseen: list[str], task: str, pagemem: PageMem | None, actions_done: list[str],
-                    visited: list[str]) -> str | None:
-    """Why an answer stating numbers no page showed (`unseen`) cannot end a question task yet (None: it states
-    none, the task asks for an action, or nowhere is left to look: then it is given with a note)."""
-    if not unseen or requested_actions(task):
+                    visited: list[str], misplaced: list[Problem] = ()) -> str | None:
+    """Why an answer stating values no page showed (`unseen`), or values found only away from what the task
+    names (`misplaced`: another row's email), cannot end a question task yet (None: it states none, the task
+    asks for an action, or nowhere is left to look: then it is given with a note)."""
+    if not (unseen or misplaced) or requested_actions(task):
         return None
     left = left_to_try(task, pagemem, actions_done, visited)
     if not left:
         return None
-    return (f"the answer states {', '.join(unseen)}, which no page visited showed; left to try: " + "; ".join(left))
+    return f"{not_supported(unseen, misplaced)}; left to try: " + "; ".join(left)
+
+
+def not_supported(unseen: list[str], misplaced: list[Problem] = ()) -> str:
+    """'the answer states 5, which no page visited showed; its bob@shop.test was not found with 110 on any page'."""
+    said = [f"the answer states {', '.join(unseen)}, which no page visited showed"] if unseen else []
+    said += [f"its {p.value} was not found with {p.anchor} on any page visited" for p in misplaced]
+    return "; ".join(said)
+
+
+def split_problems(problems: list[Problem]) -> tuple[list[str], list[Problem]]:
+    """(the values no page showed, the values found only away from what the task names)."""
+    return [p.value for p in problems if not p.anchor], [p for p in problems if p.anchor]
 
 
 # ---------------------------------------------------------------------------- the end-task gate
@@ -302,9 +318,12 @@ class EndGate:
     async def decide(self, f: EndFacts) -> Refused | Answer:
         # The rule checks run on every end-task choice (they are not the one LLM verification of the paper): an
         # observation stating a number no page showed is an invention, not an answer.
-        invented = self.seen.ungrounded_numbers(f.observation)
-        if invented:
-            return Refused(f"the value(s) {', '.join(invented)} appear on no page visited so far", "unseen")
+        invented, misplaced = split_problems(self.seen.unsupported(f.observation))
+        if invented or misplaced:
+            llm.record_dropped(str(p) for p in [*map(Problem, invented), *misplaced])
+            said = [f"the value(s) {', '.join(invented)} appear on no page visited so far"] if invented else []
+            said += [str(p) for p in misplaced]
+            return Refused("; ".join(said), "unseen")
         unacted = unacted_at_last_step(self.task, f.done, f.last_step)
         if unacted:
             return Refused(unacted, "rule")
@@ -323,8 +342,10 @@ class EndGate:
             if not verdict.complete:
                 return Refused(verdict.reason, "verifier")
         final = await final_answer(self.task, f.history(True), f.observation)
+        unseen, misplaced = split_problems(self.seen.unsupported(final.text, answer=True))
         hollow = (hollow_answer(final.text, self.task, f.pagemem, f.done, f.visited)
-                  or invented_answer(self.seen.check(final.text).unseen, self.task, f.pagemem, f.done, f.visited))
+                  or invented_answer(unseen, self.task, f.pagemem, f.done, f.visited, misplaced))
         if hollow:  # "not provided", or an unseen price, while the site was not searched
+            llm.record_dropped(str(p) for p in [*map(Problem, unseen), *misplaced])
             return Refused(hollow, "rule")
         return Answer(final.text, final.stood_in)

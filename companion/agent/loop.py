@@ -194,6 +194,9 @@ class _Agent(StepPhases):
         self.checkpoint = checkpoint
         self.history = checkpoint.restore_history()
         self.steps_done = checkpoint.step
+        # A resume that ends before a step of its own began leaves the checkpoint as it was (its status, why it
+        # ended): the file holds everything done, and "failed: could not open the page" would hide the first end.
+        self.resuming = checkpoint.path is not None and checkpoint.path.exists()
         self.gate = EndGate(task, self.seen, verified=checkpoint.verified)  # at most one verification per task
         for record in self.history.steps:
             self.seen.add(record.url)
@@ -303,6 +306,8 @@ class _Agent(StepPhases):
     async def _save_checkpoint(self, ended: Ended | None = None) -> Path | None:
         """The task's state now: after a step, or how it ended (a failure never stops at a failed save)."""
         cp = self.checkpoint
+        if ended is not None and self.resuming and self.step == 0:  # self.step: set as a step begins (run)
+            return cp.path
         # A step that failed midway counts once its actions are in the history: they happened.
         last = self.history.steps[-1].step if self.history.steps else 0
         cp.step = max(self.steps_done, last)
@@ -311,6 +316,8 @@ class _Agent(StepPhases):
         cp.url = await self._current_url() or cp.url
         if ended is not None:
             cp.status, cp.explanation, cp.answer = ended.status, ended.explanation, ended.answer
+        else:
+            cp.status, cp.explanation, cp.answer = "running", "", ""
         try:
             return cp.save()
         except OSError as exc:
@@ -346,6 +353,9 @@ class _Agent(StepPhases):
         # Every prompt of this task marks page text with this task's nonce (this asyncio task's context only).
         llm.use_task_nonce(ctx.nonce)
         await ctx.refresh()
+        if not self.checkpoint.start_url:  # started on the tab as it was (the side panel): a resume starts there
+            self.checkpoint.start_url = ctx.url
+            self.checkpoint.options.start_target = self.checkpoint.options.start_target or ctx.url
         # The task's sites: the page it starts on and those its text names; elsewhere is asked (act/sites.py).
         # A resumed task keeps its original start site (the page it resumes on is added just below).
         ctx.sites = SitePolicy(start_url=self.checkpoint.start_url or start_url or ctx.url, task=self.task,

@@ -1,11 +1,12 @@
 """The task-wide grounding check: every number an observation states must appear somewhere the agent
 actually read during the task (a visited page's text or URL, or the task), or be computed from such numbers
-(a total, a count, a difference: companion.observe.derived). Used on each step's observation and again before
-the task may end; the per-section check lives in companion.observe.grounding.
+(a total, a count, a difference: companion.observe.derived); every email, URL, date or name it states must
+have been read too, and a value it ties to what the task names (order #110) must sit in that row, list item or
+section (companion.observe.values). Used on each step's observation and again before the task may end; the
+per-section check lives in companion.observe.grounding.
 
-Small models invent values ("the Blue kettle costs $15" on a page with no price) and then judge their own
-invention complete. Numbers are the checkable part of most answers (prices, counts, dates); names are too
-fuzzy to check by rule. A computed number is kept with its computation written into the observation, so the
+Small models invent values ("the Blue kettle costs $15" on a page with no price, another customer's email
+for the one the task names) and then judge their own invention complete. A computed number is kept with its computation written into the observation, so the
 history, the next steps and the end-task verification can check the arithmetic. No LLM call.
 """
 
@@ -14,7 +15,9 @@ from __future__ import annotations
 from collections import deque
 
 from companion.observe.derived import Derivation, Group, groups_of
-from companion.observe.grounding import NUMBER, Grounded, NumberCheck, check_numbers, grounded_sentences, holds, page_content
+from companion.observe.grounding import (NUMBER, Grounded, NumberCheck, check_numbers, grounded_sentences, holds,
+                                        page_content, sentences, without_notes)
+from companion.observe.values import PageUnits, Problem, ValueCheck, identifiers, lower_lines
 from companion.pagemem.model import PageMem
 from companion.text import normalized
 
@@ -24,8 +27,10 @@ RELEVANT_TEXTS = 12  # recent observations and relevant sections whose numbers m
 class SeenText:
     """Everything the agent has read during the task, for the grounding check."""
 
-    def __init__(self, *texts: str):
-        self._parts: list[str] = [t for t in texts if t]
+    def __init__(self, task: str = "", *texts: str):
+        self._parts: list[str] = [t for t in (task, *texts) if t]
+        self._anchors = identifiers(task)  # what the task identifies its rows by
+        self._units: dict[str, PageUnits] = {}  # page -> its rows, list items and sections
         self._pages: dict[str, str] = {}  # page title (or URL) -> its text, the latest visit
         self._groups: dict[str, list[Group]] = {}  # page -> its listed items (what a count may count)
         # The task-relevant text: the sections the observation extracted from, the grounded observations.
@@ -51,10 +56,11 @@ class SeenText:
         name = pagemem.title or pagemem.url
         self._pages[name] = page_content("\n".join(texts))
         self._groups[name] = groups
+        self._units[name] = PageUnits.of(pagemem, page_content)
 
     def add(self, text: str) -> None:
         if text:
-            self._parts.append(text)
+            self._parts.append(without_notes(text))
 
     def add_relevant(self, *texts: str) -> None:
         """Text the task's observation rests on (its extractions, the observation itself): the numbers it holds
@@ -98,14 +104,28 @@ class SeenText:
     def check(self, claim: str) -> NumberCheck:
         return check_numbers(claim, self._reference(), self._context(), self._all_groups())
 
+    def values(self, answer: bool = False) -> ValueCheck:
+        """The value rules against everything read (values.py); `answer`: for a final answer, which is about the
+        task's identifiers even when it does not name them."""
+        lines = lower_lines(page_content(self._reference())).splitlines()
+        return ValueCheck(self._anchors, lines, list(self._units.values()), answer=answer)
+
+    def unsupported(self, claim: str, answer: bool = False) -> list[Problem]:
+        """What `claim` states that was not read (numbers first), or not where the task's identifier is."""
+        check = self.values(answer)
+        found = [Problem(n) for n in self.check(claim).unseen]
+        for sentence in sentences(without_notes(claim)):
+            found += [p for p in check.problems(sentence) if p not in found]
+        return found
+
     def grounded(self, text: str) -> Grounded:
-        """`text` without the sentences that state a number no seen text holds or supports by a computation,
-        with each computation written at its end ("(Computed: $55.50 = $25.50 + $30.00 (seen on "Two
+        """`text` without the sentences that state a number no seen text holds or supports by a computation, or
+        another value not read or not where the task's identifier is (values.py), with each computation written at its end ("(Computed: $55.50 = $25.50 + $30.00 (seen on "Two
         kettles").)"); and the sentences left out, and the computations.
 
         Applied to each step's observation before anything else reads it: an invented price in one
         observation would otherwise enter the history and be repeated, and believed, in every later step."""
-        out = grounded_sentences(text, self._reference(), self._context(), self._all_groups())
+        out = grounded_sentences(text, self._reference(), self._context(), self._all_groups(), self.values().problems)
         if out.derived:
             notes = " ".join(f"(Computed: {self.explain(d)}.)" for d in out.derived if str(d) not in text)
             out.kept = f"{out.kept} {notes}".strip()

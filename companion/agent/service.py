@@ -7,17 +7,21 @@ One task at a time per companion (the agent drives one tab; two tasks would figh
 the companion's loop as an asyncio task; stop_task cancels it at once; pause_task holds it before its next step
 (agent/pause.py) until resumed. Confirmations are asked with a confirm_request and the task waits for the
 matching confirm_answer (or for the task to be stopped). A start_task naming a previous task is a follow-up.
+Each task's checkpoint is named by its id: a start_task with `resume` goes on from the checkpoint of that id (the
+panel's Resume of a stopped or failed task), with its history and step count, on the page it had reached.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.bridge.errors import BridgeError
 from companion.bridge.hub import BridgeHub
+from companion.agent.checkpoint import TASK_ID, CheckpointError, TaskCheckpoint, TaskOptions, task_checkpoint
 from companion.agent.pause import PauseGate
 from companion.bridge.session import BrowserSession, new_id, outlining_actions
 from companion.protocol import (
@@ -121,11 +125,20 @@ class TaskService:
             return await future  # blocks the task until the user answers (or stops the task)
 
         try:
+            checkpoint = self._checkpoint(start)
+        except CheckpointError as exc:
+            await self._send_event(running, TaskEventData(seq=0, kind="finished", status="failed",
+                                                          text=f"cannot resume: {exc}"))
+            self._ended(running)
+            return
+        # A resumed task opens the page it had reached; a new one starts where start_url says (None: as the tab is).
+        start_url = (checkpoint.url or checkpoint.start_url) if start.resume else start.start_url
+        try:
             with outlining_actions(TARGET_OUTLINE_MS):
-                result = await run_task(start.task, session=running.session, tab=start.tab_id, start_url=start.start_url,
-                               max_steps=start.max_steps, confirm=confirm if start.confirm else None,
+                result = await run_task(checkpoint.task, session=running.session, tab=start.tab_id, start_url=start_url,
+                               max_steps=checkpoint.options.max_steps, confirm=confirm if start.confirm else None,
                                on_event=lambda event: self._send_event(running, event), memory_dir=self.memory_dir,
-                               pause=running.gate, previous=start.previous)
+                               pause=running.gate, previous=start.previous, checkpoint=checkpoint)
             # The one line `serve` prints per task (without -v the per-call lines are quiet: commands/serve.py).
             log.info("task %s: %s after %d step(s), %d LLM calls: %.80r", running.task_id[:8], result.status,
                      result.steps, result.usage.calls, start.task)
@@ -134,10 +147,22 @@ class TaskService:
         except Exception:
             log.exception("task %s crashed", running.task_id)
         finally:
-            for future in running.confirmations.values():
-                future.cancel()
-            self.hub.task_ended(running.task_id)
-            self.finished.append(running.task_id)
+            self._ended(running)
+
+    def _ended(self, running: RunningTask) -> None:
+        for future in running.confirmations.values():
+            future.cancel()
+        self.hub.task_ended(running.task_id)
+        self.finished.append(running.task_id)
+
+    @staticmethod
+    def _checkpoint(start: StartTask) -> TaskCheckpoint:
+        """The task's checkpoint, named by its id: the saved one for a resume (CheckpointError: why it cannot go
+        on), else a new one, so the panel's Resume finds it by the task id it already knows."""
+        if start.resume:
+            return task_checkpoint(start.id)
+        task_id = start.id if re.fullmatch(TASK_ID, start.id) else None
+        return TaskCheckpoint.begin(start.task, start.start_url, TaskOptions(max_steps=start.max_steps), task_id=task_id)
 
     async def _send_event(self, running: RunningTask, event: TaskEventData) -> None:
         try:

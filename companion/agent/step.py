@@ -22,13 +22,15 @@ from companion.act.models import Outcome
 from companion.act.filter_guard import element_name
 from companion.agent.describe_change import describe_change, page_lines
 from companion.agent.decide import CHANGED_NOTHING, DECLINED, TRIED, select_action
-from companion.agent.finish import Answer, EndFacts, EndGate, Refused, declined_end, moves_on
+from companion.agent.finish import Answer, EndFacts, EndGate, Refused, declined_end, moves_on, split_problems
 from companion.agent.seen_text import SeenText
 from companion.agent.history import History, StepRecord
 from companion.agent.loopguard import LoopGuard, page_state, page_text
 from companion.bridge.errors import BridgeActionInterrupted
+from companion import llm
 from companion.llm.fallback import NoDecision
 from companion.observe import PageObserver
+from companion.observe.grounding import not_found_note
 from companion.observe.observer import Observation
 from companion.pagemem.model import PageMem
 
@@ -151,8 +153,11 @@ class StepPhases:
 
     async def _grounded(self, summary: str) -> str:
         """The observation without sentences stating numbers no visited page showed nor supports by a
-        computation; a computed number keeps its computation in the observation, so in the history (seen_text.py)."""
+        computation, or other values not read or not where the task's identifier is; a computed number keeps its
+        computation in the observation, so in the history, and a left-out value leaves a note saying it was not
+        found, so the actor looks for it instead of believing it (seen_text.py)."""
         grounded = self.seen.grounded(summary)
+        llm.record_dropped(grounded.notes)
         if grounded.derived:
             await self.events.emit("note", step=self.step, text="Computed from values seen: "
                                    + "; ".join(self.seen.explain(d) for d in grounded.derived))
@@ -162,7 +167,7 @@ class StepPhases:
         self.seen.add_relevant(grounded.kept)
         if not grounded.dropped and not grounded.derived:
             return summary
-        return grounded.kept or NOTHING_GROUNDED
+        return f"{grounded.kept or NOTHING_GROUNDED} {not_found_note(grounded.notes)}".strip()
 
     async def _navigate(self, url: str):
         """Open `url` in the task's tab. Opening a URL twice is harmless, so one interrupted by a connection
@@ -290,10 +295,11 @@ class StepPhases:
         if check.derived:  # a total or a count: the user sees how it was computed
             await self.events.emit("note", step=self.step, text="The answer's computed values: "
                                    + "; ".join(self.seen.explain(d) for d in check.derived))
-        unseen = check.unseen
-        if unseen:  # invented, or computed in a way the rule cannot follow: the user should know
-            await self.events.emit("note", step=self.step, text=f"The answer states {', '.join(unseen)}, "
-                                                                "which no visited page showed.")
+        unseen, misplaced = split_problems(self.seen.unsupported(answer, answer=True))
+        said = [f"The answer states {', '.join(unseen)}, which no visited page showed."] if unseen else []
+        said += [f"The answer's {p.value} was not found with {p.anchor} on any page visited." for p in misplaced]
+        if said:  # invented, or computed in a way the rule cannot follow: the user should know
+            await self.events.emit("note", step=self.step, text=" ".join(said))
 
     async def _refuse_end(self, why: str, reason: str, observation: str) -> str:
         """End task refused by a rule (finish.py): told now (the observation) and later (the history's next step)."""

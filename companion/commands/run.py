@@ -249,7 +249,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"\n== {result.status.upper()} after {result.steps} step(s), {elapsed:.1f} s, "
               f"{result.usage.calls} LLM calls ({result.usage.prompt_tokens} prompt + {result.usage.completion_tokens} "
-              f"completion tokens, {result.usage.llm_seconds:.1f} s in the LLM, {result.usage.fallbacks} fallback(s))")
+              f"completion tokens, {result.usage.llm_seconds:.1f} s in the LLM, {result.usage.fallbacks} fallback(s), "
+              f"{result.usage.values_dropped} unsupported value(s) dropped)")
         if result.status == "done":
             print(f"Answer: {result.answer}")
         else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
 from pathlib import Path
@@ -25,7 +26,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                         help="also accept this extension origin (development builds with another id); repeatable")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    parser.add_argument("--exit-without-browser", type=float, default=None, metavar="S",
+                        help="exit after S seconds in which no browser was connected (the browser's native host "
+                             "starts the companion with 600)")
     parser.add_argument("--llm", metavar="SPEC", help="LLM for tasks started from the side panel (default: embedded)")
+    parser.add_argument("--llm-idle-unload", type=float, default=None, metavar="S",
+                        help="unload the embedded model after S seconds without a call, freeing its memory; the next "
+                             "call loads it again (default: llm.toml's idle_unload_s, else 600; 0 keeps it loaded)")
     parser.add_argument("--no-passive-learning", action="store_true",
                         help="do not learn the sites you browse (per site: the side panel's switch, or "
                              "webchallenger memory allow|block|ask HOST; the default for a site is ask)")
@@ -36,7 +43,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 # Without -v the terminal shows connections and one line per task (agent/service.py): INFO from anything else
 # is a line per LLM call or per action (the HTTP client's "HTTP Request: POST ...", the act workflows' steps).
-SERVE_INFO_LOGGERS = ("companion.bridge", "companion.agent.service", "companion.native", "companion.commands")
+# The embedded model's load and unload are a line each, not one per call.
+SERVE_INFO_LOGGERS = ("companion.bridge", "companion.agent.service", "companion.native", "companion.commands",
+                      "companion.llm.embedded")
 
 
 def _serve_terminal(record: logging.LogRecord) -> bool:
@@ -68,9 +77,13 @@ def pairing_instructions(port: int, show_token: str | None = None) -> str:
     return "\n".join(lines)
 
 
-def install_tasks(hub: BridgeHub, llm_spec: str | None) -> None:
+def install_tasks(hub: BridgeHub, llm_spec: str | None, idle_unload_s: float | None = None) -> None:
     """Tasks typed in the extension's side panel run here (companion/agent/service.py)."""
     from companion import llm
+
+    if idle_unload_s is not None:
+        # Through the environment, so every client this process makes (the options page replaces it) takes it.
+        os.environ["WEBCHALLENGER_LLM_IDLE_UNLOAD"] = f"{idle_unload_s:g}"
     from companion.agent.service import install_task_service
 
     if llm_spec:
@@ -127,16 +140,24 @@ def run(args: argparse.Namespace) -> int:
     if recorder:
         print(f"Recording every message to {args.record}", flush=True)
     hub = BridgeHub(recorder)
-    install_tasks(hub, args.llm)
+    install_tasks(hub, args.llm, args.llm_idle_unload)
     passive, summarizer = install_passive(hub, enabled=not args.no_passive_learning, summaries=not args.no_background_summaries)
     server = uvicorn_server(settings, hub, log_level="debug" if args.verbose else "warning")
 
     async def serve() -> None:
         if summarizer is not None:
             summarizer.start()
+        unattended = None
+        if args.exit_without_browser:
+            from companion.bridge.unattended import exit_when_unattended
+
+            unattended = asyncio.ensure_future(
+                exit_when_unattended(hub, args.exit_without_browser, lambda: setattr(server, "should_exit", True)))
         try:
             await server.serve(sockets=[sock])
         finally:
+            if unattended is not None:
+                unattended.cancel()
             if summarizer is not None:
                 await summarizer.stop()
 

@@ -29,7 +29,7 @@ from companion.llm.fallback import NoDecision, decided_twice, or_stand_in
 from companion.llm.config import LLMConfigError, LLMSettings, add_llm_arguments, load_settings, parse_spec
 from companion.llm.prompts import PromptError, available_prompts, numbered, render, untrusted, use_task_nonce
 from companion.llm.structured import StrictAnswer, choice_model, subset_model
-from companion.llm.usage import CallUsage, Reply, UsageTally, track_usage
+from companion.llm.usage import CallUsage, Reply, UsageTally, record_dropped, track_usage
 
 _client: LLMClient | None = None
 

@@ -19,6 +19,7 @@ server that is really gone (connection refused) is reported with its URL and wha
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -99,12 +100,18 @@ class _LoopState:
         if settings.kind == "embedded":  # more in flight than decoding slots would only queue inside the server
             limit = min(limit, settings.n_parallel)
         self.semaphore = asyncio.Semaphore(limit)
+        self.base_url = base_url
         self.openai = openai.AsyncOpenAI(
             base_url=base_url,
             api_key=settings.api_key or "not-needed",
             timeout=httpx.Timeout(settings.timeout_s, connect=min(5.0, settings.timeout_s)),
             max_retries=0,  # our own retry policy; hidden retries would multiply the timeout
         )
+
+    def point_at(self, base_url: str) -> None:
+        """Send the next calls to `base_url`; the semaphore (calls in flight) stays."""
+        self.openai = self.openai.with_options(base_url=base_url)
+        self.base_url = base_url
 
 
 class LLMClient:
@@ -117,6 +124,7 @@ class LLMClient:
         self._recorder = Recorder(self.settings.record_path) if self.settings.record_path else None
         self._states: dict[int, _LoopState] = {}
         self._ready_lock: asyncio.Lock | None = None
+        self._embedded = None  # embedded: its EmbeddedModel (companion/llm/embedded.py), loaded per call by _serving
 
     # ------------------------------------------------------------------ public API
 
@@ -200,8 +208,9 @@ class LLMClient:
     async def probe(self) -> dict:
         """What the backend is: model, negotiated mode, context size, for `webchallenger llm check`."""
         await self._ready()
-        info: dict = {"backend": self.settings.kind, "spec": self.settings.spec, "base_url": self.base_url, "model": self.model}
-        info["n_ctx"] = await self._context_size() if self.base_url else None
+        async with self._serving():
+            info: dict = {"backend": self.settings.kind, "spec": self.settings.spec, "base_url": self.base_url, "model": self.model}
+            info["n_ctx"] = await self._context_size() if self.base_url else None
         return info
 
     def negotiated_mode(self) -> Mode | None:
@@ -249,17 +258,17 @@ class LLMClient:
     # ------------------------------------------------------------------ internals
 
     async def _ready(self) -> None:
-        """Start the embedded server and find the model name, once."""
-        if self._replayer or (self.base_url and self.model):
+        """Find the embedded model (loaded per call by _serving) or the server's model name, once."""
+        if self._replayer or (self.model and (self.base_url or self._embedded)):
             return
         if self._ready_lock is None:
             self._ready_lock = asyncio.Lock()
         async with self._ready_lock:
-            if self.settings.kind == "embedded" and not self.base_url:
-                from companion.llm.embedded import get_server
+            if self.settings.kind == "embedded" and self._embedded is None:
+                from companion.llm.embedded import embedded_model
 
-                server = await asyncio.to_thread(get_server, self.settings)
-                self.base_url, self.model = server.base_url, server.model_name
+                self._embedded = await asyncio.to_thread(embedded_model, self.settings)  # not loaded yet: _serving
+                self.model = self._embedded.name
             if self.settings.kind == "lexical" and not self.base_url:  # the benchmarks' stand-in was not started
                 raise LLMConfigError("--llm lexical: the no-model stand-in is not running in this process; it is started "
                                      "by the webchallenger command (or benchmarks.lexical.lexical_server())")
@@ -281,7 +290,34 @@ class LLMClient:
         state = self._states.get(id(loop))
         if state is None:
             state = self._states[id(loop)] = _LoopState(self.settings, self.base_url)
+        elif state.base_url != self.base_url:  # the embedded model was loaded again, on another port
+            state.point_at(self.base_url)
         return state
+
+    @contextlib.asynccontextmanager
+    async def _serving(self):
+        """This loop's state, for one call. An embedded model is held loaded for the length of the call; one
+        unloaded while idle is loaded again first (the call waits; embedded.py logs the load)."""
+        if self._embedded is None:
+            yield self._state()
+            return
+        server = await self._acquire_embedded()
+        try:
+            self.base_url = server.base_url
+            yield self._state()
+        finally:
+            self._embedded.release()
+
+    async def _acquire_embedded(self):
+        """EmbeddedModel.acquire in a thread. A call cancelled during the load (a stopped task) still gets its
+        lease, from the thread: it is given back when the load ends, or the model would never be unloaded."""
+        model = self._embedded
+        acquiring = asyncio.ensure_future(asyncio.to_thread(model.acquire))
+        try:
+            return await asyncio.shield(acquiring)
+        except asyncio.CancelledError:
+            acquiring.add_done_callback(lambda done: done.exception() is None and model.release())
+            raise
 
     async def _complete(self, prompt: str, version: str, messages: list[dict], schema: dict, answer: type[BaseModel],
                         max_tokens: int, temperature: float) -> tuple[Completion, Mode]:
@@ -292,10 +328,9 @@ class LLMClient:
             except ReplayMiss as exc:
                 raise LLMError(str(exc)) from exc
         await self._ready()
-        state = self._state()
-        remembered = _negotiated.get((self.base_url, self.model))
-        modes = MODES[MODES.index(remembered):] if remembered else MODES
-        async with state.semaphore:
+        async with self._serving() as state, state.semaphore:
+            remembered = _negotiated.get((self.base_url, self.model))
+            modes = MODES[MODES.index(remembered):] if remembered else MODES
             for i, mode in enumerate(modes):
                 started = time.monotonic()
                 if mode == "grammar" and not _grammar_for(schema):

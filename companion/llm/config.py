@@ -30,6 +30,7 @@ PRESETS: dict[str, str] = {
     "lmstudio": "http://127.0.0.1:1234/v1",
 }
 DEFAULT_SPEC = "embedded"
+IDLE_UNLOAD_S = 600.0  # an idle embedded model gives its ~2 GB back after 10 minutes
 LEXICAL_MODEL = "lexical"
 # Where the benchmarks' no-model stand-in answers in this process ("" until something above the product started
 # it: benchmarks/lexical.py lexical_server). The product only connects to it, like to any OpenAI-compatible
@@ -50,13 +51,16 @@ class LLMSettings(BaseModel):
     model: str = ""  # server: model name ("" = ask /v1/models); embedded: catalog name
     gguf_path: str = ""  # embedded from a user file
     replay_path: str = ""
-    api_key: str = "not-needed"  # local servers ignore it; the openai client insists on one
+    # local servers ignore it; the openai client insists on one. Never in a repr (settings end up in messages).
+    api_key: str = Field(default="not-needed", repr=False)
     timeout_s: float = Field(default=120.0, gt=0)
     concurrency: int = Field(default=4, ge=1)
     record_path: str = ""  # append every call to this JSONL file
     n_ctx: int = Field(default=16384, ge=512)  # embedded: total KV size, shared by the slots
     n_parallel: int = Field(default=2, ge=1)  # embedded: decoding slots
     threads: int = Field(default=0, ge=0)  # embedded: 0 = all cores but one (companion.llm.embedded.default_threads)
+    # embedded: seconds without a call before the model is unloaded and its memory freed (0 = kept loaded)
+    idle_unload_s: float = Field(default=IDLE_UNLOAD_S, ge=0)
 
 
 def parse_spec(spec: str, **overrides) -> LLMSettings:
@@ -121,13 +125,16 @@ _ENV_FIELDS = {
     "WEBCHALLENGER_LLM_CTX": "n_ctx",
     "WEBCHALLENGER_LLM_PARALLEL": "n_parallel",
     "WEBCHALLENGER_LLM_THREADS": "threads",
+    "WEBCHALLENGER_LLM_IDLE_UNLOAD": "idle_unload_s",
 }
 
 
 def load_settings(spec: str | None = None, **overrides) -> LLMSettings:
     """Resolve settings: explicit arguments win, then environment variables, then llm.toml, then defaults.
 
-    llm.toml keys: spec, api_key, timeout_s, concurrency, record_path, n_ctx, n_parallel, threads.
+    A server's API key: the flag or WEBCHALLENGER_LLM_API_KEY, then the options page's key for that URL
+    (api_keys.py), then llm.toml's api_key.
+    llm.toml keys: spec, api_key, timeout_s, concurrency, record_path, n_ctx, n_parallel, threads, idle_unload_s.
     """
     file_values = _read_config_file()
     values = {k: v for k, v in file_values.items() if k != "spec" and k in LLMSettings.model_fields}
@@ -137,11 +144,26 @@ def load_settings(spec: str | None = None, **overrides) -> LLMSettings:
     values.update({k: v for k, v in overrides.items() if v is not None})
     chosen = spec or os.environ.get("WEBCHALLENGER_LLM") or file_values.get("spec") or DEFAULT_SPEC
     try:
-        return parse_spec(chosen, **values)
+        settings = parse_spec(chosen, **values)
     except LLMConfigError:
         raise
     except ValueError as exc:  # pydantic validation of a bad numeric value
         raise LLMConfigError(f"bad LLM setting: {exc}") from exc
+    explicit = overrides.get("api_key") or os.environ.get("WEBCHALLENGER_LLM_API_KEY")
+    if settings.kind == "server" and not explicit:
+        settings.api_key = _saved_key(settings.base_url) or settings.api_key
+    return settings
+
+
+def _saved_key(base_url: str) -> str:
+    """The key the options page saved for this server (companion/llm/api_keys.py); it wins over llm.toml's api_key,
+    which is one key for every server."""
+    from companion.llm.api_keys import APIKeyError, key_for
+
+    try:
+        return key_for(base_url)
+    except APIKeyError as exc:
+        raise LLMConfigError(str(exc)) from exc
 
 
 def add_llm_arguments(parser) -> None:

@@ -1,19 +1,25 @@
 """llama.cpp in-process through xllamacpp: it serves the OpenAI API on a loopback port and enforces JSON schemas.
 
-One server per (model file, context, slots, threads) per process, started on first use and kept for the process
-lifetime; the client then talks to it over HTTP exactly as it would to any other OpenAI-compatible server.
+One EmbeddedModel per (model file, context, slots, threads) per process. Its server is started by the first call
+and stopped again after `idle_unload_s` without one (the model's ~2 GB freed); the next call starts it again and
+waits for the load. A call holds a lease (`acquire` ... `release`) for its whole length, so a model is never
+unloaded under a call. The client talks to the server over HTTP exactly as to any other OpenAI-compatible server.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
+import time
 from pathlib import Path
 
 from companion.llm.config import LLMSettings
 from companion.llm.model_files import ModelError, ensure_model, xllamacpp_available
 
-_servers: dict[tuple, "EmbeddedServer"] = {}
+log = logging.getLogger(__name__)
+
+_models: dict[tuple, "EmbeddedModel"] = {}
 _lock = threading.Lock()
 
 
@@ -61,18 +67,101 @@ def model_path_for(settings: LLMSettings, install: bool = False) -> Path:
     return ensure_model(settings.model, install=install)
 
 
-def get_server(settings: LLMSettings) -> EmbeddedServer:
-    """Start (once) and return the embedded server for these settings. Blocking: call it from a thread."""
+class EmbeddedModel:
+    """One model file's server over time: loaded by the first call, unloaded after `idle_s` without a call (0: kept
+    for the process lifetime). acquire/release are blocking (a load takes seconds): call them from a thread."""
+
+    def __init__(self, model_path: Path, settings: LLMSettings):
+        self.model_path = model_path
+        self.settings = settings
+        self.idle_s = settings.idle_unload_s
+        self.pinned = False  # a user outside the client (benchmarks/peer.py) holds its URL: never unloaded
+        self._server: EmbeddedServer | None = None
+        self._active = 0
+        self._last_release = 0.0
+        self._timer: threading.Timer | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return str(self.model_path)
+
+    @property
+    def loaded(self) -> bool:
+        return self._server is not None
+
+    def acquire(self) -> EmbeddedServer:
+        """The running server, started (the caller waits for the load) if it is not; held until release()."""
+        with self._lock:
+            if self._server is None:
+                self._server = self._load()
+            self._active += 1
+            return self._server
+
+    def release(self) -> None:
+        with self._lock:
+            self._active -= 1
+            self._last_release = time.monotonic()
+            if self._active == 0 and self.idle_s > 0 and not self.pinned:
+                self._schedule(self.idle_s)
+
+    def pin(self) -> EmbeddedServer:
+        """Loaded and kept loaded: for a user that calls the server without leases."""
+        with self._lock:
+            self.pinned = True
+            if self._server is None:
+                self._server = self._load()
+            return self._server
+
+    def _load(self) -> EmbeddedServer:
+        s = self.settings
+        after = f"; unloaded after {self.idle_s:g} s without a call" if self.idle_s > 0 else ""
+        log.info("loading the embedded model %s (the call waits for it%s)", self.model_path.name, after)
+        started = time.monotonic()
+        try:
+            server = EmbeddedServer(self.model_path, s.n_ctx, s.n_parallel, s.threads)
+        except Exception as exc:  # xllamacpp raises plain RuntimeError on a bad file
+            raise ModelError(f"llama.cpp could not load {self.model_path}: {exc}") from exc
+        log.info("embedded model %s loaded in %.1f s", self.model_path.name, time.monotonic() - started)
+        return server
+
+    def _schedule(self, delay: float) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = threading.Timer(delay, self._unload_if_idle)
+        self._timer.daemon = True  # never keeps the process alive
+        self._timer.start()
+
+    def _unload_if_idle(self) -> None:
+        with self._lock:
+            if self._server is None or self._active or self.pinned:
+                return
+            idle = time.monotonic() - self._last_release
+            if idle < self.idle_s:  # a call came and went since this timer was set: wait for the rest
+                self._schedule(self.idle_s - idle)
+                return
+            # Dropping the last reference stops llama.cpp's server thread and frees the weights and the KV cache.
+            self._server = None
+            self._timer = None
+        log.info("embedded model %s unloaded after %g s without a call (loaded again by the next one)",
+                 self.model_path.name, self.idle_s)
+
+
+def embedded_model(settings: LLMSettings) -> EmbeddedModel:
+    """The process's EmbeddedModel for these settings (not loaded yet); its idle period is the latest settings'."""
     if not xllamacpp_available():
         raise ModelError("the embedded backend needs the xllamacpp package: pip install xllamacpp")
     path = model_path_for(settings)
     key = (str(path), settings.n_ctx, settings.n_parallel, settings.threads)
     with _lock:
-        server = _servers.get(key)
-        if server is None:
-            try:
-                server = EmbeddedServer(path, settings.n_ctx, settings.n_parallel, settings.threads)
-            except Exception as exc:  # xllamacpp raises plain RuntimeError on a bad file
-                raise ModelError(f"llama.cpp could not load {path}: {exc}") from exc
-            _servers[key] = server
-        return server
+        model = _models.get(key)
+        if model is None:
+            model = _models[key] = EmbeddedModel(path, settings)
+        model.idle_s = settings.idle_unload_s
+        return model
+
+
+def get_server(settings: LLMSettings) -> EmbeddedServer:
+    """Start (once) and return the embedded server for these settings, kept loaded for the process lifetime (for a
+    caller that uses its URL directly). Blocking: call it from a thread."""
+    return embedded_model(settings).pin()

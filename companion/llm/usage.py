@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from typing import Generic, Literal, TypeVar
+from typing import Generic, Iterable, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -43,6 +43,8 @@ class UsageTally(BaseModel):
     latency_s: float = 0.0
     by_prompt: dict[str, int] = Field(default_factory=dict)  # calls per prompt name
     fallbacks: list[str] = Field(default_factory=list)  # calls with no valid answer a stand-in replaced (fallback.py)
+    dropped: set[str] = Field(default_factory=set)  # values the model stated that no page read supports, left out
+    # (observe/grounding.py), each once however often it was stated: "<value> was not found [with ...] on this page"
 
     def add(self, usage: CallUsage) -> None:
         self.calls += 1
@@ -78,3 +80,11 @@ def record_fallback(note: str) -> None:
     tally = _current.get()
     if tally is not None:
         tally.fallbacks.append(note)
+
+
+def record_dropped(notes: Iterable[str]) -> None:
+    """This task's grounding left out the values of `notes` (one per value) that a model stated and no page read
+    supports; a value stated again (the same observation grounded twice, the next step) counts once."""
+    tally = _current.get()
+    if tally is not None:
+        tally.dropped.update(notes)

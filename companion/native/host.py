@@ -33,6 +33,7 @@ MAX_MESSAGE_BYTES = 64 * 1024
 START_TIMEOUT_S = 45.0
 LOG_FILE_NAME = "companion.log"
 START_LOCK_NAME = "companion-start.lock"
+EXIT_WITHOUT_BROWSER_S = 600.0  # a companion the host started ends 10 minutes after the last browser left
 
 
 def read_message(stream: BinaryIO) -> bytes | None:
@@ -58,12 +59,15 @@ def _normal(origin: str) -> str:
     return origin.rstrip("/")
 
 
-def start_companion(port: int) -> subprocess.Popen:
+def start_companion(port: int, exit_without_browser_s: float = EXIT_WITHOUT_BROWSER_S) -> subprocess.Popen:
     """`webchallenger serve` in its own session (it outlives this host and the browser's process group),
-    its output appended to a private log file in the data directory."""
+    its output appended to a private log file in the data directory. It exits once no browser has been
+    connected for `exit_without_browser_s`: nobody started it by hand, so nobody would stop it."""
     log = private_file(data_dir() / LOG_FILE_NAME, "ab", encoding=None)
+    command = [sys.executable, "-m", "companion", "serve", "--port", str(port),
+               "--exit-without-browser", f"{exit_without_browser_s:g}"]
     try:
-        return subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", str(port)],
+        return subprocess.Popen(command,
                                 stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True,
                                 close_fds=True, env=os.environ.copy())
     finally:

@@ -23,7 +23,9 @@ from companion.llm.answers import Extraction
 from companion.llm.fit import declare
 from companion.observe.budget import Budget, preview, prompt_tokens, split_text
 from companion.observe.calls import Caller, Fallback
-from companion.observe.grounding import without_unsupported_sentences
+from companion.llm.usage import record_dropped
+from companion.observe.grounding import grounded_sentences, page_content
+from companion.observe.values import ValueCheck
 from companion.pagemem.model import PageMem, PageSection
 from companion.pagemem.tokens import count_tokens
 
@@ -112,8 +114,12 @@ async def extract(caller: Caller, budget: Budget, task: str, history: str, pagem
     # An extraction copies from its piece: a sentence stating a number the piece (or the task) does not hold
     # was invented, and would reach the observation and the history as a fact, unless it is computed from
     # the piece's numbers (a total of its prices, a count of its rows: grounding.py, derived.py).
-    kept = (without_unsupported_sentences(a.details, f"{task}\n{p}", p)[0] for a, p in zip(answers, pieces))
-    text = " ".join(k for k in kept if k)
+    # The same for an email, a date or a name, and for a value the piece holds only in another row than the one
+    # the task names (values.py).
+    checked = [grounded_sentences(a.details, f"{task}\n{p}", p, values=ValueCheck.within(page_content(p), task).problems)
+               for a, p in zip(answers, pieces)]
+    record_dropped(n for g in checked for n in g.notes)
+    text = " ".join(g.kept for g in checked if g.kept)
     if not any(a is s for a, s in zip(answers, stand_ins)):
         section.store_extraction(key, text)
     return text, False

@@ -1,19 +1,22 @@
 """Numbers as the checkable part of what a model writes about a page.
 
 Small models invent values: asked for the Blue kettle's price on a page that only links to the price list,
-a 1.5B model answered "$15". Names are too fuzzy to check by rule; numbers (prices, counts, dates) are not:
-a number the model states must occur in the text it was shown, or be computed from numbers that do
-(a total, a count, a difference: derived.py), the computation kept so the history can show it. No LLM call.
+a 1.5B model answered "$15". A number the model states must occur in the text it was shown, or be computed from
+numbers that do (a total, a count, a difference: derived.py), the computation kept so the history can show it.
+The other values (emails, dates, names) and where each sits are values.py's, passed in as `values`; a sentence
+either rule refuses is dropped, and each value it stated is noted as not found. No LLM call.
 """
 
 from __future__ import annotations
 
 import re
 from functools import cached_property
+from typing import Callable
 
 from pydantic import BaseModel, Field
 
 from companion.observe.derived import NUMBER, Derivation, Group, derive, groups_of, named_lines, quantities
+from companion.observe.values import Problem
 
 # A sentence ends at . ! ? followed by a space (so "$24.50" and "v1.2" stay whole).
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -25,6 +28,11 @@ _ELEMENT_INDEX = re.compile(r"\[\d+\]")
 _ROLES = ("textbox|searchbox|combobox|listbox|checkbox|radio|button|link|option|menuitem|menu|tab|switch|slider|"
           "spinbutton|img|image|heading|row|cell|treeitem|gridcell|columnheader")
 _ELEMENT_REFERENCE = re.compile(r"\[\d+\](?=\s+(?:[a-z]+\s+[\"'“]|(?:" + _ROLES + r")\b))")
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of `text`, in order."""
+    return [s for s in _SENTENCE_END.split(text.strip()) if s]
 
 
 def page_content(details: str) -> str:
@@ -45,6 +53,7 @@ class NumberCheck(BaseModel):
 class Grounded(BaseModel):
     kept: str
     dropped: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list, description="per value left out: '<value> was not found on this page'")
     derived: list[Derivation] = Field(default_factory=list, description="how each kept derived number was computed")
 
 
@@ -79,13 +88,12 @@ class _Evidence:
 
 
 def _check(text: str, reference: str, context: str, groups: list[Group] | None) -> list[tuple[str, NumberCheck]]:
-    """Each sentence of `text` with the check of its numbers."""
+    """Each sentence of `text` (its not-found notes aside) with the check of its numbers."""
+    text = without_notes(text)
     reference = page_content(reference)
     evidence = _Evidence(reference, _ELEMENT_REFERENCE.sub(" ", text), context, groups)
     out = []
-    for sentence in _SENTENCE_END.split(text.strip()):
-        if not sentence:
-            continue
+    for sentence in sentences(text):
         check = NumberCheck()
         claimed = _ELEMENT_REFERENCE.sub(" ", sentence)  # checked without element numbers, kept with them
         unseen = [n for n in dict.fromkeys(NUMBER.findall(claimed)) if not holds(reference, n)]
@@ -121,19 +129,35 @@ def numbers_not_in(claim: str, reference: str, context: str = "") -> list[str]:
     return check_numbers(claim, reference, context).unseen
 
 
-def grounded_sentences(text: str, reference: str, context: str = "", groups: list[Group] | None = None) -> Grounded:
-    """`text` without the sentences stating a number `reference` neither holds nor supports by a computation."""
-    kept, dropped, derived = [], [], []
+# The note a dropped sentence leaves for the actor; read back, it is our own text, not a claim to check.
+_NOTE = re.compile(r"\((?:[^()]| \([^()]*\))*? was not found(?: with [^()]*?)? on this page\.\)")
+
+
+def not_found_note(problems: list[str]) -> str:
+    """'(bob@shop.test was not found with 110 on this page.)': what a dropped sentence leaves in its place."""
+    return "(" + "; ".join(problems) + ".)" if problems else ""
+
+
+def without_notes(text: str) -> str:
+    """`text` without the not-found notes grounding wrote into it (they name the values they left out)."""
+    return _NOTE.sub(" ", text)
+
+
+ValueProblems = Callable[[str], list[Problem]]  # a sentence -> what it states that the pages do not (values.py)
+
+
+def grounded_sentences(text: str, reference: str, context: str = "", groups: list[Group] | None = None,
+                       values: ValueProblems | None = None) -> Grounded:
+    """`text` without the sentences stating a number `reference` neither holds nor supports by a computation,
+    or (`values`) another value the pages do not support; each left-out value noted."""
+    kept, dropped, derived, notes = [], [], [], []
     for sentence, check in _check(text, reference, context, groups):
-        if check.unseen:
+        problems = values(_ELEMENT_REFERENCE.sub(" ", sentence)) if values else []
+        problems = [str(p) for p in [*map(Problem, check.unseen), *problems]]
+        if problems:
             dropped.append(sentence)
+            notes += [p for p in problems if p not in notes]
         else:
             kept.append(sentence)
             derived += check.derived
-    return Grounded(kept=" ".join(kept), dropped=dropped, derived=derived)
-
-
-def without_unsupported_sentences(text: str, reference: str, context: str = "") -> tuple[str, list[str]]:
-    """(`text` without the sentences stating a number `reference` does not hold or support, those sentences)."""
-    g = grounded_sentences(text, reference, context)
-    return g.kept, g.dropped
+    return Grounded(kept=" ".join(kept), dropped=dropped, derived=derived, notes=notes)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from companion import typed_secrets
 from companion.bridge.errors import BridgeError
 from companion.bridge.hub import BridgeHub
 from companion.bridge.session import BrowserSession
@@ -55,7 +56,7 @@ class LLMSettingsService:
 
         catalog = [DEFAULT_MODEL, *(name for name in EMBEDDED_MODELS if name != DEFAULT_MODEL)]
         reply = LLMSettingsState(id=message_id, spec="", presets=dict(PRESETS), embedded_models=catalog,
-                                 error=error, saved=saved)
+                                 error=typed_secrets.mask(error), saved=saved)
         try:
             client = llm.get_client()
         except Exception as exc:  # llm.toml unreadable, a bad spec in the environment: say so, choose another
@@ -63,7 +64,21 @@ class LLMSettingsService:
             return reply
         reply.spec = client.settings.spec
         reply.model = client.model or client.settings.model
+        if client.settings.kind == "server":
+            self._describe_key(reply, client.settings.base_url)
         return reply
+
+    @staticmethod
+    def _describe_key(reply: LLMSettingsState, base_url: str) -> None:
+        """Whether the page's key for this server is saved, and its last characters: never the key."""
+        from companion.llm.api_keys import APIKeyError, hint, key_for
+
+        try:
+            key = key_for(base_url)
+        except APIKeyError as exc:
+            reply.error = reply.error or str(exc)
+            return
+        reply.api_key_set, reply.api_key_hint = bool(key), hint(key)
 
     def _on_get(self, session: BrowserSession, message: WireModel) -> LLMSettingsState:
         assert isinstance(message, LLMSettingsGet)
@@ -72,17 +87,22 @@ class LLMSettingsService:
     def _on_set(self, session: BrowserSession, message: WireModel) -> LLMSettingsState:
         assert isinstance(message, LLMSettingsSet)
         from companion import llm
+        from companion.llm.api_keys import APIKeyError, save_key
         from companion.llm.choice import choosable, save_spec
         from companion.llm.client import LLMClient
         from companion.llm.config import LLMConfigError
 
+        if message.api_key:
+            typed_secrets.remember(message.api_key)  # masked in this session's recording, and in any error
         if self.hub.running_tasks:
             return self.state(message.id, error="a task is running: stop it first, then save the new LLM choice")
         try:
             settings = choosable(message.spec)
+            if message.api_key is not None and settings.kind == "server":
+                save_key(settings.base_url, message.api_key)  # before the client, which reads it
             client = LLMClient(spec=settings.spec)  # llm.toml's other keys and the environment fill in the rest
             path = save_spec(settings.spec)
-        except (LLMConfigError, OSError) as exc:
+        except (LLMConfigError, APIKeyError, OSError) as exc:
             return self.state(message.id, error=str(exc))
         # The old client is left to the garbage collector, not closed: a background summary may be mid-call on it.
         llm.set_client(client)
@@ -94,6 +114,9 @@ class LLMSettingsService:
     def _on_check(self, session: BrowserSession, message: WireModel) -> LLMCheckResult | None:
         assert isinstance(message, LLMCheck)
         from companion.llm.choice import choosable
+
+        if message.api_key:
+            typed_secrets.remember(message.api_key)
         from companion.llm.config import LLMConfigError
 
         try:
@@ -105,8 +128,9 @@ class LLMSettingsService:
         task.add_done_callback(self._checks.discard)
         return None
 
-    async def check(self, request_id: str, spec: str) -> LLMCheckResult:
-        """`llm check` on `spec` with a client of its own (the one in use is not touched); errors are answers."""
+    async def check(self, request_id: str, spec: str, api_key: str | None = None) -> LLMCheckResult:
+        """`llm check` on `spec` with a client of its own (the one in use is not touched); errors are answers.
+        `api_key`: the key to try (not kept); without one, the key saved for the spec's server."""
         from companion.llm import LLMError
         from companion.llm.check import check_backend
         from companion.llm.client import LLMConnectionError
@@ -115,7 +139,7 @@ class LLMSettingsService:
         from companion.llm.model_files import ModelError
 
         try:
-            client = LLMClient(spec=spec)
+            client = LLMClient(spec=spec, api_key=api_key or None)
         except LLMConfigError as exc:
             return LLMCheckResult(id=request_id, ok=False, spec=spec, error=str(exc))
         try:
@@ -137,10 +161,11 @@ class LLMSettingsService:
 
     async def _check_and_answer(self, session: BrowserSession, request: LLMCheck) -> None:
         try:
-            reply = await self.check(request.id, request.spec)
+            reply = await self.check(request.id, request.spec, request.api_key)
         except Exception as exc:  # a bug here must still answer the page, which waits
             log.exception("llm_check failed")
             reply = LLMCheckResult(id=request.id, ok=False, spec=request.spec, error=f"the check failed: {exc}")
+        reply.error = typed_secrets.mask(reply.error)  # a server may quote the key it refused
         try:
             await session.post(reply)
         except BridgeError as exc:  # the options page or the connection is gone: nobody is waiting any more

@@ -18,6 +18,8 @@ export function handleLlmRequest(request) {
   const id = newId("llm");
   if (type === "llm_settings_get") return askCompanion({ type, id });
   const spec = typeof request.spec === "string" ? request.spec : "";
-  if (type === "llm_settings_set") return askCompanion({ type, id, spec });
-  return askCompanion({ type, id, spec }, CHECK_TIMEOUT_MS);
+  // The API key of a hosted server: passed through, never stored or logged by the extension (the companion keeps it).
+  const key = typeof request.api_key === "string" ? { api_key: request.api_key } : {};
+  if (type === "llm_settings_set") return askCompanion({ type, id, spec, ...key });
+  return askCompanion({ type, id, spec, ...key }, CHECK_TIMEOUT_MS);
 }

@@ -1,6 +1,7 @@
 // Task relay between the side panel and the companion, and the task history.
 //
-// The panel asks the worker (runtime messages) to start, stop, pause or resume a task and to answer a
+// The panel asks the worker (runtime messages) to start, stop, pause or resume a task (resume_task: go on with a
+// stopped or failed one from its checkpoint; pause_task: hold or release a running one) and to answer a
 // confirmation; the companion's task_update and confirm_request messages are written to storage, which the
 // panel renders and watches:
 //   chrome.storage.session "task"        the current task, live (with its open confirmation): a panel opened
@@ -127,8 +128,13 @@ export const TASK_HANDLERS = {
 function previousOf(request) {
   const p = request.previous;
   if (!p || typeof p.task !== "string" || !p.task.trim()) return null;
-  return { task: p.task.slice(0, 4000), answer: typeof p.answer === "string" ? p.answer.slice(0, 4000) : "" };
+  const previous = { task: p.task.slice(0, 4000), answer: typeof p.answer === "string" ? p.answer.slice(0, 4000) : "" };
+  // Which task it followed up: the panel shows them as one conversation (the companion is told the text only).
+  if (typeof p.task_id === "string") previous.task_id = p.task_id;
+  return previous;
 }
+
+const toCompanion = ({ task, answer }) => ({ task, answer });
 
 async function startTask(request) {
   if (!isOpen()) throw new Error("not connected to the companion");
@@ -143,9 +149,26 @@ async function startTask(request) {
   if (Number.isInteger(request.tab_id)) message.tab_id = request.tab_id;
   if (request.start_url) message.start_url = request.start_url;
   if (Number.isInteger(request.max_steps)) message.max_steps = request.max_steps;
-  if (previous) message.previous = previous;
+  if (previous) message.previous = toCompanion(previous);
   send(message);
   return { task_id: taskId };
+}
+
+// Resume: the stopped or failed task goes on from its checkpoint (the companion's, named by the task id), in the
+// tab the panel gives. It stays one task: the same record, its earlier steps kept, back at the top of the history.
+async function resumeTask(request) {
+  if (!isOpen()) throw new Error("not connected to the companion");
+  const saved = await fromHistory(request.task_id);
+  if (!saved || saved.running) throw new Error("no stopped task to resume");
+  const tabId = Number.isInteger(request.tab_id) ? request.tab_id : null;
+  await update(() => ({ ...saved, tab_id: tabId, running: true, status: null, answer: "", usage: null,
+    finished_at: null, paused: false, pausing: false }));
+  await addToHistory(saved.task_id);
+  const message = { type: "start_task", id: saved.task_id, task: saved.task, resume: true, confirm: request.confirm !== false };
+  if (tabId !== null) message.tab_id = tabId;
+  if (saved.previous) message.previous = toCompanion(saved.previous);
+  send(message);
+  return { task_id: saved.task_id };
 }
 
 async function stopTask(request) {
@@ -186,6 +209,6 @@ export async function markInterrupted() {
 
 // Runtime requests from the side panel; returns a promise, or null when the request is not ours.
 export function handlePanelRequest(request) {
-  const work = { start_task: startTask, stop_task: stopTask, pause_task: pauseTask, confirm_answer: answerConfirm }[request && request.type];
+  const work = { start_task: startTask, resume_task: resumeTask, stop_task: stopTask, pause_task: pauseTask, confirm_answer: answerConfirm }[request && request.type];
   return work ? work(request) : null;
 }

@@ -1,6 +1,7 @@
 """The grounding check: numbers an observation states must have been seen on a page (or in the task)."""
 
 from companion.agent.seen_text import SeenText
+from companion.observe.values import Problem
 from companion.pagemem.model import PageMem, PageSection
 
 
@@ -119,3 +120,31 @@ def test_a_count_of_a_visited_lists_items_is_computed():
     seen.add_page(page)
     assert seen.ungrounded_numbers("The shop has 3 kettles.") == []
     assert seen.ungrounded_numbers("The shop has 4 kettles.") == ["4"]
+
+
+CUSTOMERS = """<html><body><h1>Customers</h1><table>
+<thead><tr><th>Name</th><th>Email</th><th>Last order</th></tr></thead><tbody>
+<tr><td>Ann Lee</td><td>ann@shop.test</td><td>#110</td></tr>
+<tr><td>Bob Stone</td><td>bob@shop.test</td><td>#111</td></tr></tbody></table></body></html>"""
+
+
+def _customers_seen() -> SeenText:
+    from companion.pagemem.divide import divide_page
+    from tests.support.htmlsnap import snapshot_from_html
+
+    seen = SeenText("What is the email address of the customer who placed order #110?")
+    seen.add_page(divide_page(snapshot_from_html(CUSTOMERS, title="Customers")))
+    return seen
+
+
+def test_an_observation_loses_the_sentence_giving_another_rows_email_and_notes_it():
+    out = _customers_seen().grounded("The page lists customers. The customer who placed order #110 has the email "
+                                     "bob@shop.test. Ann Lee placed order #110.")
+    assert out.kept == "The page lists customers. Ann Lee placed order #110."
+    assert out.notes == ["bob@shop.test was not found with 110 on this page"]
+
+
+def test_a_not_found_note_is_not_read_back_as_a_claim():
+    seen = _customers_seen()
+    assert seen.unsupported("The page lists customers. (customer@example.com was not found on this page.)") == []
+    assert seen.unsupported("Write to customer@example.com.") == [Problem("customer@example.com")]

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from benchmarks.task_runner import run_task_once
+from benchmarks.task_runner import run_task_once, summarize
 from tests.support.scripted_server import Stall
 from tests.support.agent_llm import index_of, option_named
-from tests.support.bench_scripts import OPTS, add_tag, count_orders, count_shown, filter_then_end, page_of, task_of
+from tests.support.bench_scripts import (OPTS, add_tag, count_orders, count_shown, count_summary, filter_then_end, page_of,
+                                         task_of)
 
 
 def test_a_lookup_answered_from_the_filtered_list_succeeds(suite, django_site, agent_llm, tmp_path):
@@ -93,3 +94,23 @@ def test_a_task_that_starts_at_the_log_in_page_logs_in_with_the_intents_credenti
     assert "[x] 1. Log in to the shop admin" in verification  # the log-in part is done: the form left the page
     assert "/admin/shop/product/" in verification and "/admin/login/" not in verification.split("Current page:")[1]
     assert run.status == "done", run
+
+
+def test_a_value_the_model_invents_is_counted_as_dropped_in_the_tasks_figures(suite, django_site, agent_llm, tmp_path):
+    """The page task summary adds an email no page shows on both pages: the sentence is dropped each time, and the
+    run reports one value dropped more than the same run without it (the echoed extractions drop their own)."""
+    def inventing(text: str) -> dict:
+        written = count_summary(text)
+        return {"summary": written["summary"].rstrip(".") + ". The first customer's email is someone@invented.test."}
+
+    task = task_of(suite, "orders-pending-count")
+    count_orders("Pending", agent_llm)
+    plain = run_task_once(task, django_site, "none", OPTS, tmp_path / "plain")
+    server = agent_llm(choose=filter_then_end("Pending"), answer=count_shown,
+                       overrides={"page_task_summary": inventing})
+    run = run_task_once(task, django_site, "none", OPTS, tmp_path / "inventing")
+
+    assert plain.success and run.success, run
+    assert len(server.prompts("page_task_summary")) >= 2
+    assert run.values_dropped == plain.values_dropped + 1
+    assert summarize([plain, run])["none"]["values_dropped"] == 2 * plain.values_dropped + 1

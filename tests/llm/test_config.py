@@ -43,3 +43,13 @@ def test_corrupt_config_file_is_a_clear_error(fresh_dirs):
     (fresh_dirs / "config" / "llm.toml").write_text("spec = [unclosed")
     with pytest.raises(LLMConfigError, match="llm.toml"):
         load_settings()
+
+
+def test_idle_unload_defaults_to_ten_minutes_and_is_set_by_llm_toml_then_the_environment(fresh_dirs, monkeypatch):
+    """The embedded model's idle period: 600 s by default, llm.toml's idle_unload_s, the environment (serve's flag)."""
+    assert load_settings("embedded").idle_unload_s == 600
+    (fresh_dirs / "config").mkdir(parents=True, exist_ok=True)
+    (fresh_dirs / "config" / "llm.toml").write_text("idle_unload_s = 30\n")
+    assert load_settings("embedded").idle_unload_s == 30
+    monkeypatch.setenv("WEBCHALLENGER_LLM_IDLE_UNLOAD", "0")
+    assert load_settings("embedded").idle_unload_s == 0

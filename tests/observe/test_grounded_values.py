@@ -1,0 +1,126 @@
+"""Values beside numbers (emails, URLs, dates, prices, names) are found in what a model wrote, and supported only
+when a page read holds them, in the row, list item or section of what the task identifies them by."""
+
+from __future__ import annotations
+
+from companion.observe.grounding import grounded_sentences, page_content
+from companion.observe.values import PageUnits, Problem, Value, ValueCheck, identifiers, lower_lines, values_of
+from companion.pagemem.divide import divide_page
+from tests.support.htmlsnap import snapshot_from_html
+
+TASK = "What is the email address of the customer who placed order #110?"
+
+CUSTOMERS = """<html><body><h1>Customers</h1>
+<table><thead><tr><th>Name</th><th>Email</th><th>Last order</th></tr></thead><tbody>
+<tr><td>Ann Lee</td><td>ann@shop.test</td><td>#110</td></tr>
+<tr><td>Bob Stone</td><td>bob@shop.test</td><td>#111</td></tr>
+<tr><td>Cara Diaz</td><td>cara@shop.test</td><td>#112</td></tr></tbody></table></body></html>"""
+
+CUSTOMERS_NO_ORDERS = """<html><body><h1>Customers</h1>
+<table><thead><tr><th>Name</th><th>Email</th></tr></thead><tbody>
+<tr><td>Ann Lee</td><td>ann@shop.test</td></tr>
+<tr><td>Bob Stone</td><td>bob@shop.test</td></tr></tbody></table></body></html>"""
+
+ORDERS = """<html><body><h1>Orders</h1>
+<table><thead><tr><th>Order</th><th>Customer</th><th>Total</th></tr></thead><tbody>
+<tr><td>110</td><td>Ann Lee</td><td>$12.50</td></tr>
+<tr><td>111</td><td>Bob Stone</td><td>$7.00</td></tr></tbody></table></body></html>"""
+
+PAYMENTS = """<html><body><h1>Payments</h1><ul>
+<li>Order 110: paid 12 Jan 2024 by card</li>
+<li>Order 111: paid 3 Feb 2024 by cash</li></ul></body></html>"""
+
+
+def _check(task: str, *htmls: str, answer: bool = False) -> ValueCheck:
+    pages = [divide_page(snapshot_from_html(h)) for h in htmls]
+    text = "\n".join([task] + [s.details for p in pages for s in p.sections])
+    return ValueCheck(identifiers(task), lower_lines(page_content(text)).splitlines(),
+                      [PageUnits.of(p, page_content) for p in pages], answer=answer)
+
+
+def test_emails_urls_dates_prices_and_quoted_names_are_found_in_a_sentence():
+    sentence = ('Write to ann@shop.test or see https://shop.test/help, since 12 Jan 2024 the "Blue kettle" costs '
+                '$12.50 and 3 are left.')
+    assert values_of(sentence, [], named=False) == [
+        Value("email", "ann@shop.test"), Value("url", "https://shop.test/help"), Value("date", "12 Jan 2024"),
+        Value("name", "Blue kettle"), Value("price", "12.50")]
+
+
+def test_capitalised_names_count_only_where_the_sentence_is_about_what_the_task_names():
+    assert values_of("The Customers Page lists Ann Lee.", [], named=False) == []
+    assert values_of("The customer is Ann Lee.", [], named=True) == [Value("name", "Ann Lee")]
+
+
+def test_a_task_identifies_its_row_by_a_number_a_code_an_email_or_a_name():
+    assert identifiers(TASK) == [Value("number", "110")]
+    assert identifiers('Find the phone of customer "Ann Lee"') == [Value("name", "Ann Lee")]
+    assert identifiers("What is the stock of SKU-104 for bob@shop.test?") == [Value("email", "bob@shop.test"),
+                                                                            Value("number", "SKU-104")]
+
+
+def test_an_email_no_page_holds_is_not_found():
+    check = _check(TASK, CUSTOMERS)
+    assert check.problems("Contact customer@example.com for help.") == [Problem("customer@example.com")]
+
+
+def test_the_email_in_the_row_of_the_order_the_task_names_is_supported():
+    check = _check(TASK, CUSTOMERS)
+    assert check.problems("The customer who placed order #110 has the email ann@shop.test.") == []
+
+
+def test_the_email_of_another_row_than_the_one_the_task_names_is_not_found_with_it():
+    check = _check(TASK, CUSTOMERS)
+    assert check.problems("The customer who placed order #110 has the email bob@shop.test.") == [
+        Problem("bob@shop.test", "110")]
+
+
+def test_a_value_tied_to_an_identifier_no_page_shows_is_not_found_with_it():
+    """The issue's customer list: the task's order number is nowhere on it, so no email there answers it."""
+    check = _check(TASK, CUSTOMERS_NO_ORDERS)
+    assert check.problems("The customer who placed order #110 has the email bob@shop.test.") == [
+        Problem("bob@shop.test", "110")]
+
+
+def test_a_list_item_is_a_row_for_a_date():
+    check = _check("When was order 110 paid?", PAYMENTS)
+    assert check.problems("Order 110 was paid on 12 Jan 2024.") == []
+    assert check.problems("Order 110 was paid on 3 Feb 2024.") == [Problem("3 Feb 2024", "110")]
+
+
+def test_a_price_of_another_row_is_not_found_with_the_named_order():
+    check = _check(TASK, ORDERS)
+    assert check.problems("Order 110 totals $12.50.") == []
+    assert check.problems("Order 110 totals $7.00.") == [Problem("7.00", "110")]
+
+
+def test_a_row_of_another_page_joined_by_a_shared_cell_supports_the_value():
+    """The order's row names the customer; the customer's row on another page holds the email."""
+    check = _check(TASK, ORDERS, CUSTOMERS_NO_ORDERS, answer=True)
+    assert check.problems("ann@shop.test") == []
+    assert check.problems("bob@shop.test") == [Problem("bob@shop.test", "110")]
+
+
+def test_a_name_is_held_by_its_words_together_in_one_row():
+    check = _check('What is the email of "Ann Lee"?', CUSTOMERS)
+    assert check.problems('The customer "Lee Ann" is listed.') == []
+    assert check.problems('The customer "Ann Stone" is listed.') == [Problem("Ann Stone")]
+
+
+def test_a_sentence_listing_many_rows_is_checked_only_for_values_no_page_holds():
+    check = _check(TASK, CUSTOMERS)
+    listing = "Order #110 is listed with ann@shop.test, bob@shop.test, cara@shop.test and Bob Stone."
+    assert check.problems(listing) == []
+    assert check.problems(listing.replace("cara@", "dan@")) == [Problem("dan@shop.test")]
+
+
+def test_a_dropped_sentence_leaves_a_note_for_each_value():
+    check = _check(TASK, CUSTOMERS)
+    out = grounded_sentences("Customers are listed. Order #110 was placed by bob@shop.test. It cost $99.",
+                             CUSTOMERS, values=check.problems)
+    assert out.kept == "Customers are listed."
+    assert out.notes == ["bob@shop.test was not found with 110 on this page", "99 was not found on this page"]
+
+
+def test_quote_marks_of_several_element_lines_never_pair_into_a_name():
+    sentence = 'Attempt failed (checkbox "blue" value="on" [checked]): checkbox "blue" was checked by "Ann Lee".'
+    assert values_of(sentence, [], named=False) == [Value("name", "blue"), Value("name", "on"), Value("name", "Ann Lee")]
