@@ -302,6 +302,7 @@ class EndFacts:
     visited: list[str]
     history: Callable[[bool], str]  # the history with this step's actions so far (notes: bool)
     last_step: bool = False  # the step budget's last step
+    read: bool = False  # the observation is the page's own text (shown whole) and listed changes: no claim in it
 
 
 @dataclass
@@ -318,7 +319,7 @@ class EndGate:
     async def decide(self, f: EndFacts) -> Refused | Answer:
         # The rule checks run on every end-task choice (they are not the one LLM verification of the paper): an
         # observation stating a number no page showed is an invention, not an answer.
-        invented, misplaced = split_problems(self.seen.unsupported(f.observation))
+        invented, misplaced = split_problems([] if f.read else self.seen.unsupported(f.observation))
         if invented or misplaced:
             llm.record_dropped(str(p) for p in [*map(Problem, invented), *misplaced])
             said = [f"the value(s) {', '.join(invented)} appear on no page visited so far"] if invented else []

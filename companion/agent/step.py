@@ -143,7 +143,7 @@ class StepPhases:
         obs = await self.observer.observe(self.task, self.history.render(), ctx.pagemem, update)
         self.seen.add_page(ctx.pagemem)
         self.seen.add_relevant(*obs.extractions.values())  # their numbers may be the operands of a total
-        obs.summary = await self._grounded(obs.summary)
+        obs.summary = await self._grounded(obs.summary, read=obs.whole)
         await self.events.emit("observation", step=self.step, url=obs.url, page=obs.page_title, text=obs.summary)
         ctx.observation = obs.summary
         # The history keeps the step's observation (a page shown whole: its start), not the continuation notes.
@@ -151,11 +151,17 @@ class StepPhases:
         return StepState(ctx=ctx, obs=obs, page=page, summary=summary, observation=obs.summary, whole=obs.whole,
                          small=obs.small)
 
-    async def _grounded(self, summary: str) -> str:
+    async def _grounded(self, summary: str, *, read: bool = False) -> str:
         """The observation without sentences stating numbers no visited page showed nor supports by a
         computation, or other values not read or not where the task's identifier is; a computed number keeps its
         computation in the observation, so in the history, and a left-out value leaves a note saying it was not
-        found, so the actor looks for it instead of believing it (seen_text.py)."""
+        found, so the actor looks for it instead of believing it (seen_text.py).
+
+        `read`: the observation is the page's own text (a page shown whole), which no model wrote: nothing in it
+        is a claim to check, and cut into sentences it would lose its element lines."""
+        if read:
+            self.seen.add_relevant(summary)
+            return summary
         grounded = self.seen.grounded(summary)
         llm.record_dropped(grounded.notes)
         if grounded.derived:
@@ -271,7 +277,8 @@ class StepPhases:
         verdict = await self.gate.decide(EndFacts(
             observation=st.observation, done=self.history.actions() + st.actions, already_so=self.already_so,
             pagemem=ctx.pagemem, typed_secrets=ctx.typed_secrets, parts=ctx.parts.listed(), visited=ctx.visited_urls,
-            history=lambda notes: self._history_with(st, notes=notes), last_step=self.step >= self.max_steps))
+            history=lambda notes: self._history_with(st, notes=notes), last_step=self.step >= self.max_steps,
+            read=st.whole))
         if isinstance(verdict, Refused):
             st.end_task_removed = True
             if verdict.by == "rule":
@@ -383,7 +390,7 @@ class StepPhases:
             # Observed again, for no call while it stays small: the actor reads the page as it is now (a
             # summary written before the action kept saying "the text field is empty" once it was filled).
             now = await self.observer.observe(self.task, self.history.render(), ctx.pagemem, update)
-            st.observation = f"{await self._grounded(now.summary)}\n{' '.join(st.afters)}"
+            st.observation = f"{await self._grounded(now.summary, read=now.whole)}\n{' '.join(st.afters)}"
             obs_now = now.model_copy(update={"summary": st.observation})
         else:  # a large page, or one that grew past the bound: the change is said next to the observation
             st.observation = f"{st.observation} {st.afters[-1]}"

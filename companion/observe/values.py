@@ -37,6 +37,10 @@ DATE = re.compile(r"\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|\d{1,2}
 # several element lines ('checkbox "blue" [checked]): checkbox "red"') never pair into a "name" across them.
 _QUOTED = re.compile(r"\"(\w[^\"]*?\w|\w)\"|“(\w[^”]*?\w|\w)”|(?<!\w)'(\w[^']*?\w)'(?!\w)")
 # A run of two or more capitalised words ("Ann Lee", "French Press"); a leading function word ("The") is not part.
+# The role word the outline writes before an element's quoted name (pagemem/render.py element_line).
+_ROLE_BEFORE = re.compile(r"\b(?:button|link|textbox|searchbox|checkbox|radio|combobox|listbox|option|menuitem|tab|"
+                          r"heading|switch|slider|spinbutton|generic|img|image|cell|row|columnheader|rowheader|"
+                          r"dialog|region|navigation|form|group|list|listitem|text)\s+$")
 _CAPITALISED = re.compile(r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)+")
 # What a task identifies a row by, beside emails, quoted strings and names: "#110", "SKU-104", a number of 3+ digits.
 _IDENTIFIER = re.compile(r"#\s?(\d+)|\b([A-Za-z]+-\d+)\b|(?<![\d.,$€£])\b(\d{3,})\b(?![.,]\d)")
@@ -71,7 +75,10 @@ class Value:
 
 
 def _quoted(text: str) -> list[str]:
-    return [" ".join(next(g for g in m.groups() if g).split()) for m in _QUOTED.finditer(text)]
+    """Quoted strings, but not an element's name as the page outline writes it (`button "Save"`, `textbox
+    "Name"`): an observation that repeats the page's element lines names its controls, it claims no value."""
+    return [" ".join(next(g for g in m.groups() if g).split()) for m in _QUOTED.finditer(text)
+            if not _ROLE_BEFORE.search(text, 0, m.start())]
 
 
 def _names(text: str, skip_first: bool) -> list[str]:
