@@ -10,7 +10,9 @@ import sys
 
 import pytest
 
-from companion.agent.checkpoint import CheckpointError, TaskCheckpoint, TaskOptions, latest_checkpoint, load_checkpoint
+from companion.agent.checkpoint import (
+    CheckpointError, TaskCheckpoint, TaskOptions, latest_checkpoint, load_checkpoint, task_checkpoint,
+)
 from companion.agent.history import StepRecord
 from tests.support.run_cli import ROOT
 
@@ -79,3 +81,13 @@ def test_resuming_a_finished_task_is_refused_on_the_command_line(tmp_path):
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert "that task is done (answer: $24.50)" in result.stderr
+
+
+@pytest.mark.parametrize("task_id", ["../../etc/passwd", "/tmp/x", "a/b", "", "x" * 500])
+def test_resume_by_task_id_reads_no_file_a_name_outside_the_pattern_points_at(task_id, tmp_path):
+    """The side panel names the checkpoint to resume by its task id: anything that is not a task id is refused
+    before a file is opened, so the panel cannot have the companion read another file."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "b.json").write_text("{}")
+    with pytest.raises(CheckpointError, match="is not a task id"):
+        task_checkpoint(task_id, tmp_path)
