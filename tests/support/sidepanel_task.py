@@ -8,6 +8,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from companion.bridge.auth import EXTENSION_ID
+from tests.support.sidepanel import type_task
 
 PANEL_URL = f"chrome-extension://{EXTENSION_ID}/sidepanel.html"
 
@@ -29,10 +30,5 @@ def side_panel(browser, page_url: str):
 
 
 def enter_task(driver, task: str, ask: bool = True) -> None:
-    box = driver.find_element(By.ID, "task")
-    box.clear()
-    box.send_keys(task)
-    checkbox = driver.find_element(By.ID, "ask")
-    if checkbox.is_selected() != ask:
-        checkbox.click()
-    driver.find_element(By.ID, "start").click()
+    """Type and run a task with "Ask me" on unless told otherwise (these tests go through confirmations)."""
+    type_task(driver, task, ask=ask)
