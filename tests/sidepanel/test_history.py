@@ -33,7 +33,7 @@ def test_steps_appear_while_the_task_runs_and_the_answer_when_it_ends(browser, p
         hold.wait_reached()
         wait = WebDriverWait(driver, WAIT_S, poll_frequency=0.1)
         wait.until(lambda d: len(steps(d)) == 2)
-        first = steps(driver)[0].text
+        first = steps(driver)[0]
         assert "agent_shop.html" in first and 'Clicked link "Kettles"' in first
         assert not driver.find_element(By.ID, "answer-box").is_displayed()  # live: the task is still running
         assert "running" in driver.find_element(By.ID, "current-meta").text

@@ -61,8 +61,10 @@ def type_task(driver, task: str, ask: bool = False) -> None:
     driver.find_element(By.ID, "start").click()
 
 
-def steps(driver) -> list:
-    return driver.find_elements(By.CSS_SELECTOR, "#steps > li")
+def steps(driver) -> list[str]:
+    """The shown steps' texts, read in one script call: the panel redraws the list as a task reports, so an element
+    found first and read later may already be gone (a stale element)."""
+    return driver.execute_script("return [...document.querySelectorAll('#steps > li')].map(li => li.innerText.trim())")
 
 
 def finished(driver) -> str:
