@@ -184,15 +184,24 @@ export async function ensureConnected() {
     if (!failure) {
       let detail;
       if (!opened) {
-        detail = await explainRefusal(port);
         // Nothing (of ours) listens: the native host, when installed, starts the companion or says where it is.
+        // Starting one takes seconds; meanwhile the pages say so, not "not connected".
+        if (!(await loadSettings()).typed) await setStatus("connecting", `no companion answers on port ${port}; asking its native host, which starts one…`);
+        detail = await explainRefusal(port);
         const native = await adoptNativeAnswer(port, token, true);
-        if (native === "adopted") failures = 0;
+        if (native === "adopted") {
+          failures = 0;
+          detail = null;
+          await setStatus("connecting", "the native host gave the companion's new port; connecting…");
+        } else if (native === "here") {
+          detail = null;
+          await setStatus("connecting", `the companion is starting on port ${port}; connecting…`);
+        }
         if (native === "offered") detail += NATIVE_OFFER;
       }
       else if (!answered) detail = `something on port ${port} closed the connection before answering the pairing check (code ${event.code}${event.reason ? ": " + event.reason : ""})`;
       else detail = `connection to port ${port} closed (code ${event.code}${event.reason ? ": " + event.reason : ""}); reconnecting`;
-      await setStatus("error", detail);
+      if (detail) await setStatus("error", detail);
     }
     scheduleRetry();
   };
@@ -201,13 +210,17 @@ export async function ensureConnected() {
 // What the status adds when the native host knows another companion than the one typed by hand.
 const NATIVE_OFFER = "; the native host knows a running companion: to use it, empty the token on the options page and save";
 
-// What the native host says, when it differs from the settings in use: "adopted" (stored, to dial next),
-// "offered" (a port and token typed by hand are kept: the user chose them, the status says the host is there),
-// or null. For typed settings the host is only asked, never made to start a companion.
+// What the native host says: "adopted" (another port or token, stored, to dial next), "offered" (a port and
+// token typed by hand are kept: the user chose them, the status says the host is there), "here" (the host has
+// just started a companion on the settings in use: it will accept in a moment), or null.
+// For typed settings the host is only asked, never made to start a companion.
 async function adoptNativeAnswer(port, token, start) {
   const { typed } = await loadSettings();
   const found = await askNativeHost({ start: start && !typed, port });
-  if (found.error || (found.port === port && found.token === token)) return null;
+  if (found.error) return null;
+  // Only a companion the host has just started is worth waiting for; one it says was already running yet does
+  // not answer is an error the status shows.
+  if (found.port === port && found.token === token) return !typed && found.started ? "here" : null;
   if (typed) return "offered";
   await chrome.storage.local.set({ port: found.port, token: found.token, typed: false });
   return "adopted";

@@ -7,17 +7,28 @@ const HOST = "com.webchallenger.companion";
 const ASK_AGAIN_MS = 30_000;
 
 let lastAsk = 0;
+let lastGood = null; // the last answer with a port and token, and when it came: repeated while re-asking is held back
 let inFlight = null; // one question at a time: concurrent callers share its answer
 
-// {port, token, started} on success, {error} otherwise (never throws).
+// {port, token, started} on success (with repeated: true when it is the last answer again), {error} otherwise
+// (never throws).
 export function askNativeHost({ start = true, port = 0, force = false } = {}) {
   if (inFlight) return inFlight;
   const now = Date.now();
-  if (!force && now - lastAsk < ASK_AGAIN_MS) return Promise.resolve({ error: "asked the native host a moment ago" });
+  if (!force && now - lastAsk < ASK_AGAIN_MS) {
+    // A companion the host just started may take a few seconds to accept: its answer still holds.
+    if (lastGood && now - lastGood.at < ASK_AGAIN_MS) return Promise.resolve({ ...lastGood.answer, repeated: true });
+    return Promise.resolve({ error: "asked the native host a moment ago" });
+  }
   lastAsk = now;
-  inFlight = ask(start, port).finally(() => {
-    inFlight = null;
-  });
+  inFlight = ask(start, port)
+    .then((answer) => {
+      if (!answer.error) lastGood = { answer, at: Date.now() };
+      return answer;
+    })
+    .finally(() => {
+      inFlight = null;
+    });
   return inFlight;
 }
 

@@ -266,3 +266,42 @@ def test_uninstall_removes_the_registration(profile: Path, home: dict[str, str])
                           env=home, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0
     assert not (profile / "NativeMessagingHosts" / f"{HOST_NAME}.json").exists()
+
+
+def _statuses_until_connected(driver, timeout: float = 120) -> list[tuple[str, str]]:
+    """Every distinct (status, detail) the extension stored for its pages to show, in order, until connected."""
+    driver.get(OPTIONS_URL)
+    seen: list[tuple[str, str]] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        now = driver.execute_async_script(
+            "chrome.storage.session.get('connection').then((r) => arguments[0](r.connection || null))")
+        if now and (not seen or seen[-1] != (now["status"], now["detail"])):
+            seen.append((now["status"], now["detail"]))
+        if now and now["status"] == "connected":
+            break
+        time.sleep(0.05)
+    return seen
+
+
+def test_a_companion_the_host_starts_again_after_a_browser_restart_is_never_shown_as_an_error(profile: Path, home: dict[str, str]):
+    """The everyday case: the pairing was learnt from the host, the companion has since exited (it does, 10 minutes
+    after the browser left), the browser comes back. While the host starts a new one the status says so; it
+    never says "not connected"."""
+    driver = launch(profile)
+    try:
+        wait_connected(driver, timeout=120)
+    finally:
+        driver.quit()
+        stop_companion(home)
+    assert companion_state(home) is None
+    driver = launch(profile)
+    try:
+        seen = _statuses_until_connected(driver)
+        print(seen)
+        assert seen and seen[-1][0] == "connected", seen
+        assert [status for status, _ in seen if status != "connecting"] == ["connected"], seen
+        assert any("starting" in detail for _, detail in seen), seen  # the wait is explained
+    finally:
+        driver.quit()
+        stop_companion(home)
