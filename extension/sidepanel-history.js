@@ -16,7 +16,8 @@ async function load() {
   return ids.map((id) => saved[`task:${id}`]).filter(Boolean);
 }
 
-function entry(task, open) {
+// showPrevious: name the task this one followed up (not inside a conversation, where that task is the turn above).
+function entry(task, open, showPrevious = true) {
   const li = document.createElement("li");
   li.className = "past";
   li.dataset.taskId = task.task_id;
@@ -35,7 +36,7 @@ function entry(task, open) {
     p.className = "h-answer";
     p.textContent = `Answer: ${answer}`;
   }
-  if (task.previous) {
+  if (task.previous && showPrevious) {
     const p = details.appendChild(document.createElement("p"));
     p.className = "h-previous";
     p.textContent = `Follow-up to: ${task.previous.task}`;
@@ -105,7 +106,7 @@ function conversation(turns, opened) {
   li.dataset.taskId = turns[0].task_id;
   const ol = li.appendChild(document.createElement("ol"));
   ol.className = "turns";
-  turns.forEach((task) => ol.appendChild(entry(task, opened.has(task.task_id))));
+  turns.forEach((task, i) => ol.appendChild(entry(task, opened.has(task.task_id), i === 0)));
   return li;
 }
 

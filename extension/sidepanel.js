@@ -134,11 +134,8 @@ function renderTask(task) {
     return;
   }
   $("current-task").textContent = task.task || "";
+  $("current-previous").hidden = true;
   renderConversation(task);
-  $("current-previous").hidden = !task.previous;
-  if (task.previous) {
-    $("current-previous").textContent = `Follow-up to: ${task.previous.task} — result: ${task.previous.answer || "none"}`;
-  }
   $("pause-state").hidden = !(task.running && (task.paused || task.pausing));
   $("pause-state").textContent = task.paused
     ? `${pausedText(task)} Resume to go on.`
@@ -172,6 +169,12 @@ async function renderConversation(task) {
     answer.textContent = `Result: ${answerOf(turn) || "none"}`;
   }
   list.hidden = turns.length === 0;
+  // The earlier turns say what this follows up; only when the history no longer has them does one line say it.
+  const alone = Boolean(task.previous) && turns.length === 0;
+  $("current-previous").hidden = !alone;
+  $("current-previous").textContent = alone
+    ? `Follow-up to: ${task.previous.task} — result: ${task.previous.answer || "none"}`
+    : "";
 }
 
 function pausedText(task) {

@@ -41,4 +41,6 @@ def test_a_follow_up_is_shown_under_its_task_as_one_conversation(browser, pages,
         assert len(entries) == 1 and "conversation" in entries[0].get_attribute("class")
         asked = [t.text for t in entries[0].find_elements(By.CSS_SELECTOR, ":scope > ol.turns > li.past .h-task")]
         assert asked == [PRICE_TASK, FOLLOW_UP]
+        # The follow-up's turn does not name the task it follows: that is the turn above it.
+        assert not entries[0].find_elements(By.CSS_SELECTOR, ".h-previous")
         driver.save_screenshot(f"{SHOTS}/t25-conversation-history.png")

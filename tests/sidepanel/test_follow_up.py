@@ -31,8 +31,11 @@ def test_a_follow_up_task_is_told_the_previous_result(browser, pages, services, 
         assert driver.find_element(By.ID, "followup-answer").text == "Result: $24.50"
         type_task(driver, FOLLOW_UP)
         WebDriverWait(driver, WAIT_S).until(lambda d: d.find_element(By.ID, "current-task").text == FOLLOW_UP)
-        # The previous task and its result stay in view above the follow-up's steps.
-        assert driver.find_element(By.ID, "current-previous").text == f"Follow-up to: {PRICE_TASK} — result: $24.50"
+        # The previous task and its result stay in view above the follow-up's steps, said once: as the
+        # conversation's earlier turn, not again in a "Follow-up to" line.
+        WebDriverWait(driver, WAIT_S).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#conversation > li.turn"))
+        assert driver.find_element(By.ID, "conversation").text == f"{PRICE_TASK}\nResult: $24.50"
+        assert not driver.find_element(By.ID, "current-previous").is_displayed()
         wait_done(driver)
         assert driver.find_element(By.ID, "answer").text == "Two cost $49.00."
     selections = [p for p in server.prompts("action_selection") if FOLLOW_UP in p]
