@@ -539,6 +539,7 @@ class SitePolicyGet(WireModel):
     type: Literal["site_policy_get"] = "site_policy_get"
     id: str
     url: str = Field(max_length=8192)
+    tab_id: int | None = Field(None, description="the tab showing `url`: the answer says whether learning in it waits")
 
 
 class SitePolicySet(WireModel):
@@ -558,6 +559,10 @@ class SitePolicy(WireModel):
     site: str = Field(description="the site key the policy is kept under; empty: the URL is no web site (never learned)")
     policy: LearningPolicyName
     passive: bool = Field(False, description="this companion learns while the user browses")
+    paused: Literal["", "task", "after_task"] = Field(
+        "", description="learning in the asked tab waits: a task drives it, or drove it a moment ago (its pages are "
+                        "the agent's, not the user's browsing)")
+    resumes_in_s: float = Field(0.0, ge=0, description="after_task: seconds until learning in the tab resumes")
 
 
 # --------------------------------------------------------------------------- task UI (side panel <-> companion)
@@ -568,6 +573,7 @@ class TaskUsage(WireModel):
 
     calls: int = 0
     prompt_tokens: int = 0
+    cached_tokens: int = 0  # of prompt_tokens, the ones the server reused from its cache (KV cache of a shared prefix)
     completion_tokens: int = 0
     llm_seconds: float = 0.0
     fallbacks: int = 0  # calls with no valid answer that a deterministic stand-in answered (llm/fallback.py)
@@ -589,7 +595,8 @@ class TaskEventData(WireModel):
     answer: str | None = None
     status: Literal["done", "stopped", "failed", "out_of_steps", "looping"] | None = Field(
         None, description="on `finished`: how the task ended")
-    usage: TaskUsage | None = None
+    usage: TaskUsage | None = Field(None, description="on `finished`: the task's LLM use; on `step`: its use so far, "
+                                                      "before the step's page is read")
 
 
 class PreviousTask(WireModel):

@@ -5,6 +5,7 @@ import { targetTab } from "./sidepanel.js";
 
 const $ = (id) => document.getElementById(id);
 let shown = null; // { url, reply } of what the switch shows
+let resumeTimer = null; // asks again while learning in the tab waits, so the countdown and its end show
 
 function ask(request) {
   return chrome.runtime.sendMessage(request).then((reply) => {
@@ -27,13 +28,22 @@ function render(url, reply) {
   }
   $("learn-note").hidden = passive;
   $("learn-note").textContent = passive ? "" : "The companion does not learn while you browse (started with --no-passive-learning).";
+  // Pages the agent drives are not the user's browsing: learning in this tab waits during a task and for a
+  // minute after it (the companion's DRIVEN_QUIET), which would otherwise look like learning silently stopped.
+  const waits = passive && policy === "allow" && reply.paused;
+  $("learn-paused").hidden = !waits;
+  $("learn-paused").textContent = !waits ? ""
+    : reply.paused === "task" ? "Paused in this tab while the agent works here: its pages are not learnt as your browsing."
+    : `Resumes in this tab in ${Math.ceil(reply.resumes_in_s)} s: the agent drove it a moment ago, and its pages are not learnt as your browsing.`;
+  clearTimeout(resumeTimer);
+  if (waits) resumeTimer = setTimeout(refresh, reply.paused === "task" ? 5000 : Math.min(10_000, reply.resumes_in_s * 1000 + 500));
 }
 
 async function refresh() {
   try {
     const tab = await targetTab();
     if (!tab || !/^https?:/.test(tab.url || "")) return render(null, null);
-    render(tab.url, await ask({ type: "site_policy_get", url: tab.url }));
+    render(tab.url, await ask({ type: "site_policy_get", url: tab.url, tabId: tab.id }));
   } catch (_) {
     render(null, null); // not connected: nothing to switch
   }
@@ -60,7 +70,17 @@ chrome.tabs.onUpdated.addListener((tabId, change) => {
   if (change.url || change.status === "complete") refresh();
 });
 chrome.windows.onFocusChanged.addListener(refresh);
+let taskRunning = null;
 chrome.storage.onChanged.addListener((changes, area) => {
-  if (area === "session" && changes.connection) refresh();
+  if (area !== "session") return;
+  if (changes.connection) refresh();
+  // A task starting or ending changes whether learning in its tab waits (not every step: only the flip).
+  if (changes.task) {
+    const running = Boolean(changes.task.newValue && changes.task.newValue.running);
+    if (running !== taskRunning) {
+      taskRunning = running;
+      refresh();
+    }
+  }
 });
 refresh();

@@ -116,10 +116,16 @@ class BridgeHub:
 
     def tab_busy(self, tab: int) -> bool:
         """A task runs in `tab` (or in an unknown tab), or the companion drove it within DRIVEN_QUIET."""
+        return self.tab_quiet(tab)[0] != ""
+
+    def tab_quiet(self, tab: int) -> tuple[str, float]:
+        """Why learning in `tab` waits, and for how long: ("task", 0) while a task runs there, ("after_task", s)
+        for the s seconds left of DRIVEN_QUIET after the companion last drove it, ("", 0) when it does not wait."""
         if any(t is None or t == tab for t in self.running_tasks.values()):
-            return True
+            return "task", 0.0
         at = self._driven.get(tab)
-        return at is not None and time.monotonic() - at < DRIVEN_QUIET
+        left = DRIVEN_QUIET - (time.monotonic() - at) if at is not None else 0.0
+        return ("after_task", left) if left > 0 else ("", 0.0)
 
     def busy(self, within: float = DRIVEN_QUIET) -> bool:
         """A task runs, or the companion drove any tab within the last `within` seconds."""

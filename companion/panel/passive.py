@@ -145,7 +145,9 @@ class PassiveLearning:
     def _on_policy_get(self, session: BrowserSession, message: WireModel) -> SitePolicy:
         assert isinstance(message, SitePolicyGet)
         site, policy = site_policy(message.url, self.learner.policy_dir)
-        return SitePolicy(id=message.id, site=site, policy=policy, passive=self.enabled)
+        paused, left = self.hub.tab_quiet(message.tab_id) if message.tab_id is not None else ("", 0.0)
+        return SitePolicy(id=message.id, site=site, policy=policy, passive=self.enabled, paused=paused,
+                          resumes_in_s=round(left, 1))
 
     def _on_policy_set(self, session: BrowserSession, message: WireModel) -> SitePolicy:
         assert isinstance(message, SitePolicySet)

@@ -91,18 +91,21 @@ function hostOf(url) {
   }
 }
 
-async function sitePolicy(url, fresh = false) {
+// tabId (the side panel's question): the answer also says whether learning in that tab waits for a task.
+async function sitePolicy(url, fresh = false, tabId = null) {
   const host = hostOf(url);
   if (!host) return { site: "", policy: "block", passive: mode.enabled };
   const known = policies.get(host);
   if (!fresh && known && Date.now() - known.at < POLICY_TTL_MS) return known;
-  return request({ type: "site_policy_get", id: newId("policy"), url }, host);
+  const message = { type: "site_policy_get", id: newId("policy"), url };
+  if (Number.isInteger(tabId) && tabId >= 0) message.tab_id = tabId;
+  return request(message, host);
 }
 
 function remember(reply, host) {
   const entry = { site: reply.site, policy: reply.policy, passive: reply.passive, at: Date.now() };
   if (host) policies.set(host, entry);
-  return entry;
+  return { ...entry, paused: reply.paused || "", resumes_in_s: reply.resumes_in_s || 0 }; // of one tab: not cached
 }
 
 // The task the side panel started (bg/tasks.js keeps it in session storage): its tab, or every tab when
@@ -303,7 +306,7 @@ export function handlePassiveRequest(request, sender) {
   if (!isOpen()) return Promise.reject(new Error("not connected to the companion"));
   const host = hostOf(request.url || "");
   if (!host) return Promise.resolve({ site: "", policy: "block", passive: mode.enabled });
-  if (type === "site_policy_get") return sitePolicy(request.url, true);
+  if (type === "site_policy_get") return sitePolicy(request.url, true, request.tabId);
   if (!["allow", "block", "ask"].includes(request.policy)) return Promise.reject(new Error("policy must be allow, block or ask"));
   return requestSet(request.url, request.policy, host);
 }

@@ -4,6 +4,7 @@ set through the companion (the policy file is the companion's), and it reads wel
 from __future__ import annotations
 
 import contextlib
+import re
 
 from selenium.webdriver.common.by import By
 
@@ -48,6 +49,7 @@ def test_the_switch_shows_the_sites_policy_and_changes_it(browser, pages, passiv
     with panel_for(user_tab, pages.url("passive/about.html")) as wait:
         wait.until(lambda d: _pressed(d) == ["allow"])
         assert user_tab.find_element(By.ID, "learn-status").text.startswith("Learning 127.0.0.1")
+        assert not user_tab.find_element(By.ID, "learn-paused").is_displayed()  # nobody but the user drove this tab
         user_tab.find_element(By.CSS_SELECTOR, '.learn-choices button[data-policy="ask"]').click()
         wait.until(lambda d: d.find_element(By.ID, "learn-question").is_displayed())
     assert learning_consent(pages.base, policy_dir) == "ask"
@@ -83,3 +85,18 @@ def test_the_switch_reads_well_at_360_px(browser, pages, passive, user_tab, poli
             assert len({round(b["y"]) for b in buttons}) == 1  # the three choices stay on one line
     finally:
         user_tab.set_window_size(size["width"], size["height"])
+
+
+def test_the_panel_says_why_learning_waits_in_a_tab_the_agent_just_drove(browser, pages, passive, user_tab, policy_dir):
+    """After a task, learning in its tab waits a minute (the agent's pages are not the user's browsing); the panel
+    says so, with the time left, instead of seeming to have stopped learning."""
+    allow(pages.base, policy_dir)
+    user_tab.get(pages.url("passive/about.html"))
+    browser.run(browser.session.snapshot_result())  # the companion reads the tab, as every step of a task does
+    with panel_for(user_tab, pages.url("passive/about.html")) as wait:
+        wait.until(lambda d: d.find_element(By.ID, "learn-paused").is_displayed())
+        text = user_tab.find_element(By.ID, "learn-paused").text
+        assert re.fullmatch(r"Resumes in this tab in (\d+) s: the agent drove it a moment ago, and its pages are "
+                            r"not learnt as your browsing\.", text), text
+        assert 0 < int(re.search(r"\d+", text).group()) <= 60
+        assert user_tab.find_element(By.ID, "learn-status").text.startswith("Learning 127.0.0.1")
