@@ -21,12 +21,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import shutil
+import statistics
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from companion import paths
 from benchmarks.task_eval import EvaluatorError, judge, prepare
@@ -83,7 +84,12 @@ class TaskRun(BaseModel):
     steps: int = 0
     calls: int = 0
     prompt_tokens: int = 0
+    cached_tokens: int = 0  # of prompt_tokens, reused from the server's KV cache (a shared prompt prefix)
+    new_prompt_tokens: int = 0  # prompt_tokens - cached_tokens: what the CPU read (about 40 a second on 2 cores)
     completion_tokens: int = 0
+    step_new_tokens: list[int] = Field(default_factory=list)  # new prompt tokens of each step, in order
+    step_wall_s: list[float] = Field(default_factory=list)  # wall time of each step
+    retried: str = ""  # why the task was run a second time (lost to an LLM timeout on a busy machine)
     llm_s: float = 0.0
     fallbacks: int = 0  # calls with no valid answer that a stand-in answered (llm/fallback.py)
     values_dropped: int = 0  # values the model stated that no page read supports, left out (observe/grounding.py)
@@ -91,6 +97,24 @@ class TaskRun(BaseModel):
     wall_s: float = 0.0
     db_changed: bool = False  # the run wrote to the database (for a lookup: a side effect)
     error: str = ""  # the harness could not run or judge the task (not the agent's failure)
+
+
+class StepMeter:
+    """A task event subscriber that splits the task's cost by step: every `step` event carries the LLM use so far
+    (protocol.TaskEventData.usage), so a step costs the difference to the next one (the last: to the end)."""
+
+    def __init__(self) -> None:
+        self.marks: list[tuple[float, int]] = []  # (monotonic time, new prompt tokens so far) at each step's start
+
+    def __call__(self, event) -> None:
+        if event.kind == "step" and event.usage is not None:
+            self.marks.append((time.monotonic(), event.usage.prompt_tokens - event.usage.cached_tokens))
+
+    def split(self, end_new_tokens: int) -> tuple[list[int], list[float]]:
+        ends = self.marks[1:] + [(time.monotonic(), end_new_tokens)]
+        tokens = [max(0, b[1] - a[1]) for a, b in zip(self.marks, ends)]
+        walls = [round(b[0] - a[0], 1) for a, b in zip(self.marks, ends)]
+        return tokens, walls
 
 
 def _task_memory(work_dir: Path, task: AppTask, memory: MemoryMode, seed: Path | None) -> Path:
@@ -163,7 +187,8 @@ def run_task_once(task: AppTask, site, memory: MemoryMode, opts: RunOptions, wor
         if opts.record_dir is not None:
             name = task.id if memory == "none" else f"{task.id}.{memory}"  # --memory both runs a task twice
             session, recording = _recording(name, expectation.intent, start_url, opts, session)
-        subscribers = [f for f in (on_event, getattr(session, "on_event", None)) if f is not None]
+        meter = StepMeter()
+        subscribers = [f for f in (on_event, getattr(session, "on_event", None), meter) if f is not None]
         started = time.monotonic()
         loop, stop = browser.companion.loop, asyncio.Event()
         coro = run_task(expectation.intent, session=session, start_url=start_url, max_steps=opts.max_steps,
@@ -201,6 +226,9 @@ def run_task_once(task: AppTask, site, memory: MemoryMode, opts: RunOptions, wor
         run.status, run.answer, run.steps = result.status, result.answer, result.steps
         run.calls, run.prompt_tokens, run.completion_tokens = (result.usage.calls, result.usage.prompt_tokens,
                                                                result.usage.completion_tokens)
+        run.cached_tokens = result.usage.cached_tokens
+        run.new_prompt_tokens = run.prompt_tokens - run.cached_tokens
+        run.step_new_tokens, run.step_wall_s = meter.split(run.new_prompt_tokens)
         run.llm_s = round(result.usage.llm_seconds, 2)
         run.fallbacks, run.llm_error = result.usage.fallbacks, result.llm_error
         run.values_dropped = result.usage.values_dropped
@@ -235,6 +263,12 @@ def run_tasks(tasks: list[AppTask], site, memory: MemoryMode, opts: RunOptions, 
     runs = []
     for task in tasks:
         run = run_task_once(task, site, memory, opts, work_dir, memory_seed, on_event)
+        if run.llm_error or run.status == "timeout":
+            # A busy machine (another job on the 2 cores) can push a call past its timeout: that is the machine's
+            # failure, not the agent's, so the task runs once more and the retry's figures stand, marked.
+            why = "lost to an LLM error or timeout" if run.llm_error else run.detail
+            run = run_task_once(task, site, memory, opts, work_dir, memory_seed, on_event)
+            run.retried = why
         runs.append(run)
         if on_run is not None:
             on_run(run)
@@ -259,7 +293,16 @@ def summarize(runs: list[TaskRun]) -> dict:
         row["fallbacks"] = sum(r.fallbacks for r in mine)
         row["values_dropped"] = sum(r.values_dropped for r in mine)
         row["lost_to_llm"] = sum(r.llm_error for r in mine)
-        for field in ("steps", "calls", "prompt_tokens", "completion_tokens", "wall_s"):
+        for field in ("steps", "calls", "prompt_tokens", "new_prompt_tokens", "completion_tokens", "wall_s"):
             row[f"mean_{field}"] = round(sum(getattr(r, field) for r in mine) / len(mine), 1) if mine else 0
+        # Per step, over every step of every task: what a person waits for at each step.
+        step_tokens = [t for r in mine for t in r.step_new_tokens]
+        step_walls = [w for r in mine for w in r.step_wall_s]
+        row["median_step_new_tokens"] = round(statistics.median(step_tokens)) if step_tokens else 0
+        row["median_step_wall_s"] = round(statistics.median(step_walls), 1) if step_walls else 0
+        calls = sum(r.calls for r in mine)
+        row["new_tokens_per_call"] = round(sum(r.new_prompt_tokens for r in mine) / calls) if calls else 0
+        row["cached_tokens_per_call"] = round(sum(r.cached_tokens for r in mine) / calls) if calls else 0
+        row["retried"] = sum(1 for r in mine if r.retried)
         out[memory] = row
     return out

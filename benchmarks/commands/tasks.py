@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import platform
+import statistics
 import sys
 import time
 from contextlib import ExitStack
@@ -48,9 +49,12 @@ def register(bench_subparsers: argparse._SubParsersAction) -> None:
                    help="--memory explore: time of the exploration (default %(default)g)")
     p.add_argument("--task-timeout", type=float, default=None, metavar="SECONDS", help="stop a task after this long")
     p.add_argument("--out", type=Path, default=None, metavar="FILE",
-                   help="the JSON result (default: bench-results/tasks-<time>.json)")
+                   help="the JSON result (default: bench-results/tasks-<time>.json); written after every task. When "
+                        "FILE exists, the run goes on from it: its finished tasks are kept, not run again, and the new "
+                        "ones are appended (a long run may be split over sessions)")
     p.add_argument("--work-dir", type=Path, default=None, metavar="DIR",
-                   help="keep each run's memory and checkpoints here (default: a temporary directory, removed)")
+                   help="keep each run's memory and checkpoints here (default: a temporary directory, removed); "
+                        "an exploration kept here is reused by the next run with the same DIR")
     p.add_argument("--record", type=Path, default=None, metavar="DIR",
                    help="record each task (LLM calls, browser requests, pages) as DIR/<task id>.jsonl for `webchallenger replay`")
     p.add_argument("--show", action="store_true", help="visible browser windows (needs a display)")
@@ -80,26 +84,36 @@ def format_run(run) -> str:
     mark = "ok  " if run.success else ("ERR " if run.error else "fail")
     answer = " ".join(run.answer.split())[:60]
     task = f"{run.id}@login" if run.starts_at_login else run.id
+    per_step = round(statistics.median(run.step_new_tokens)) if run.step_new_tokens else 0
     line = (f"{mark} {run.memory:<7} {run.kind:<6} {task:<32} {run.status:<12} {run.steps:>5} {run.calls:>5} "
-            f"{run.prompt_tokens:>8} {run.completion_tokens:>6} {run.wall_s:>7.1f} {run.fallbacks:>5} "
-            f"{run.values_dropped:>7} {'yes' if run.llm_error else '-':>8}  {answer}")
+            f"{run.prompt_tokens:>8} {run.new_prompt_tokens:>8} {per_step:>8} {run.completion_tokens:>6} "
+            f"{run.wall_s:>7.1f} {run.fallbacks:>5} {run.values_dropped:>7} {'yes' if run.llm_error else '-':>8}  {answer}")
     why = run.error or (run.detail if not run.success else "")
+    if run.retried:
+        why = f"(run twice: the first {run.retried}) {why}".strip()
     return line + (f"\n     {why[:200]}" if why else "")
 
 
 HEADER = (f"{'':4} {'memory':<7} {'kind':<6} {'task':<32} {'status':<12} {'steps':>5} {'calls':>5} "
-          f"{'prompt':>8} {'compl.':>6} {'wall s':>7} {'fallb':>5} {'dropped':>7} {'llm-lost':>8}  answer")
+          f"{'prompt':>8} {'new':>8} {'new/step':>8} {'compl.':>6} {'wall s':>7} {'fallb':>5} {'dropped':>7} "
+          f"{'llm-lost':>8}  answer   (new: prompt tokens not cached by the server; new/step: the median step)")
 
 
 def print_summary(summary: dict) -> None:
     print(f"\n{'memory':<8} {'lookups':>9} {'changes':>9} {'at log-in':>9} {'overall':>9} {'errors':>6} {'steps':>6} "
-          f"{'calls':>6} {'prompt':>8} {'wall s':>7} {'fallb':>5} {'dropped':>7} {'llm-lost':>8}   (means per task; "
-          "fallb, dropped (values no page supports), llm-lost: totals)")
+          f"{'calls':>6} {'prompt':>8} {'new':>8} {'wall s':>7} {'fallb':>5} {'dropped':>7} {'llm-lost':>8}   (means per "
+          "task; fallb, dropped (values no page supports), llm-lost: totals)")
     for memory, row in summary.items():
         cells = [f"{row[k]['success']}/{row[k]['tasks']}" for k in ("lookup", "change", "at_login", "overall")]
         print(f"{memory:<8} {cells[0]:>9} {cells[1]:>9} {cells[2]:>9} {cells[3]:>9} {row['errors']:>6} {row['mean_steps']:>6} "
-              f"{row['mean_calls']:>6} {row['mean_prompt_tokens']:>8} {row['mean_wall_s']:>7} {row['fallbacks']:>5} "
-              f"{row.get('values_dropped', 0):>7} {row['lost_to_llm']:>8}")
+              f"{row['mean_calls']:>6} {row['mean_prompt_tokens']:>8} {row.get('mean_new_prompt_tokens', 0):>8} "
+              f"{row['mean_wall_s']:>7} {row['fallbacks']:>5} {row.get('values_dropped', 0):>7} {row['lost_to_llm']:>8}")
+    print(f"\nper step (median over every step)   {'new prompt tokens':>18} {'wall s':>7}    per call: new / cached tokens")
+    for memory, row in summary.items():
+        retried = row.get("retried", 0)
+        note = f"   ({retried} task(s) run twice after an LLM timeout)" if retried else ""
+        print(f"{memory:<36} {row.get('median_step_new_tokens', 0):>18} {row.get('median_step_wall_s', 0):>7}    "
+              f"{row.get('new_tokens_per_call', 0)} / {row.get('cached_tokens_per_call', 0)}{note}")
 
 
 def _write_json(path: Path, data: dict) -> None:
@@ -111,7 +125,7 @@ def _write_json(path: Path, data: dict) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from benchmarks.explore_memory import ExploreLimits, explore_site
-    from benchmarks.task_runner import BenchError, RunOptions, pin_extension, run_tasks, summarize
+    from benchmarks.task_runner import BenchError, RunOptions, TaskRun, pin_extension, run_tasks, summarize
     from benchmarks.task_suite import SuiteError, load_suite
     from companion.llm.config import LLMConfigError
 
@@ -137,8 +151,15 @@ def run(args: argparse.Namespace) -> int:
         "bench": "tasks", "suite": str(args.file), "date": time.strftime("%Y-%m-%d %H:%M:%S %z"),
         "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
         "llm": client.settings.spec, "model": getattr(client.settings, "model", None), "max_steps": args.max_steps,
-        "memory_modes": modes, "explore": None, "runs": [], "summary": {},
+        "memory_modes": modes, "explore": None, "runs": [], "summary": {}, "sessions": [],
     }
+    if out.exists():
+        try:
+            report = _continued(json.loads(out.read_text(encoding="utf-8")), report)
+        except (OSError, ValueError, KeyError) as exc:
+            return _fail(f"cannot go on from {out}: {exc}")
+    report["sessions"].append({"started": time.strftime("%Y-%m-%d %H:%M:%S %z"), "tasks": len(tasks)})
+    finished = {(r["id"], r["memory"]) for r in report["runs"]}
 
     def on_event(event) -> None:
         from companion.commands.run import format_event
@@ -163,7 +184,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"site: {site.admin_url}   llm: {client.settings.spec}   tasks: {len(tasks)}   memory: {', '.join(modes)}",
               flush=True)
         seed = None
-        if "explore" in modes:
+        kept = work_dir / "explore" / "data" / "memory"
+        if "explore" in modes and args.work_dir is not None and any(kept.glob("*.json")) and report["explore"]:
+            seed = kept  # the exploration an earlier part of this run made: the same memory for every task
+            print(f"reusing the exploration in {kept}", flush=True)
+        elif "explore" in modes:
             print(f"exploring {site.admin_url} (--no-summaries, at most {args.explore_max_pages} pages) ...", flush=True)
             explored = explore_site(site, work_dir, ExploreLimits(max_pages=args.explore_max_pages,
                                                                   max_time=args.explore_max_time), show=args.show)
@@ -173,11 +198,18 @@ def run(args: argparse.Namespace) -> int:
             print(f"explored in {explored.wall_s:.0f} s{f', {pages} pages' if pages is not None else ''}"
                   f"{'; it wrote to the database (restored)' if explored.db_changed else ''}", flush=True)
         print(HEADER, flush=True)
+        def keep(run) -> None:  # every finished task is on disk at once: an interrupted run loses nothing
+            print(format_run(run), flush=True)
+            report["runs"].append(run.model_dump(mode="json"))
+            report["summary"] = summarize([TaskRun.model_validate(r) for r in report["runs"]])
+            _write_json(out, report)
+
         for memory in modes:
-            runs = run_tasks(tasks, site, memory, opts, work_dir, memory_seed=seed if memory == "explore" else None,
-                             on_run=lambda r: print(format_run(r), flush=True),
-                             on_event=on_event if args.verbose else None)
-            report["runs"] += [r.model_dump(mode="json") for r in runs]
+            todo = [t for t in tasks if (t.id, memory) not in finished]
+            if len(todo) < len(tasks):
+                print(f"{memory}: {len(tasks) - len(todo)} task(s) already in {out}, {len(todo)} to run", flush=True)
+            run_tasks(todo, site, memory, opts, work_dir, memory_seed=seed if memory == "explore" else None,
+                      on_run=keep, on_event=on_event if args.verbose else None)
     except BenchError as exc:
         return _fail(str(exc), 1)
     except KeyboardInterrupt:
@@ -186,13 +218,26 @@ def run(args: argparse.Namespace) -> int:
     finally:
         stack.close()
         if report["runs"]:
-            from benchmarks.task_runner import TaskRun
-
             report["summary"] = summarize([TaskRun.model_validate(r) for r in report["runs"]])
             _write_json(out, report)
     print_summary(report["summary"])
     print(f"\nresult: {out}")
     return 1 if any(r["error"] for r in report["runs"]) else 0
+
+
+def _continued(earlier: dict, fresh: dict) -> dict:
+    """The report of an earlier part of this run, to append to: its runs (but those the harness could not run,
+    which run again) and its exploration are kept; the LLM and step budget must be the same, or the figures would
+    not add up."""
+    if earlier.get("bench") != "tasks":
+        raise ValueError("it is not a `bench tasks` result")
+    for key in ("llm", "max_steps"):
+        if earlier.get(key) != fresh[key]:
+            raise ValueError(f"it was run with {key} {earlier.get(key)!r}, this run has {fresh[key]!r}")
+    earlier["runs"] = [r for r in earlier.get("runs", []) if not r.get("error")]
+    earlier["memory_modes"] = list(dict.fromkeys([*earlier.get("memory_modes", []), *fresh["memory_modes"]]))
+    earlier.setdefault("sessions", [])
+    return earlier
 
 
 def _explored_pages(report) -> int | None:

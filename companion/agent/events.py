@@ -21,7 +21,8 @@ Subscriber = Callable[[TaskEventData], Any | Awaitable[Any]]
 
 
 def usage_of(tally: UsageTally) -> TaskUsage:
-    return TaskUsage(calls=tally.calls, prompt_tokens=tally.prompt_tokens, completion_tokens=tally.completion_tokens,
+    return TaskUsage(calls=tally.calls, prompt_tokens=tally.prompt_tokens, cached_tokens=tally.cached_tokens,
+                     completion_tokens=tally.completion_tokens,
                      llm_seconds=round(tally.latency_s, 3), fallbacks=len(tally.fallbacks),
                      values_dropped=len(tally.dropped))
 

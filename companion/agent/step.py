@@ -24,6 +24,7 @@ from companion.agent.describe_change import describe_change, page_lines
 from companion.agent.decide import CHANGED_NOTHING, DECLINED, TRIED, select_action
 from companion.agent.finish import Answer, EndFacts, EndGate, Refused, declined_end, moves_on, split_problems
 from companion.agent.seen_text import SeenText
+from companion.agent.events import usage_of
 from companion.agent.history import History, StepRecord
 from companion.agent.loopguard import LoopGuard, page_state, page_text
 from companion.bridge.errors import BridgeActionInterrupted
@@ -35,6 +36,7 @@ from companion.observe.observer import Observation
 from companion.pagemem.model import PageMem
 
 if TYPE_CHECKING:
+    from companion.protocol import TaskUsage
     from companion.agent.events import EventStream
     from companion.agent.site_memory import SiteMemory
     from companion.bridge.session import BrowserSession
@@ -137,7 +139,8 @@ class StepPhases:
         except ActionFailed as exc:  # e.g. the last action led to a browser error page
             await self._recover(ctx, exc)
             return None
-        await self.events.emit("step", step=self.step, url=ctx.url, page=ctx.pagemem.title, text=f"Step {self.step}")
+        await self.events.emit("step", step=self.step, url=ctx.url, page=ctx.pagemem.title, text=f"Step {self.step}",
+                               usage=self._usage())
         self.store = self.sites.attach(ctx, self.observer)  # the page may belong to another site
         page = ctx.pagemem
         obs = await self.observer.observe(self.task, self.history.render(), ctx.pagemem, update)
@@ -188,7 +191,8 @@ class StepPhases:
         LLM sees what happened instead of the task failing. A second failure in a row ends the task."""
         tabs = await self.session.list_tabs()
         url = next((t.url for t in tabs if t.tab_id == self.tab), "") or ctx.url
-        await self.events.emit("step", step=self.step, url=url, page="(unreadable page)", text=f"Step {self.step}")
+        await self.events.emit("step", step=self.step, url=url, page="(unreadable page)", text=f"Step {self.step}",
+                               usage=self._usage())
         await self.events.emit("note", step=self.step, text=f"The page could not be read ({problem}); going back.")
         previous = ctx.url  # the PageMem still holds the last page that could be read
         # Navigate rather than history.back(): nothing can run inside a browser error page.
@@ -423,6 +427,10 @@ class StepPhases:
         await self.events.emit("note", step=self.step, text=f"Step {self.step} ends with no action: {why}")
         if self.no_decisions >= MAX_NO_DECISIONS:
             raise NoDecision(f"{self.no_decisions} steps ended with no valid answer from the model; the last: {problem}")
+
+    def _usage(self) -> TaskUsage | None:
+        """The task's LLM use so far (on each step event: a step's cost is the difference to the next)."""
+        return usage_of(self.tally) if self.tally is not None else None
 
     async def _tell_fallbacks(self) -> None:
         """Say in the step's notes each call a stand-in answered since the last time (llm/fallback.py)."""
