@@ -8,7 +8,8 @@ from pydantic import BaseModel
 from companion import llm
 from companion.llm.fit import declare_choice
 
-SELECTION_MAX_TOKENS = 90  # {"reason": <=15 words, "index": n}: the reason gets what is left (llm/fit.py)
+SELECTION_MAX_TOKENS = 65  # {"reason": <=15 words, "index": n}: the reason gets what is left, about 100 characters
+# (llm/fit.py); each generated token costs about 60 ms on 2 cores, and the reason is kept in every later prompt
 declare_choice("action_selection", SELECTION_MAX_TOKENS)
 # What a candidate tried in this step is shown as: it keeps its number, so the others keep theirs (a small
 # model that answered "3" answers "3" again, and "3" must not have become another action).
