@@ -100,8 +100,12 @@ ACTION_VERBS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                ("Submitted", "Clicked", "Pressed", "Typed")),
     "upload": (("upload", "attach"), ("Uploaded",)),
     "open": (("open", "go to", "navigate to", "visit"), ("Navigated", "Clicked", "Switched", "Submitted")),
+    # The everyday verbs of web apps (mail, admin, social, shop): a task opening with one asks for a change. Not
+    # "like": after a comma it is as often "such as" (", like a kettle,") as a verb.
     "change": (("add", "remove", "delete", "buy", "order", "book", "send", "save", "subscribe", "post", "reply",
-                "set", "change", "update", "expand", "collapse", "drag", "toggle", "switch"),
+                "set", "change", "update", "expand", "collapse", "drag", "toggle", "switch", "forward", "share",
+                "archive", "mark", "star", "flag", "follow", "move", "rename", "edit", "create", "assign",
+                "invite", "approve", "reject", "publish", "cancel", "play", "retweet", "upvote"),
                _CLICKS + ("Typed", "Navigated")),
 }
 _CLAUSE_START = r"(?:^|[.;:!?,]\s*|\b(?:and|then|please|also|now|first|next|finally)\s+)"

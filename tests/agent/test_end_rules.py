@@ -51,6 +51,15 @@ def test_only_the_verbs_without_an_action_are_named():
     assert why is not None and '"click"' in why and '"type"' not in why
 
 
+def test_the_everyday_verbs_of_web_apps_ask_for_an_action():
+    for task in ("Forward the email from Ann to Bob", "Create a tag named Sale", "Mark the order as shipped",
+                 "Open the inbox, then archive the first message"):
+        why = missing_action(task, [])
+        assert why is not None and '"change"' in why, task
+    assert missing_action("Create a tag named Sale", ['Typed "Sale" into textbox "Name"']) is None
+    assert missing_action("Which orders were marked as shipped?", []) is None  # a past participle asks nothing
+
+
 def test_a_check_that_asks_to_look_asks_for_no_action():
     assert missing_action("Check whether the Blue kettle is in stock", []) is None
 
