@@ -28,6 +28,7 @@ from companion.act.filter_guard import guard_kept
 from companion.act.gestures import PageGestures, element_candidates, text_candidates
 from companion.act.models import Candidate
 from companion.act.prefilter import prefilter, usable_elements
+from companion.act.search_for import page_controls, search_candidates, search_terms
 from companion.act.sites import policy_of
 from companion.llm.fit import declare_subset
 from companion.memory.learn import known_dropdowns
@@ -288,12 +289,15 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
 
     known = remembered_dropdowns(ctx)
     gestures = PageGestures(ctx.task, pm, ctx.page.snapshot)
+    terms = search_terms(ctx.task, page_controls(pm))
 
     def usable(section: PageSection, elements: list[Element] | None = None) -> list[Candidate]:
-        # A slider or a draggable element is offered as its gesture (act/gestures.py), anything else as itself.
+        # A slider or a draggable element is offered as its gesture (act/gestures.py), anything else as itself;
+        # a search box also with what the task identifies its row by (act/search_for.py).
         elements = list(section.all_elements()) if elements is None else elements
         offered = [c for e in usable_elements(elements, url, sites)
-                   for c in element_candidates(ctx.task, e, section.id, gestures, element_candidate)]
+                   for c in [*element_candidates(ctx.task, e, section.id, gestures, element_candidate),
+                             *search_candidates(terms, e, section)]]
         return with_hidden([c for c in offered if c.key not in exclude], known, exclude)
 
     def shown(section: PageSection) -> list[Element] | None:

@@ -26,13 +26,16 @@ class Candidate(BaseModel):
     tab_id: int | None = None
     to: ElementRef | None = Field(None, description="drag: the element to drop onto (None: asked when it is chosen)")
     text: str | None = Field(None, description="select_text: the text to select (None: all of the element's); "
-                                               "slider: the value the task gives (None: asked when it is chosen)")
+                                               "slider: the value the task gives (None: asked when it is chosen); "
+                                               "element (a search box): the query to search for (act/search_for.py)")
 
     @property
     def key(self) -> str:
         """Identity within a step: what `exclude=` of gather_candidates takes (failed candidates)."""
         if self.kind == "element" and self.element is not None:
             base = f"element:{self.element.frame}:{self.element.id}"
+            if self.text is not None:
+                return f"{base}:search:{self.text}"
             return f"{base}:{self.pick}" if self.pick else base
         if self.kind == "navigate":
             return f"navigate:{self.url}"

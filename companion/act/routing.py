@@ -296,6 +296,8 @@ async def _execute(ctx: AgentContext, candidate: Candidate, reason: str) -> Outc
     await check_element_target(ctx, el, form is not None)
     if candidate.pick is not None:  # a remembered menu entry: open its trigger, then act on the entry
         return await dropdown_action(ctx, el, pick=candidate.pick, fill=element_action)
+    if candidate.text is not None:  # a search for what the task names (act/search_for.py): typed, then Enter
+        return await search(ctx, el, value=candidate.text)
     if form is not None:
         form_section, detached = form
         if is_search_form(form_section):

@@ -1,0 +1,42 @@
+"""Compound search actions (the real-apps issue, item 4): a search box is also offered together with what the task
+identifies its row by, `search searchbox "Search" for "110"`. Chosen, it types that value and presses Enter (the
+search workflow, act/search.py, with the query given), so one choice does what took a choice and a search_query
+call, and the small model sees which box leads to the row the task names ("the customer who placed order #110":
+the default model went to Customers and sorted them instead of searching Orders for 110).
+
+The values are the task's own identifiers (observe/values.py identifiers): a number or code, an email, a quoted
+string or a name, the most selective first; a value that is the name of one of the page's buttons or links
+("press "Search"") is a control, not a query.
+"""
+
+from __future__ import annotations
+
+from companion.act.elements import is_search_field, label
+from companion.act.models import Candidate
+from companion.observe.values import identifiers
+from companion.pagemem.model import Element, PageMem, PageSection
+
+MAX_TERMS = 2  # per search box: each is one more line in the action prompt
+MAX_TERM_CHARS = 60
+_ORDER = {"number": 0, "email": 1, "name": 2}  # the most selective first
+
+
+def search_terms(task: str, controls: set[str] = frozenset()) -> list[str]:
+    """What to search for, from the task: at most MAX_TERMS values, none of them a control's name (lower case)."""
+    values = sorted((v for v in identifiers(task) if v.kind in _ORDER), key=lambda v: _ORDER[v.kind])
+    terms = [v.text for v in values if len(v.text) <= MAX_TERM_CHARS and v.text.lower() not in controls]
+    return list(dict.fromkeys(terms))[:MAX_TERMS]
+
+
+def page_controls(pm: PageMem) -> set[str]:
+    """The names of the page's buttons and links, lower case."""
+    return {" ".join((e.name or e.text).split()).lower() for e in pm.all_elements()
+            if e.role in ("button", "link") and (e.name or e.text)}
+
+
+def search_candidates(terms: list[str], el: Element, section: PageSection) -> list[Candidate]:
+    """The compound actions of one search box: one per term (none when `el` is no search box)."""
+    if not terms or not is_search_field(el, section):
+        return []
+    return [Candidate(kind="element", label=f'search {label(el)} for "{term}"', element=el.ref,
+                      section_id=section.id, text=term) for term in terms]

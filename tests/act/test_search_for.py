@@ -1,0 +1,56 @@
+"""Compound search actions (companion/act/search_for.py): what the task identifies its row by becomes a search of
+its own, `search searchbox "..." for "110"`; chosen, it is typed and Enter pressed with no model call for the
+query. The terms are rules over the task (no browser); the search runs in real headless Chromium."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.act import execute
+from companion.act.search_for import page_controls, search_candidates, search_terms
+from tests.support.act_context import text_of
+
+
+def test_a_number_or_code_comes_before_an_email_and_a_name():
+    task = 'What is the email of "Ann Lee", who placed order #110 as ann@example.com?'
+    assert search_terms(task) == ["110", "ann@example.com"]
+
+
+def test_a_quoted_value_is_a_term():
+    assert search_terms('Find the product "Blue Kettle" and tell me its stock') == ["Blue Kettle"]
+
+
+def test_the_name_of_a_control_is_not_a_term():
+    assert search_terms('Type "Jerald" and press "Search"', controls={"search"}) == ["Jerald"]
+
+
+def test_a_task_that_names_nothing_gives_no_term():
+    assert search_terms("How many orders are pending?") == []
+
+
+@pytest.mark.browser
+async def test_a_search_for_the_tasks_code_is_offered_and_runs_with_no_query_call(
+        browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    server = scripted_llm(rules=[])
+    llm_client_for(server)
+    open_page("act_search.html")
+    ctx = await make_ctx("What does the kettle with code KT-200 cost?")
+    terms = search_terms(ctx.task, page_controls(ctx.pagemem))
+    offered = [c for s in ctx.pagemem.sections for e in s.all_elements() for c in search_candidates(terms, e, s)]
+    assert [c.label for c in offered] == ['search searchbox "Search products" for "KT-200"']
+
+    outcome = await execute(ctx, offered[0], "search for the code")
+
+    assert outcome.url_changed and text_of(browser, "#results") == "Results for: KT-200"
+    assert outcome.actions == ['Typed "KT-200" into searchbox "Search products"',
+                               'Pressed Enter in searchbox "Search products"']
+    assert server.requests == []  # the query was the task's own value: no search_query call
+
+
+@pytest.mark.browser
+async def test_only_a_search_box_gets_the_compound_action(browser, open_page, make_ctx):
+    open_page("act_search.html")
+    ctx = await make_ctx("What does the kettle with code KT-200 cost?")
+    others = [c for s in ctx.pagemem.sections for e in s.all_elements() if e.name != "Search products"
+              for c in search_candidates(["KT-200"], e, s)]
+    assert others == []
