@@ -22,7 +22,7 @@ from companion.act.models import Candidate
 from companion.llm.fit import declare_choice
 from companion.pagemem.model import Element, PageMem
 from companion.protocol import ElementRef, Snapshot, SnapshotElement
-from companion.text import names_in, quoted_spans
+from companion.text import content_words, names_in, quoted_spans
 
 declare_choice("drop_place", CHOICE_TOKENS)
 
@@ -161,8 +161,18 @@ def text_candidates(task: str, snapshot: Snapshot | None) -> list[Candidate]:
             out.append(Candidate(kind="select_text", label=f'select the text "{phrase}"', element=ref, text=phrase))
     if out:
         return out
+    # A page that states the task (a benchmark's instruction bar, a tutorial's exercise line) holds a text block
+    # that is the task's own sentence: the default model chose to select it. It is the request, not the text.
+    blocks = [(ref, text) for ref, text in blocks if not states_the_task(task, text)]
     return [Candidate(kind="select_text", label=f'select the whole text "{_preview(text)}"', element=ref)
             for ref, text in blocks[:MAX_TEXT_BLOCKS]]
+
+
+def states_the_task(task: str, text: str, share: float = 0.8) -> bool:
+    """`text` is the task's own sentence: nearly all of its content words are the task's."""
+    words = content_words(text)
+    asked = set(content_words(task))
+    return len(words) >= 2 and sum(w in asked for w in words) >= share * len(words)
 
 
 def _preview(text: str, words: int = 8) -> str:

@@ -83,6 +83,15 @@ async def test_text_the_task_quotes_is_offered_for_selection_and_selected(browse
     assert _log(browser) == ["para:mouseup:brown fox"]
 
 
+async def test_the_pages_statement_of_the_task_is_not_offered_as_the_text_to_select(browser, open_page, make_ctx):
+    open_page("gestures.html")
+    task = "Select all of the text of the paragraph below"
+    browser.driver.execute_script("document.getElementById('query').textContent = arguments[0]", task)
+    _, offered = await _offered(make_ctx, task)
+    selections = [c.label for c in offered if c.kind == "select_text"]
+    assert selections == ['select the whole text "The quick brown fox jumps over the lazy …"']  # not the task's line
+
+
 async def test_no_gesture_is_offered_where_the_page_has_none(browser, open_page, make_ctx):
     open_page("act_login.html")
     _, offered = await _offered(make_ctx, "Highlight the text, then log in as alice")
