@@ -160,6 +160,10 @@ def run(args: argparse.Namespace) -> int:
             return _fail(f"cannot go on from {out}: {exc}")
     report["sessions"].append({"started": time.strftime("%Y-%m-%d %H:%M:%S %z"), "tasks": len(tasks)})
     finished = {(r["id"], r["memory"]) for r in report["runs"]}
+    if all((t.id, memory) in finished for t in tasks for memory in modes):
+        print(f"every chosen task is already in {out}: nothing to run")
+        print_summary(report["summary"])
+        return 0
 
     def on_event(event) -> None:
         from companion.commands.run import format_event
