@@ -28,15 +28,16 @@ def site_class(name: str = "djangosite"):
         raise BenchError(f"cannot load the test site: {exc}") from exc
 
 
-def start_site(name: str = "djangosite"):
-    """A started site (use it as a context manager, or call close()). Needs Django: `pip install -e .[test]`."""
+def start_site(name: str = "djangosite", port: int = 0):
+    """A started site (use it as a context manager, or call close()), on `port` when it is free (0: any). Needs
+    Django: `pip install -e .[test]`."""
     import importlib.util
 
     if importlib.util.find_spec("django") is None:
         raise BenchError("the test site needs Django: .venv/bin/pip install -e '.[test]'")
     site = site_class(name)()
     try:
-        return site.start()
+        return site.start(port)
     except Exception as exc:  # SiteError: seeding or runserver failed; its message has the log
         site.close()
         raise BenchError(f"the test site did not start: {exc}") from exc

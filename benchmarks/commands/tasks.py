@@ -183,14 +183,18 @@ def run(args: argparse.Namespace) -> int:
         opts.extension = pin_extension(work_dir)
         from benchmarks.app_site import start_site
 
-        site = start_site(suite.site)
+        # A run split over sessions keeps its site's address: the site memory of its exploration is keyed by it.
+        site = start_site(suite.site, port=int(report.get("site_port") or 0))
         stack.callback(site.close)
+        same_site = report.get("site_port") == site.port
+        report["site_port"] = site.port
         print(f"site: {site.admin_url}   llm: {client.settings.spec}   tasks: {len(tasks)}   memory: {', '.join(modes)}",
               flush=True)
         seed = None
         kept = work_dir / "explore" / "data" / "memory"
-        if "explore" in modes and args.work_dir is not None and any(kept.glob("*.json")) and report["explore"]:
+        if "explore" in modes and args.work_dir is not None and any(kept.glob("*.json")) and same_site:
             seed = kept  # the exploration an earlier part of this run made: the same memory for every task
+            report["explore"] = report["explore"] or {"reused": str(kept)}
             print(f"reusing the exploration in {kept}", flush=True)
         elif "explore" in modes:
             print(f"exploring {site.admin_url} (--no-summaries, at most {args.explore_max_pages} pages) ...", flush=True)

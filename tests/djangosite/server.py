@@ -116,11 +116,13 @@ class DjangoSite:
             raise SiteError(f"seeding the shop site failed:\n{done.stdout}{done.stderr}")
         os.replace(partial, self.seed_path)
 
-    def start(self) -> "DjangoSite":
+    def start(self, port: int = 0) -> "DjangoSite":
+        """port: try this one first (a bench split over sessions keeps its site's address, which its memory is
+        keyed by); 0: a free one."""
         self.seed()
         self.reset()
-        for _attempt in range(3):  # a free port can be taken between probing and binding
-            self.port = free_port()
+        for attempt in range(3):  # a free port can be taken between probing and binding
+            self.port = port if port and attempt == 0 else free_port()
             if self._launch():
                 return self
         raise SiteError(f"runserver did not start; its log:\n{self._log_tail()}")
