@@ -263,12 +263,12 @@ def run_tasks(tasks: list[AppTask], site, memory: MemoryMode, opts: RunOptions, 
     runs = []
     for task in tasks:
         run = run_task_once(task, site, memory, opts, work_dir, memory_seed, on_event)
-        if run.llm_error or run.status == "timeout":
-            # A busy machine (another job on the 2 cores) can push a call past its timeout: that is the machine's
-            # failure, not the agent's, so the task runs once more and the retry's figures stand, marked.
-            why = "lost to an LLM error or timeout" if run.llm_error else run.detail
+        if run.llm_error:
+            # A busy machine (another job on the 2 cores) can push an LLM call past its timeout: that is the
+            # machine's failure, not the agent's, so the task runs once more and the retry's figures stand, marked.
+            # A task that used up its own time limit (--task-timeout) is not run again: that is its figure.
             run = run_task_once(task, site, memory, opts, work_dir, memory_seed, on_event)
-            run.retried = why
+            run.retried = "lost to an LLM error or timeout"
         runs.append(run)
         if on_run is not None:
             on_run(run)
