@@ -77,6 +77,7 @@ class EpisodeResult(BaseModel):
     steps: int = 0
     calls: int = 0
     prompt_tokens: int = 0
+    cached_tokens: int = 0  # of prompt_tokens, reused from the server's KV cache (a shared prompt prefix)
     completion_tokens: int = 0
     llm_seconds: float = 0.0
     fallbacks: int = 0  # calls with no valid answer that a stand-in answered (llm/fallback.py)
@@ -330,6 +331,7 @@ class MiniWoBHarness:
         result.steps = task_result.steps
         result.actions = list(task_result.actions)
         result.calls, result.prompt_tokens, result.completion_tokens = usage.calls, usage.prompt_tokens, usage.completion_tokens
+        result.cached_tokens = usage.cached_tokens
         result.llm_seconds, result.fallbacks, result.llm_error = usage.llm_seconds, usage.fallbacks, task_result.llm_error
         if state.done:
             result.ended_by, result.reward, result.success = "miniwob", state.raw, state.raw >= 1

@@ -89,6 +89,7 @@ class TaskRun(BaseModel):
     completion_tokens: int = 0
     step_new_tokens: list[int] = Field(default_factory=list)  # new prompt tokens of each step, in order
     step_wall_s: list[float] = Field(default_factory=list)  # wall time of each step
+    by_prompt: dict[str, list[int]] = Field(default_factory=dict)  # prompt name -> [calls, new prompt tokens]
     retried: str = ""  # why the task was run a second time (lost to an LLM timeout on a busy machine)
     llm_s: float = 0.0
     fallbacks: int = 0  # calls with no valid answer that a stand-in answered (llm/fallback.py)
@@ -229,6 +230,7 @@ def run_task_once(task: AppTask, site, memory: MemoryMode, opts: RunOptions, wor
         run.cached_tokens = result.usage.cached_tokens
         run.new_prompt_tokens = run.prompt_tokens - run.cached_tokens
         run.step_new_tokens, run.step_wall_s = meter.split(run.new_prompt_tokens)
+        run.by_prompt = {name: [u.calls, u.new_tokens] for name, u in result.usage.by_prompt.items()}
         run.llm_s = round(result.usage.llm_seconds, 2)
         run.fallbacks, run.llm_error = result.usage.fallbacks, result.llm_error
         run.values_dropped = result.usage.values_dropped
@@ -304,5 +306,12 @@ def summarize(runs: list[TaskRun]) -> dict:
         row["new_tokens_per_call"] = round(sum(r.new_prompt_tokens for r in mine) / calls) if calls else 0
         row["cached_tokens_per_call"] = round(sum(r.cached_tokens for r in mine) / calls) if calls else 0
         row["retried"] = sum(1 for r in mine if r.retried)
+        spent: dict[str, list[int]] = {}  # where the new prompt tokens went, the costliest prompt first
+        for r in mine:
+            for name, (calls, new) in r.by_prompt.items():
+                spent.setdefault(name, [0, 0])
+                spent[name][0] += calls
+                spent[name][1] += new
+        row["by_prompt"] = dict(sorted(spent.items(), key=lambda kv: -kv[1][1]))
         out[memory] = row
     return out

@@ -568,6 +568,13 @@ class SitePolicy(WireModel):
 # --------------------------------------------------------------------------- task UI (side panel <-> companion)
 
 
+class PromptUsage(WireModel):
+    """One prompt's share of a task's LLM use."""
+
+    calls: int = 0
+    new_tokens: int = 0  # prompt tokens the server read anew (not from its cache): on a CPU, the cost
+
+
 class TaskUsage(WireModel):
     """LLM accounting of one task so far."""
 
@@ -578,6 +585,7 @@ class TaskUsage(WireModel):
     llm_seconds: float = 0.0
     fallbacks: int = 0  # calls with no valid answer that a deterministic stand-in answered (llm/fallback.py)
     values_dropped: int = 0  # values a model stated that no page read supports, left out (observe/grounding.py)
+    by_prompt: dict[str, PromptUsage] = Field(default_factory=dict, description="per prompt name (prompts/*.j2)")
 
 
 class TaskEventData(WireModel):

@@ -77,7 +77,14 @@ def summarize(episodes: list[dict]) -> dict:
                 "steps": mean("steps"), "calls": mean("calls"), "prompt_tokens": mean("prompt_tokens"),
                 "completion_tokens": mean("completion_tokens"), "wall_s": mean("wall_s"), "ended_by": ended,
                 "fallbacks": sum(e.get("fallbacks", 0) for e in group),
-                "lost_to_llm": sum(bool(e.get("llm_error")) for e in group)}
+                "lost_to_llm": sum(bool(e.get("llm_error")) for e in group),
+                # Per call, what the server read anew and what it took from its cache: on a CPU the new ones cost.
+                "new_tokens_per_call": per_call(group, lambda e: e["prompt_tokens"] - e.get("cached_tokens", 0)),
+                "cached_tokens_per_call": per_call(group, lambda e: e.get("cached_tokens", 0))}
+
+    def per_call(group: list[dict], tokens) -> int:
+        calls = sum(e["calls"] for e in group)
+        return round(sum(tokens(e) for e in group) / calls) if calls else 0
 
     tasks: dict[str, list[dict]] = {}
     for e in episodes:
@@ -111,6 +118,8 @@ def format_table(summary: dict, peer: dict | None = None, peer_name: str = "brow
                  ", ".join(f"{k}: {v}" for k, v in sorted(overall["ended_by"].items())) +
                  " (means per episode; tokens as the server counted them; fallb: calls a stand-in answered, "
                  "llm-lost: episodes the agent lost to an LLM error, both totals)")
+    lines.append(f"prompt tokens per call: {overall.get('new_tokens_per_call', 0)} new, "
+                 f"{overall.get('cached_tokens_per_call', 0)} from the server's cache")
     if peer:
         lines.append(f"{peer_name}: success rate {peer['overall']['success_rate']:.1%}; episodes ended by " +
                      ", ".join(f"{k}: {v}" for k, v in sorted(peer["overall"]["ended_by"].items())) +

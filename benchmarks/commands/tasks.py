@@ -114,6 +114,11 @@ def print_summary(summary: dict) -> None:
         note = f"   ({retried} task(s) run twice after an LLM timeout)" if retried else ""
         print(f"{memory:<36} {row.get('median_step_new_tokens', 0):>18} {row.get('median_step_wall_s', 0):>7}    "
               f"{row.get('new_tokens_per_call', 0)} / {row.get('cached_tokens_per_call', 0)}{note}")
+    for memory, row in summary.items():
+        spent = row.get("by_prompt") or {}
+        if spent:
+            print(f"{memory}: new prompt tokens by prompt (calls): "
+                  + ", ".join(f"{name} {new:,} ({calls})" for name, (calls, new) in list(spent.items())[:8]))
 
 
 def _write_json(path: Path, data: dict) -> None:

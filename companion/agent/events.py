@@ -13,18 +13,21 @@ from typing import Any, Awaitable, Callable
 
 from companion.llm.usage import UsageTally
 from companion.typed_secrets import map_strings, mask
-from companion.protocol import TaskEventData, TaskUsage
+from companion.protocol import PromptUsage, TaskEventData, TaskUsage
 
 log = logging.getLogger(__name__)
 
 Subscriber = Callable[[TaskEventData], Any | Awaitable[Any]]
 
 
-def usage_of(tally: UsageTally) -> TaskUsage:
+def usage_of(tally: UsageTally, *, by_prompt: bool = True) -> TaskUsage:
+    """by_prompt=False: the totals only (what each step event carries; the finished event has the split)."""
     return TaskUsage(calls=tally.calls, prompt_tokens=tally.prompt_tokens, cached_tokens=tally.cached_tokens,
                      completion_tokens=tally.completion_tokens,
                      llm_seconds=round(tally.latency_s, 3), fallbacks=len(tally.fallbacks),
-                     values_dropped=len(tally.dropped))
+                     values_dropped=len(tally.dropped),
+                     by_prompt={name: PromptUsage(calls=calls, new_tokens=tally.new_by_prompt.get(name, 0))
+                                for name, calls in tally.by_prompt.items()} if by_prompt else {})
 
 
 class EventStream:

@@ -430,7 +430,7 @@ class StepPhases:
 
     def _usage(self) -> TaskUsage | None:
         """The task's LLM use so far (on each step event: a step's cost is the difference to the next)."""
-        return usage_of(self.tally) if self.tally is not None else None
+        return usage_of(self.tally, by_prompt=False) if self.tally is not None else None
 
     async def _tell_fallbacks(self) -> None:
         """Say in the step's notes each call a stand-in answered since the last time (llm/fallback.py)."""

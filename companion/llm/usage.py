@@ -42,6 +42,7 @@ class UsageTally(BaseModel):
     cached_tokens: int = 0
     latency_s: float = 0.0
     by_prompt: dict[str, int] = Field(default_factory=dict)  # calls per prompt name
+    new_by_prompt: dict[str, int] = Field(default_factory=dict)  # new (uncached) prompt tokens per prompt name
     fallbacks: list[str] = Field(default_factory=list)  # calls with no valid answer a stand-in replaced (fallback.py)
     dropped: set[str] = Field(default_factory=set)  # values the model stated that no page read supports, left out
     # (observe/grounding.py), each once however often it was stated: "<value> was not found [with ...] on this page"
@@ -53,6 +54,8 @@ class UsageTally(BaseModel):
         self.cached_tokens += usage.cached_tokens
         self.latency_s += usage.latency_s
         self.by_prompt[usage.prompt] = self.by_prompt.get(usage.prompt, 0) + 1
+        new = max(0, usage.prompt_tokens - usage.cached_tokens)
+        self.new_by_prompt[usage.prompt] = self.new_by_prompt.get(usage.prompt, 0) + new
 
 
 _current: contextvars.ContextVar[UsageTally | None] = contextvars.ContextVar("webchallenger_llm_tally", default=None)

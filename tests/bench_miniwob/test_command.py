@@ -31,6 +31,11 @@ def test_one_task_writes_the_json_result_and_prints_the_table(miniwob_html, tmp_
     assert result["overall"]["successes"] == 1 and result["llm"] == "lexical"
     assert out.stat().st_mode & 0o777 == 0o600
     assert any(line.startswith("overall") and "1/1" in line for line in proc.stdout.splitlines()), proc.stdout
+    # New and cached prompt tokens per call (the stand-in caches nothing: every token is new).
+    (episode,) = result["episodes"]
+    assert episode["cached_tokens"] == 0 and episode["calls"] > 0
+    assert result["overall"]["new_tokens_per_call"] == round(episode["prompt_tokens"] / episode["calls"]) > 0
+    assert f"prompt tokens per call: {result['overall']['new_tokens_per_call']} new, 0 from the server's cache" in proc.stdout
 
 
 @pytest.mark.parametrize("args, message", [

@@ -33,6 +33,10 @@ def test_the_command_runs_the_chosen_tasks_and_writes_every_figure(agent_llm, tm
     assert len(run["step_new_tokens"]) == len(run["step_wall_s"]) == run["steps"]
     assert sum(run["step_new_tokens"]) == run["new_prompt_tokens"] and all(w > 0 for w in run["step_wall_s"])
     assert report["summary"]["none"]["median_step_new_tokens"] > 0
+    # Where the new tokens went, per prompt: the task's calls and tokens, split without remainder.
+    assert sum(c for c, _ in run["by_prompt"].values()) == run["calls"]
+    assert sum(n for _, n in run["by_prompt"].values()) == run["new_prompt_tokens"]
+    assert "action_selection" in run["by_prompt"] and "new prompt tokens by prompt (calls): " in printed
 
 
 def test_a_run_goes_on_from_its_result_file_without_running_finished_tasks_again(agent_llm, tmp_path, capsys):
