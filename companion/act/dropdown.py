@@ -102,6 +102,17 @@ def find_by_key(pm: PageMem | None, key: str, revealed: list[Element], remembere
     return found
 
 
+def _shown_entry(pm: PageMem | None, pick: str, remembered: RevealedElement | None) -> Element | None:
+    """The remembered entry when the page already shows it: by its stable key, or the one element of the page
+    with its role and name."""
+    found = find_by_key(pm, pick, [])
+    if found is not None or pm is None or remembered is None or not remembered.name:
+        return found
+    alike = [el for el in pm.all_elements() if not el.disabled and el.role == remembered.role
+             and normalize_name(el.name) == normalize_name(remembered.name)]
+    return alike[0] if len(alike) == 1 else None
+
+
 async def act_on_revealed(ctx: AgentContext, option: Element, done: list[str] | None = None) -> tuple[list[str], bool]:
     """Act on the chosen revealed element as it requires (not through DropdownAction again). A click is asked
     about like any other (confirmation.py); `done` (the trigger's click) is kept when the user declines."""
@@ -131,6 +142,13 @@ async def dropdown_action(ctx: AgentContext, trigger: Element, *, fill: FieldAct
     modal_before = pm is not None and pm.modal() is not None
     key = element_key(pm, trigger) if pm is not None else None  # before the click changes the page around it
     remembered = _remembered_entry(ctx, trigger, pick) if pick is not None else None
+    shown = _shown_entry(pm, pick, remembered) if pick is not None else None
+    if shown is not None:
+        # The menu is open already (a filter list the page shows expanded, like the Django admin's; a menu left
+        # open): clicking its trigger would close it and hide the entry. The entry is acted on as it is.
+        actions, url_changed = await act_on_revealed(ctx, shown)
+        await settle(ctx)
+        return Outcome(actions=actions, url_changed=url_changed or ctx.page_changed)
     if pick is None and shows_named_option(ctx, trigger):
         # The default model, its menu set to the team the task names, opened it again and picked another team.
         raise NoOp(f'{label(trigger)} already shows "{trigger.name}", the option the task names',

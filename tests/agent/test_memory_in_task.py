@@ -10,7 +10,9 @@ import pytest
 from companion.agent.loop import run_task
 from companion.memory.store import WebsiteMemStore, site_key
 from tests.support.agent_llm import candidates_of, index_of
-from tests.support.learning import learn_menu, visit
+from companion.memory import learn
+from companion.pagemem.identity import element_key
+from tests.support.learning import learn_menu, named, visit
 
 pytestmark = pytest.mark.browser
 
@@ -82,6 +84,34 @@ def test_a_hidden_entry_chosen_directly_opens_its_trigger_and_is_clicked(browser
     assert result.actions[:2] == ['Clicked button "Actions"', 'Clicked button "Mark shipped"']
     assert browser.driver.find_element("id", "status").text == "All orders are marked shipped"
     assert llm_server.prompts("dropdown_option") == []  # the entry was known: no question which one
+
+
+def test_a_remembered_entry_the_page_already_shows_is_clicked_without_closing_its_menu(browser, pages, agent_llm,
+                                                                                       memory_dir):
+    """Django's admin shows its filter lists open (and remembers a list closed by hand in the browser's session
+    storage): the menu was learnt with its entries, the task finds it open, and clicking the trigger would close it
+    and hide the entry. Seen on the held-out admin: 'button "By status" opened, but the remembered option is not
+    among what it showed'."""
+    url = pages.url("mem_orders.html") + "#menu-open"
+    browser.open(pages.url("mem_home.html"))  # a fresh load of the orders page below, not only a new fragment
+    with WebsiteMemStore(site_key(url), memory_dir) as store:
+        pm = visit(browser, store, url)
+        trigger = named(pm, "Actions")
+        entries = [named(pm, n) for n in ("Mark shipped", "Export as CSV", "Archive old orders")]
+        learn.learn_click(store, pm, trigger, revealed=entries, trigger_key=element_key(pm, trigger), source="explore")
+
+    def choose(text: str, labels: list[str]) -> int:
+        if "marked shipped" in text:
+            return index_of(labels, r"^end the task")
+        return index_of(labels, HIDDEN_SHIP)
+
+    agent_llm(choose=choose)
+    result = browser.run(run_task("Mark the orders of the week as shipped", session=browser.session,
+                                  start_url=url, memory_dir=memory_dir), timeout=240)
+
+    assert result.status == "done", result.explanation
+    assert result.actions[0] == 'Clicked button "Mark shipped"'  # the trigger was not clicked
+    assert browser.driver.find_element("id", "status").text == "All orders are marked shipped"
 
 
 @pytest.mark.paper_pipeline
