@@ -22,7 +22,10 @@ rule checks that refuse a hollow end before or after them (no LLM call):
     computation (invented_answer): asked a price on a page that only links to the price list, the 1.5B model
     answered "$5"; while somewhere is left to look, it is sent there instead of the answer being given. An
     email, date or name no page showed is the same, and so is a value read only away from what the task
-    names (another row's email for the order the task names: observe/values.py).
+    names (another row's email for the order the task names: observe/values.py);
+  - wrong_kind_answer: an answer to a question asking for an email or a number ("how many") that holds none is
+    refused the same way while somewhere is left to look (the default model answered an email question with the
+    customer's name, read off an order list whose search it never used).
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from companion.act.named_fields import fields_in_scope, unset_named
 from companion.agent.seen_text import SeenText
 from companion.llm.answers import FinalAnswer, Verification
 from companion.llm.fit import declare
-from companion.observe.values import Problem
+from companion.observe.values import EMAIL, Problem
 from companion.pagemem.model import PageMem
 from companion.pagemem.widgets import SUBMIT_WORDS
 from companion.text import content_words
@@ -260,6 +263,29 @@ def invented_answer(unseen: list[str], task: str, pagemem: PageMem | None, actio
     return f"{not_supported(unseen, misplaced)}; left to try: " + "; ".join(left)
 
 
+# What a question asks for, by its words, and what an answer giving it holds. The default model, asked for the email
+# of an order's customer, answered with the customer's name from the order list, whose search it never used.
+_ASKED_KINDS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
+    ("an email address", re.compile(r"\be-?mail\b", re.I), EMAIL),
+    ("a number", re.compile(r"\bhow\s+(?:many|much)\b", re.I), re.compile(r"\d")),
+)
+
+
+def wrong_kind_answer(answer: str, task: str, pagemem: PageMem | None, actions_done: list[str],
+                      visited: list[str]) -> str | None:
+    """Why an answer without the kind of value the question asks for (an email, a number) cannot end it yet (None:
+    it has one, the task asks for no such value or for an action, or nowhere is left to look)."""
+    if requested_actions(task):
+        return None
+    wanted = [what for what, asks, holds in _ASKED_KINDS if asks.search(task) and not holds.search(answer)]
+    if not wanted:
+        return None
+    left = left_to_try(task, pagemem, actions_done, visited)
+    if not left:
+        return None
+    return (f"the task asks for {wanted[0]} and the answer gives none; left to try: " + "; ".join(left))
+
+
 def not_supported(unseen: list[str], misplaced: list[Problem] = ()) -> str:
     """'the answer states 5, which no page visited showed; its bob@shop.test was not found with 110 on any page'."""
     said = [f"the answer states {', '.join(unseen)}, which no page visited showed"] if unseen else []
@@ -349,7 +375,8 @@ class EndGate:
         final = await final_answer(self.task, f.history(True), f.observation)
         unseen, misplaced = split_problems(self.seen.unsupported(final.text, answer=True))
         hollow = (hollow_answer(final.text, self.task, f.pagemem, f.done, f.visited)
-                  or invented_answer(unseen, self.task, f.pagemem, f.done, f.visited, misplaced))
+                  or invented_answer(unseen, self.task, f.pagemem, f.done, f.visited, misplaced)
+                  or wrong_kind_answer(final.text, self.task, f.pagemem, f.done, f.visited))
         if hollow:  # "not provided", or an unseen price, while the site was not searched
             llm.record_dropped(str(p) for p in [*map(Problem, unseen), *misplaced])
             return Refused(hollow, "rule")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from urllib.parse import urljoin
 
-from companion.agent.finish import hollow_answer, missing_action, unacted_at_last_step
+from companion.agent.finish import hollow_answer, missing_action, unacted_at_last_step, wrong_kind_answer
 from companion.pagemem.divide import divide_page
 from tests.support.htmlsnap import snapshot_from_html
 
@@ -111,3 +111,26 @@ def test_a_question_may_end_on_its_last_step_without_an_action():
 
 def test_a_question_that_asks_to_act_too_may_not_end_without_one():
     assert unacted_at_last_step("Click the Blue kettle. What does it cost?", [], last_step=True) is not None
+
+
+def test_an_answer_without_the_email_the_question_asks_for_is_refused_while_the_search_is_untried():
+    why = wrong_kind_answer("The customer who placed order SO-1010 is Nico Romano.",
+                            "What is the email address of the customer who placed order SO-1010?", page(SEARCH_PAGE), [], [SHOP])
+    assert why is not None and why.startswith("the task asks for an email address and the answer gives none")
+    assert "search" in why.lower()
+
+
+def test_an_answer_with_an_email_gives_what_the_question_asks_for():
+    assert wrong_kind_answer("It is nico@example.com.", "What is the email address of the customer?",
+                             page(SEARCH_PAGE), [], [SHOP]) is None
+
+
+def test_a_how_many_answer_needs_a_number():
+    task = "How many orders are pending?"
+    assert wrong_kind_answer("Some orders are pending.", task, page(SEARCH_PAGE), [], [SHOP]) is not None
+    assert wrong_kind_answer("3 orders are pending.", task, page(SEARCH_PAGE), [], [SHOP]) is None
+
+
+def test_the_wrong_kind_is_given_when_nowhere_is_left_to_look():
+    plain = page("<html><body><h1>Shop</h1><p>Welcome to the shop.</p></body></html>")
+    assert wrong_kind_answer("Nico Romano", "What is the email address of the customer?", plain, [], [SHOP]) is None
