@@ -95,11 +95,16 @@ def find_by_key(pm: PageMem | None, key: str, revealed: list[Element], remembere
         if keys.get(el.key) == key:
             return el
     found = next((el for el in pm.all_elements() if keys.get(el.key) == key and not el.disabled), None)
-    if found is None and remembered is not None:
-        alike = [el for el in revealed
-                 if el.role == remembered.role and normalize_name(el.name) == normalize_name(remembered.name)]
-        found = alike[0] if len(alike) == 1 else None
-    return found
+    return found if found is not None else _the_one_alike(revealed, remembered)
+
+
+def _the_one_alike(elements: list[Element], remembered: RevealedElement | None) -> Element | None:
+    """The one element among `elements` with the remembered entry's role and name (None: none, or several)."""
+    if remembered is None:
+        return None
+    alike = [el for el in elements
+             if el.role == remembered.role and normalize_name(el.name) == normalize_name(remembered.name)]
+    return alike[0] if len(alike) == 1 else None
 
 
 def _shown_entry(pm: PageMem | None, pick: str, remembered: RevealedElement | None) -> Element | None:
@@ -108,9 +113,7 @@ def _shown_entry(pm: PageMem | None, pick: str, remembered: RevealedElement | No
     found = find_by_key(pm, pick, [])
     if found is not None or pm is None or remembered is None or not remembered.name:
         return found
-    alike = [el for el in pm.all_elements() if not el.disabled and el.role == remembered.role
-             and normalize_name(el.name) == normalize_name(remembered.name)]
-    return alike[0] if len(alike) == 1 else None
+    return _the_one_alike([el for el in pm.all_elements() if not el.disabled], remembered)
 
 
 async def act_on_revealed(ctx: AgentContext, option: Element, done: list[str] | None = None) -> tuple[list[str], bool]:
