@@ -143,7 +143,12 @@ async def select_option(ctx: AgentContext, el: Element, *, field_hint: str = "")
     field = field_description(el, ctx.typed_secrets, options=False) + (f" ({field_hint})" if field_hint else "")
     reply = await llm.decided_twice(lambda v: llm.choose("select_option", v, n=len(el.options), max_tokens=CHOICE_TOKENS),
                                     _variables(ctx, field=field, options=el.options), prompt="select_option")
-    option = el.options[reply.answer.index]
+    return await set_option(ctx, el, el.options[reply.answer.index])
+
+
+async def set_option(ctx: AgentContext, el: Element, option: str) -> str:
+    """Select `option` (one of the native <select>'s labels) as it is, with no LLM call: an option chosen
+    directly (a remembered entry of the select offered as its own candidate)."""
     noop = selecting_noop(el, option)
     if noop:
         raise NoOp(noop, say.selected(el, option))

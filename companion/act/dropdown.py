@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 
-from companion.act.basic import CHOICE_TOKENS, click_element, enter_input, select_option, set_checked, settle
+from companion.act.basic import CHOICE_TOKENS, click_element, enter_input, select_option, set_checked, set_option, settle
 from companion.act.context import AgentContext
 from companion.act.errors import ActionFailed, NoOp
 from companion.act.elements import is_checkable, is_form_cluster, is_native_select, label
@@ -116,6 +116,14 @@ def _shown_entry(pm: PageMem | None, pick: str, remembered: RevealedElement | No
     return _the_one_alike([el for el in pm.all_elements() if not el.disabled], remembered)
 
 
+def _native_option(select: Element, remembered: RevealedElement | None) -> str | None:
+    """The select's option label that is the remembered entry (names compared as people read them)."""
+    if remembered is None:
+        return None
+    wanted = normalize_name(remembered.name)
+    return next((o for o in select.options if normalize_name(o) == wanted), None)
+
+
 async def act_on_revealed(ctx: AgentContext, option: Element, done: list[str] | None = None) -> tuple[list[str], bool]:
     """Act on the chosen revealed element as it requires (not through DropdownAction again). A click is asked
     about like any other (confirmation.py); `done` (the trigger's click) is kept when the user declines."""
@@ -152,6 +160,13 @@ async def dropdown_action(ctx: AgentContext, trigger: Element, *, fill: FieldAct
         actions, url_changed = await act_on_revealed(ctx, shown)
         await settle(ctx)
         return Outcome(actions=actions, url_changed=url_changed or ctx.page_changed)
+    if pick is not None and is_native_select(trigger):
+        # Its options are its own (exploration read them without a click): the remembered one is selected as
+        # it is. Opening a native select shows no elements, so the entry was never found that way.
+        option = _native_option(trigger, remembered)
+        if option is None:
+            raise ActionFailed(f"{label(trigger)} no longer has the remembered option")
+        return Outcome(actions=[await set_option(ctx, trigger, option)], url_changed=ctx.page_changed)
     if pick is None and shows_named_option(ctx, trigger):
         # The default model, its menu set to the team the task names, opened it again and picked another team.
         raise NoOp(f'{label(trigger)} already shows "{trigger.name}", the option the task names',

@@ -12,6 +12,8 @@ from companion.memory.store import WebsiteMemStore, site_key
 from tests.support.agent_llm import candidates_of, index_of
 from companion.memory import learn
 from companion.pagemem.identity import element_key
+from companion.pagemem.divide import divide_page
+from companion.explore.explore_element import option_candidates
 from tests.support.learning import learn_menu, named, visit
 
 pytestmark = pytest.mark.browser
@@ -112,6 +114,35 @@ def test_a_remembered_entry_the_page_already_shows_is_clicked_without_closing_it
     assert result.status == "done", result.explanation
     assert result.actions[0] == 'Clicked button "Mark shipped"'  # the trigger was not clicked
     assert browser.driver.find_element("id", "status").text == "All orders are marked shipped"
+
+
+def test_a_remembered_option_of_a_native_select_is_selected_as_it_is(browser, pages, agent_llm, memory_dir):
+    """Exploration records a native select's options as its dropdown without clicking it (the popup is outside
+    the DOM). Chosen directly, the option is selected: opening the select shows no elements, and the held-out
+    admin's "Action:" select failed every step with "opened, but the remembered option is not among what it
+    showed"."""
+    url = pages.url("act_select.html")
+    with WebsiteMemStore(site_key(url), memory_dir) as store:
+        browser.open(url)
+        snapshot = browser.run(browser.session.snapshot())
+        pm = learn.learn_page(store, divide_page(snapshot), source="explore")
+        select = named(pm, "Shipping speed")
+        learn.learn_click(store, pm, select, revealed=option_candidates(select, snapshot),
+                          trigger_key=element_key(pm, select), source="explore")
+
+    def choose(text: str, labels: list[str]) -> int:
+        if "Overnight" in text.split("Current page:", 1)[-1] and "Selected" in text:
+            return index_of(labels, r"^end the task")
+        return index_of(labels, r'^option "Overnight" \(in the menu of combobox "Shipping speed"')
+
+    llm_server = agent_llm(choose=choose)
+    result = browser.run(run_task("Choose overnight shipping", session=browser.session, start_url=url,
+                                  memory_dir=memory_dir), timeout=240)
+
+    assert result.status == "done", result.explanation
+    assert result.actions[0] == 'Selected "Overnight" in combobox "Shipping speed"'
+    assert browser.driver.find_element("id", "chosen").text == "Overnight"
+    assert llm_server.prompts("select_option") == []  # the option was chosen already: no question which one
 
 
 @pytest.mark.paper_pipeline
