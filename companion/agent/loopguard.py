@@ -18,7 +18,11 @@ re-clicked a consent button that left its dialog open, until the guard stopped t
 count, on the safe side: a click whose only effect is text (a counter, a message) is not a no-op, and on a
 page whose text changes by itself (a ticking clock) nothing is learnt and the counts above still apply.
 
-Known no-ops expire when the agent is on a different URL: another scheme, host, path or query (the fragment does
+An action that failed on a state (the page refused it: an element gone, a menu that did not show the entry) is
+not offered again on that state in a later step either: the held-out admin's default-model run retried the same
+three failing entries in each of seven steps, each step ending on the retry bound.
+
+Known no-ops and failures expire when the agent is on a different URL: another scheme, host, path or query (the fragment does
 not count: "#reviews" is the same document, as for the PageMem). A form that a first try left unsubmitted, or a
 button clicked before its fields were filled, changed nothing then; back on that page later, the same action on the
 same state may be the right one (the default model, refused "Log in" on a log-in page, never logged in). The loop
@@ -69,7 +73,8 @@ class LoopGuard:
         self.stop_at = stop_at
         self.counts: Counter[tuple[str, str]] = Counter()
         self.noops: dict[str, set[str]] = {}  # state -> actions done there that changed nothing
-        self.noops_url = ""  # the document URL (no fragment) the known no-ops were learnt on
+        self.failures: dict[str, set[str]] = {}  # state -> actions that failed there
+        self.noops_url = ""  # the document URL (no fragment) the known no-ops and failures were learnt on
         self._last: tuple[str, str, str] | None = None  # (state, text, action) of the last action done
         self.arrivals: dict[tuple[str, str], list[int]] = {}  # (state, text) -> the steps that started on it
 
@@ -85,6 +90,7 @@ class LoopGuard:
         document = urldefrag(url)[0]
         if document != self.noops_url:
             self.noops.clear()
+            self.failures.clear()
             self.noops_url = document
 
     def look(self, state: str, text: str) -> None:
@@ -96,6 +102,14 @@ class LoopGuard:
     def changed_nothing(self, state: str) -> set[str]:
         """The actions known to change nothing on this state."""
         return self.noops.get(state, set())
+
+    def failed(self, state: str, action: str) -> None:
+        """`action` failed on this state: not offered there again (until the agent is on another URL)."""
+        self.failures.setdefault(state, set()).add(action)
+
+    def failed_here(self, state: str) -> set[str]:
+        """The actions that failed on this state, in this step or an earlier one."""
+        return self.failures.get(state, set())
 
     def repeated(self, state: str) -> list[tuple[str, int]]:
         """Actions done at least nudge_at times on this state, most repeated first."""

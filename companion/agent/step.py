@@ -234,13 +234,13 @@ class StepPhases:
 
     def _unavailable(self, st: StepState) -> dict[int, str]:
         """The candidates shown with their number but not choosable, and why."""
-        noops = self.guard.changed_nothing(st.state)
+        noops, failed = self.guard.changed_nothing(st.state), self.guard.failed_here(st.state)
         page = urldefrag(st.ctx.url)[0]
         unavailable: dict[int, str] = {}
         for i, c in enumerate(st.candidates):
             if (page, c.label) in self.declined_here:
                 unavailable[i] = DECLINED
-            elif c.key in st.failed or (st.end_task_removed and c.kind == "end_task"):
+            elif c.key in st.failed or c.label in failed or (st.end_task_removed and c.kind == "end_task"):
                 unavailable[i] = TRIED
             elif c.label in noops:
                 unavailable[i] = CHANGED_NOTHING
@@ -343,6 +343,8 @@ class StepPhases:
         elif isinstance(exc, Declined):  # not offered again here, and the task's end must say so
             self.declined_here.add((urldefrag(st.ctx.url)[0], chosen.label))
             self.declined_pending = exc.what
+        if not isinstance(exc, (NotYet, Declined)):  # refused for a reason the next action may remove / said apart
+            self.guard.failed(st.state, chosen.label)
         st.attempts += not isinstance(exc, NotYet)  # refused once per button and unset set in a task: bounded
         await self.events.emit("note", step=self.step, text=f"Attempt failed ({chosen.label}): {exc}")
         if st.attempts >= MAX_ATTEMPTS:

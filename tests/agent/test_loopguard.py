@@ -120,3 +120,15 @@ def test_known_noops_expire_on_another_url_but_not_on_another_fragment():
     guard.at("http://shop.test/admin/login/?next=/admin/")
     guard.at("http://shop.test/admin/login/")
     assert guard.changed_nothing("S") == set()
+
+
+def test_an_action_that_failed_on_a_state_stays_failed_there_until_the_url_changes():
+    guard = LoopGuard()
+    guard.at("http://h/list")
+    guard.failed("S", 'option "Archive" (in the menu of button "Actions")')
+    assert guard.failed_here("S") == {'option "Archive" (in the menu of button "Actions")'}
+    assert guard.failed_here("T") == set()  # another state of the page: it may work there
+    guard.at("http://h/list#top")  # the same document
+    assert guard.failed_here("S")
+    guard.at("http://h/list?page=2")
+    assert guard.failed_here("S") == set()
