@@ -365,7 +365,9 @@ class _Agent(StepPhases):
         ctx.bookmarks = await choose_bookmarks(self.task, self.store)
         if ctx.bookmarks:
             await self.events.emit("note", text="Bookmarks for this task: " + ", ".join(b.title or b.url for b in ctx.bookmarks))
-        self.observer = PageObserver(self.store)
+        # No page_summary call in a task: no step reads it (the actor reads the page task summary), so it is
+        # memory's to make (exploration, the background summarizer): ~600 new prompt tokens per new page saved.
+        self.observer = PageObserver(self.store, page_summary=False)
         self.ctx = ctx
         return ctx
 

@@ -108,3 +108,12 @@ def test_a_remembered_long_menu_says_how_many_entries_it_has_and_how_to_see_them
     (trigger,) = [label for label in offered if label.startswith('button "Choose a group"')]
     assert "opens a menu of 100 entries" in trigger and "open it to choose from all" in trigger
     assert any('option "Support team 1" (in the menu of' in label for label in offered)
+
+
+def test_a_page_read_by_section_selection_costs_no_page_summary_in_a_task(browser, pages, agent_llm, memory_dir):
+    # No step reads the one-sentence page summary: in a task it was ~600 prompt tokens per new page for memory only.
+    server = agent_llm(choose=pick(r'^link "Report 75"'), overrides={"section_selection": main_only})
+    run(browser, pages, memory_dir, "long_pool.html", 'Open "Report 75"', max_steps=1)
+
+    assert server.prompts("section_selection")  # the page went through the pipeline, not shown whole
+    assert server.prompts("page_summary") == []
