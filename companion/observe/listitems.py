@@ -41,6 +41,7 @@ class ListScan(BaseModel):
     chunks: int = 0
     stopped_early: bool = False
     by_rule: bool = Field(False, description="the rows the task names by a value they hold (rows.py), with no call")
+    whole: bool = Field(False, description="a list this short is shown with every item, with no call")
 
 
 def item_preview(item: PageSection, max_tokens: int) -> str:

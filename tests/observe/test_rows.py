@@ -4,6 +4,8 @@ Pure: pages from tests/support/htmlsnap.py, the pipeline's calls against the lex
 
 from __future__ import annotations
 
+import pytest
+
 from companion.observe import PageObserver
 from companion.observe.rows import identifiers, matching
 from companion.pagemem.divide import divide_page
@@ -55,3 +57,18 @@ async def test_a_value_most_rows_share_or_a_small_count_names_no_row(lexical):
 def test_a_name_split_over_last_and_first_name_columns_still_names_its_row():
     rows = [["Bernard", "Felix", "felix@example.com"], ["Lee", "Ann", "ann@example.com"], ["Diaz", "Cy", "cy@example.com"]]
     assert matching("What is the email address of Felix Bernard?", rows) == [0]
+
+
+@pytest.mark.whole_pages  # the product's default bounds (a short list is the small-page idea for one list)
+async def test_a_list_of_a_few_links_is_shown_whole_without_an_item_selection_call(lexical):
+    # Long enough that the page goes through selection; the menu itself is a few short items.
+    names = ["Orders", "Customers", "Products", "Categories", "Tags", "Users"]
+    menu = "<nav><ul>" + "".join(f"<li><a href='/{n.lower()}/'>{n}</a></li>" for n in names) + "</ul></nav>"
+    pm = divide_page(snapshot_from_html(PAGE.replace("<h1>Orders</h1>", menu + "<h1>Orders</h1>"),
+                                        url="http://127.0.0.1/orders/", title="Orders"))
+    nav = next(s for s in pm.sections if s.kind == "list" and "Customers" in s.details)
+    obs = await PageObserver(client=lexical.client).observe("Which products are out of stock?", "", pm)
+    assert nav.id in obs.selected  # the lexical stand-in selects what shares words with the task ("products")
+    assert obs.list_scans[nav.id].whole and obs.list_items[nav.id] == [it.id for it in nav.items]
+    asked = [user for prompt, user in lexical.prompts() if prompt == "list_item_selection"]
+    assert not any("Customers" in user and "Products" in user and "Number" not in user for user in asked)
