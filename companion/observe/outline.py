@@ -23,6 +23,7 @@ class Node:
     text: str = ""  # the accessible name ("...") or own text (": ...")
     index: int | None = None  # the element number, for an interactive element
     children: list["Node"] = field(default_factory=list)
+    own: str = ""  # the node's own text (": ..." after the role or its name), not its accessible name
 
     def walk(self):
         yield self
@@ -50,7 +51,9 @@ def parse_outline(details: str) -> list[Node]:
         rest = m.group("rest")
         name = _NAME.match(rest)
         text = name.group("name") if name else rest[2:].strip() if rest.startswith(": ") else ""
-        node = Node(m.group("role"), " ".join(text.split()), int(m.group("index")) if m.group("index") else None)
+        after = rest[name.end():] if name else rest
+        own = " ".join(after[2:].split()) if after.startswith(": ") else ""
+        node = Node(m.group("role"), " ".join(text.split()), int(m.group("index")) if m.group("index") else None, own=own)
         while stack and stack[-1][0] >= depth:
             stack.pop()
         (stack[-1][1].children if stack else roots).append(node)

@@ -16,6 +16,7 @@ from companion.observe.outline import CHOICE_ROLES, Node, Table, all_nodes, pars
 from companion.pagemem.model import PageSection
 
 Kind = Literal["table", "form", "search", "navigation", "pagination", "filters"]
+CONTROL_KINDS = frozenset({"search", "navigation", "pagination", "filters"})  # controls only: no fact to extract
 
 FIELD_ROLES = {"textbox", "searchbox", "combobox", "spinbutton", "slider", "listbox"} | CHOICE_ROLES
 PROSE_WORDS = 12  # a text line this long is a sentence someone wrote: the section is prose or mixed
@@ -39,6 +40,40 @@ def describe_structure(section: PageSection) -> tuple[str, str] | None:
     if kind is None:
         return None
     return _DESCRIBE[kind](roots)
+
+
+def controls_description(section: PageSection) -> tuple[str, str] | None:
+    """(purpose, summary) of a section of controls only, whose description loses nothing the page says: a
+    navigation list, filter panel or search box with no text besides its controls' names and headings, or a
+    pagination bar (its description keeps its texts, "60 orders"). None for any other section."""
+    roots = parse_outline(section.details)
+    kind = classify(roots, query_links(section))
+    if kind not in CONTROL_KINDS:
+        return None
+    if kind != "pagination" and _has_text(roots):
+        return None  # "Welcome, Ada." in a banner of links is a fact the description would drop
+    return _DESCRIBE[kind](roots)
+
+
+_NAMED = {"link", "button", "heading"} | FIELD_ROLES
+
+
+def _has_text(roots: list[Node]) -> bool:
+    """Does the outline say anything besides its controls' names and headings (a text line, or words on a
+    container's line that none of its controls is named by)?"""
+    nodes = list(all_nodes(roots))
+    names = sorted({n.text for n in nodes if n.role in _NAMED and n.text}, key=len, reverse=True)
+    for n in nodes:
+        if n.role in _NAMED or not n.own:  # a landmark's name (navigation "Main") is a label
+            continue
+        if n.role == "text":
+            return True
+        rest = n.own
+        for name in names:
+            rest = rest.replace(name, " ")
+        if re.search(r"\w{2,}", rest):
+            return True
+    return False
 
 
 def classify(roots: list[Node], same_page: bool = False) -> Kind | None:

@@ -72,3 +72,22 @@ async def test_a_list_of_a_few_links_is_shown_whole_without_an_item_selection_ca
     assert obs.list_scans[nav.id].whole and obs.list_items[nav.id] == [it.id for it in nav.items]
     asked = [user for prompt, user in lexical.prompts() if prompt == "list_item_selection"]
     assert not any("Customers" in user and "Products" in user and "Number" not in user for user in asked)
+
+
+@pytest.mark.whole_pages
+async def test_a_navigation_list_and_a_filter_panel_cost_no_extraction_call(lexical):
+    links = "".join(f"<li><a href='/{n}/'>{n.title()} of the shop</a></li>" for n in
+                    ("orders", "customers", "products", "categories", "tags", "users", "groups", "reports"))
+    filters = ("<nav aria-label='Filter'><h3>By status</h3><ul><li><a href='/orders/?'>All</a></li>"
+               "<li><a href='/orders/?status=shipped'>Shipped</a></li><li><a href='/orders/?status=pending'>Pending</a></li>"
+               "<li><a href='/orders/?status=paid'>Paid</a></li></ul><h3>By method</h3><ul><li><a href='/orders/?'>All</a>"
+               "</li><li><a href='/orders/?m=standard'>Standard</a></li><li><a href='/orders/?m=express'>Express</a></li>"
+               "<li><a href='/orders/?m=pickup'>Store pickup</a></li></ul></nav>")
+    html = PAGE.replace("<h1>Orders</h1>", f"<nav aria-label='Sidebar'><ul>{links}</ul></nav><h1>Orders</h1>{filters}")
+    pm = divide_page(snapshot_from_html(html, url="http://127.0.0.1/orders/", title="Orders"))
+    obs = await PageObserver(client=lexical.client).observe("Which orders of the shop are shipped?", "", pm)
+
+    controls = [s for s in pm.sections if s.purpose in ("Navigation: Sidebar", "Filters")]
+    assert len(controls) == 2 and all(s.id in obs.selected and obs.extractions[s.id] == "" for s in controls)
+    asked = [user for prompt, user in lexical.prompts() if prompt == "detail_extraction"]
+    assert not any("Store pickup" in user or "Reports of the shop" in user for user in asked)

@@ -8,7 +8,7 @@ from companion.memory.store import WebsiteMemStore
 from companion.observe import Budget
 from companion.observe.abstraction import abstract_sections
 from companion.observe.calls import Accounting, Caller
-from companion.observe.structure import describe_structure, structural_kind
+from companion.observe.structure import controls_description, describe_structure, structural_kind
 from companion.pagemem.divide import divide_page
 from companion.pagemem.model import PageSection
 from tests.support.htmlsnap import snapshot_from_html
@@ -68,6 +68,16 @@ def test_a_filter_panel_lists_each_filter_with_its_choices():
              "<li><a href='?country=fr'>France</a></li><li><a href='?country=it'>Italy</a></li></ul></div>")
     assert describe_structure(only_section(panel)) == (
         "Filters", "Filters: By status: All, Shipped, New; By country: All, France, Italy")
+
+
+def test_controls_only_are_described_when_the_description_loses_no_text():
+    links = "".join(f"<li><a href='/section-{i}/'>Department {i}</a></li>" for i in range(1, 9))
+    assert controls_description(only_section(f"<nav aria-label='Main'><ul>{links}</ul></nav>"))[0] == "Navigation: Main"
+    bar = "<p><a href='?p=1'>1</a> <a href='?p=2'>2</a> <a href='?p=3'>3</a> 60 orders</p>"
+    assert controls_description(only_section(bar)) == ("Pagination", "pages 1–3, 60 orders")  # its counts kept
+    welcome = f"<nav aria-label='Main'>Welcome, Ada. <ul>{links}</ul></nav>"
+    assert controls_description(only_section(welcome)) is None  # "Welcome, Ada." is a fact a list of links drops
+    assert controls_description(only_section(TABLE)) is None  # a table holds facts
 
 
 def test_groups_of_links_to_other_pages_are_navigation_not_filters():
