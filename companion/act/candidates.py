@@ -67,13 +67,24 @@ def element_candidate(el: Element, section_id: str) -> Candidate:
 MAX_HIDDEN_PER_TRIGGER = 12  # remembered menu entries offered per trigger
 
 
-def hidden_candidates(trigger: Candidate, record: DropdownRecord) -> list[Candidate]:
+_TRIGGER_NAME = re.compile(r'^[a-z]+(?: [a-z]+)? "[^"]*"')
+
+
+def hidden_candidates(trigger: Candidate, record: DropdownRecord, shown: set[str] | frozenset[str] = frozenset()) -> list[Candidate]:
     """The remembered elements behind a trigger as candidates of their own: choosing one opens the trigger and
-    acts on the element found again by its stable key (dropdown_action(pick=...))."""
-    return [Candidate(kind="element", label=f'{e.role} "{e.name}" (in the menu of {trigger.label})' if e.name
-                      else f"{e.role} (in the menu of {trigger.label})",
-                      element=trigger.element, pick=e.key, section_id=trigger.section_id)
-            for e in record.elements[:MAX_HIDDEN_PER_TRIGGER]]
+    acts on the element found again by its stable key (dropdown_action(pick=...)). An entry offered as it is
+    already (`shown`: labels of its section's candidates; a filter list the page shows open) is not repeated.
+    The trigger is named by its role and name only: its options and state are on its own line."""
+    named = _TRIGGER_NAME.match(trigger.label)
+    of = named.group(0) if named else trigger.label
+    out = []
+    for e in record.elements[:MAX_HIDDEN_PER_TRIGGER]:
+        entry = f'{e.role} "{e.name}"' if e.name else e.role
+        if e.name and entry in shown:
+            continue
+        out.append(Candidate(kind="element", label=f"{entry} (in the menu of {of})", element=trigger.element, pick=e.key,
+                             section_id=trigger.section_id))
+    return out
 
 
 def with_hidden(candidates: list[Candidate], known: dict[tuple[int, int], DropdownRecord],
@@ -82,6 +93,7 @@ def with_hidden(candidates: list[Candidate], known: dict[tuple[int, int], Dropdo
     if not known:
         return candidates
     out: list[Candidate] = []
+    shown = {c.label for c in candidates}
     for c in candidates:
         trigger = c.kind == "element" and c.element is not None and c.pick is None
         record = known.get((c.element.frame, c.element.id)) if trigger else None
@@ -93,7 +105,7 @@ def with_hidden(candidates: list[Candidate], known: dict[tuple[int, int], Dropdo
         else:
             out.append(c)
         if record is not None:
-            out.extend(h for h in hidden_candidates(c, record) if h.key not in exclude)
+            out.extend(h for h in hidden_candidates(c, record, shown) if h.key not in exclude)
     return out
 
 
@@ -150,9 +162,19 @@ def navigation_candidates(ctx: AgentContext) -> list[Candidate]:
     return out
 
 
+CONTEXT_CHARS = 300
+
+
 def _section_context(section: PageSection, extraction: str) -> str:
+    """What a pack says of a section: its purpose, and what the observation extracted from it. A section that is
+    its own extraction (a banner, a breadcrumb: the small page's rule) is named only: its candidates are its
+    content, and its outline repeated in every filtering call cost ~400 prompt tokens on the held-out admin."""
     about = section.purpose or section.summary or f"{section.kind} section {section.id}"
-    return f"{about}. Details relevant to the task: {extraction}" if extraction else about
+    if not extraction or extraction.strip() == section.details.strip():
+        return about
+    if len(extraction) > CONTEXT_CHARS:
+        extraction = extraction[:CONTEXT_CHARS - 1].rstrip() + "…"
+    return f"{about}. Details relevant to the task: {extraction}"
 
 
 class Pack:
