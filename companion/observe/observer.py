@@ -37,7 +37,7 @@ from companion.observe.digest import ListSelection, PageDigest, render_added_gro
 from companion.observe.extraction import extract, format_details, is_own_extraction
 from companion.observe.listitems import ListScan, one_line, select_list_items
 from companion.observe.reselect import SelectionBasis, added_refs, reselect_reason
-from companion.observe.rows import matched_rows, rows_extraction
+from companion.observe.rows import absent_note, matched_rows, rows_extraction
 from companion.observe.selection import select_sections
 from companion.observe.structure import controls_description, structural_kind
 from companion.observe.task_summary import summarize_for_task
@@ -343,7 +343,7 @@ async def _scan(caller: Caller, budget: Budget, task: str, history: str, section
     """SelectListItems, or with no call the rows the task names by a value they hold (rows.py)."""
     hits = matched_rows(task, section)
     n = len(section.items)
-    if hits:
+    if hits or absent_note(task, section):  # the rows the task names, or none when its code is on no row
         return ListScan(selected=hits, scanned=n, total=n, by_rule=True)
     if budget.own_text_tokens and sum(count_tokens(one_line(it)) for it in section.items) <= budget.own_text_tokens:
         # A few links (a sidebar, a filter's choices): the call's prompt is several times the list, and it could

@@ -3,6 +3,11 @@
 verbatim with their column headers ("Number: 110 | Customer: Ann Lee | Status: Shipped"), in place of a model's
 pick of the items and its paraphrase of them.
 
+When the task names a code ("SO-1010") that no row holds while most rows hold codes of its shape, that is said
+instead ("No row holds SO-1010 (20 rows shown, SO-1060 … SO-1041)"), and no row is picked: the held-out admin's
+first page of orders did not hold the order asked for, and the model picked another order and read its customer
+as the answer.
+
 A value identifies rows only when it is found in a few of them (at most MAX_SHARE of the rows, and at least one):
 a status or a city shared by half the table names no row. A number counts when it is written as one (#110), is
 at least three digits, or mixes letters and digits (SKU-100): a small count in the task ("the 5 latest orders")
@@ -96,11 +101,42 @@ def row_text(table: Table | None, row: list[str]) -> str:
     return " | ".join(f"{h}: {v}" if h else v for h, v in table.labelled(row))
 
 
+def shape(token: str) -> str:
+    """A code's shape: letters as A, digits as 9 ("SO-1010" -> "AA-9999")."""
+    return re.sub(r"[A-Za-z]", "A", re.sub(r"\d", "9", token))
+
+
+def absent(task: str, rows: list[list[str]]) -> list[tuple[str, list[str]]]:
+    """The task's codes (with a digit: "SO-1010", "#110") that no row holds while most rows hold a code of the same
+    shape: the rows are identified by such codes and the one asked for is not among them (another page of the list,
+    or filtered out). Each with the codes of that shape the rows show, in order."""
+    out = []
+    for value in identifiers(task):
+        if not any(ch.isdigit() for ch in value) or any(row_holds(row, value) for row in rows):
+            continue
+        want = shape(value)
+        seen = [next((t.lstrip("#") for cell in row for t in _TOKEN.findall(cell) if shape(t.lstrip("#")) == want), None)
+                for row in rows]
+        if sum(1 for t in seen if t) * 2 > len(rows):
+            out.append((value, [t for t in seen if t]))
+    return out
+
+
+def absent_note(task: str, section: PageSection) -> str | None:
+    """"No row holds SO-1010 (20 rows shown, SO-1060 … SO-1041)", or None (module docstring: absent)."""
+    _, rows = section_rows(section)
+    missing = absent(task, rows) if rows else []
+    if not missing:
+        return None
+    return "; ".join(f"No row holds {value} ({len(rows)} rows shown, {codes[0]} … {codes[-1]})" if len(codes) > 1
+                     else f"No row holds {value} ({len(rows)} rows shown)" for value, codes in missing)
+
+
 def rows_extraction(task: str, section: PageSection) -> str | None:
     """The rows the task identifies, each with its headers, as this section's extraction; None when none match."""
     table, rows = section_rows(section)
     hits = matching(task, rows) if rows else []
     if not hits:
-        return None
+        return absent_note(task, section)
     label = f"Row{'s' if len(hits) > 1 else ''} matching the task ({len(hits)} of {len(rows)})"
     return label + ":\n" + "\n".join(f"- row {i + 1}: {row_text(table, rows[i])}" for i in hits)

@@ -91,3 +91,19 @@ async def test_a_navigation_list_and_a_filter_panel_cost_no_extraction_call(lexi
     assert len(controls) == 2 and all(s.id in obs.selected and obs.extractions[s.id] == "" for s in controls)
     asked = [user for prompt, user in lexical.prompts() if prompt == "detail_extraction"]
     assert not any("Store pickup" in user or "Reports of the shop" in user for user in asked)
+
+
+async def test_a_code_no_row_holds_is_said_absent_and_no_row_is_picked(lexical):
+    # Rows 109-138 are shown; the order asked for is on another page of the list.
+    pm, table, obs = await observe(lexical, "What is the email address of the customer who placed order #150?")
+    assert obs.extractions[table.id] == "No row holds 150 (30 rows shown, 109 … 138)"
+    assert obs.list_items[table.id] == [] and obs.list_scans[table.id].by_rule
+    assert not any(p == "list_item_selection" for p, _ in lexical.prompts())
+
+
+def test_a_value_of_another_shape_or_a_held_code_is_not_said_absent():
+    from companion.observe.rows import absent
+    rows = [["SO-1050", "Nico Romano", "631.95"], ["SO-1049", "Ann Lee", "24.50"], ["SO-1048", "Bo Chen", "8.00"]]
+    assert absent("Who placed order SO-1010?", rows) == [("SO-1010", ["SO-1050", "SO-1049", "SO-1048"])]
+    assert absent("Who placed order SO-1049?", rows) == []
+    assert absent("Which customer has the SKU KT-22?", rows) == []  # no row holds a code of that shape
