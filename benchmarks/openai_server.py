@@ -32,6 +32,7 @@ class ChatReply(BaseModel):
     delay_s: float = 0.0
     prompt_tokens: int | None = None  # None: a rough count from the request
     completion_tokens: int | None = None
+    cached_tokens: int | None = None  # reported as usage.prompt_tokens_details.cached_tokens (llama.cpp's prompt cache)
     finish_reason: str = "stop"
 
 
@@ -87,13 +88,17 @@ class OpenAIServer:
         prompt_chars = sum(len(m.get("content") or "") for m in record.body.get("messages", []))
         prompt_tokens = reply.prompt_tokens if reply.prompt_tokens is not None else max(1, prompt_chars // 4)
         completion_tokens = reply.completion_tokens if reply.completion_tokens is not None else max(1, len(reply.content) // 4)
+        usage: dict[str, Any] = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                                 "total_tokens": prompt_tokens + completion_tokens}
+        if reply.cached_tokens is not None:
+            usage["prompt_tokens_details"] = {"cached_tokens": reply.cached_tokens}
         return {
             "id": f"chatcmpl-{self.model}-{len(self.requests)}",
             "object": "chat.completion",
             "created": int(time.time()),
             "model": record.body.get("model", self.model),
             "choices": [{"index": 0, "message": {"role": "assistant", "content": reply.content}, "finish_reason": reply.finish_reason}],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens, "total_tokens": prompt_tokens + completion_tokens},
+            "usage": usage,
         }
 
     def _build_app(self) -> FastAPI:

@@ -8,6 +8,7 @@ import pytest
 
 from companion.llm import LLMClient, LLMConnectionError, LLMTimeoutError
 from companion.llm.client import TIMEOUT_RETRY_FACTOR
+from benchmarks.openai_server import ChatReply
 from tests.support.scripted_server import Stall
 
 PROBE = {"question": "Which is a fruit?", "options": ["hammer", "apple", "violin"]}
@@ -26,6 +27,17 @@ async def test_an_answer_past_the_limit_is_asked_again_with_a_longer_limit(scrip
     assert reply.answer.index == 1
     chats = [r for r in server.requests if r.path.endswith("chat/completions")]
     assert len(chats) == 2 and server.stalled == [chats[0]]  # the stalled request, then its retry
+
+
+async def test_a_prompt_the_retry_finds_cached_counts_as_new(scripted_llm, llm_client_for):
+    # The server read the first request's prompt after the client gave up: the retry finds it in its cache.
+    cached = ChatReply(content='{"index": 1}', prompt_tokens=500, cached_tokens=499)
+    server = scripted_llm(script=[cached, cached], stall=Stall(seconds=30, at=1))
+    client = llm_client_for(server, timeout_s=1.5)
+    retried = await asyncio.wait_for(client.choose("choice_probe", PROBE, n=3, reason=False), timeout=60)
+    assert retried.usage.prompt_tokens == 500 and retried.usage.cached_tokens == 0
+    answered = await asyncio.wait_for(client.choose("choice_probe", PROBE, n=3, reason=False), timeout=60)
+    assert answered.usage.cached_tokens == 499  # asked once: what the server reports
 
 
 async def test_a_server_too_slow_twice_is_a_timeout_naming_both_limits(scripted_llm, llm_client_for):
