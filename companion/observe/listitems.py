@@ -20,6 +20,8 @@ from companion.llm.answers import EarlyStop
 from companion.llm.fit import declare, declare_subset
 from companion.observe.abstraction import plain_lines
 from companion.observe.budget import Budget, pack, preview, prompt_tokens, shrink_to_fit
+from companion.observe.outline import parse_outline, read_table
+from companion.observe.rows import section_rows
 from companion.observe.calls import Caller, Fallback
 from companion.pagemem.model import PageSection
 from companion.pagemem.tokens import count_tokens
@@ -53,6 +55,16 @@ def item_preview(item: PageSection, max_tokens: int) -> str:
     return preview("\n".join(lines), max_tokens, "lines in this item").replace("\n", " | ")
 
 
+def table_rows(section: PageSection) -> list[str] | None:
+    """A table's items as their cells' values ("SO-1050 | Nico Romano | Paid | 631.95"), the headers being in the
+    list's purpose; None for a list whose items are not one table row each. The rows' outlines (cell, columnheader,
+    the row checkbox's line) were three times as long: 2,200 prompt tokens for the admin's 20 orders."""
+    _, rows = section_rows(section)
+    if len(rows) != len(section.items) or not all(read_table(parse_outline(it.details)) for it in section.items):
+        return None
+    return [" | ".join(v for v in row if v)[:ONE_LINE_CHARS * 2] for row in rows]
+
+
 def one_line(item: PageSection) -> str:
     flat = " | ".join(plain_lines(item.details))
     return flat if len(flat) <= ONE_LINE_CHARS else flat[: ONE_LINE_CHARS - 1] + "…"
@@ -64,7 +76,7 @@ async def select_list_items(caller: Caller, budget: Budget, task: str, history: 
     if not items:
         return scan
     purpose = section.purpose or "list"
-    previews = [item_preview(it, budget.item_preview_tokens) for it in items]
+    previews = table_rows(section) or [item_preview(it, budget.item_preview_tokens) for it in items]
 
     def chunk_vars(idx: list[int]) -> dict:
         return {"task": task, "history": history, "list_purpose": purpose, "items": [previews[i] for i in idx]}

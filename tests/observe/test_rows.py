@@ -122,3 +122,10 @@ async def test_a_filter_panel_of_groups_is_shown_whole_without_an_item_selection
     assert panel.id in obs.selected and obs.list_scans[panel.id].whole
     assert obs.list_items[panel.id] == [it.id for it in panel.items]
     assert not any("By method" in user for prompt, user in lexical.prompts() if prompt == "list_item_selection")
+
+
+async def test_the_item_selection_call_reads_a_tables_rows_as_their_values(lexical):
+    _, table, obs = await observe(lexical, "Which orders have an email address at example.com?")  # names no row
+    asked = [user for prompt, user in lexical.prompts() if prompt == "list_item_selection"]
+    assert asked and "110 | Bo Chen | bo.chen@example.com | Pending | $21.50" in asked[0]
+    assert "cell:" not in asked[0] and "row |" not in asked[0]
