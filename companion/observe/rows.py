@@ -140,3 +140,22 @@ def rows_extraction(task: str, section: PageSection) -> str | None:
         return absent_note(task, section)
     label = f"Row{'s' if len(hits) > 1 else ''} matching the task ({len(hits)} of {len(rows)})"
     return label + ":\n" + "\n".join(f"- row {i + 1}: {row_text(table, rows[i])}" for i in hits)
+
+
+MAX_ROWS_SHOWN = 15  # picked rows shown as data; more are counted, not listed
+
+
+def picked_rows_extraction(section: PageSection, positions: list[int]) -> str | None:
+    """The rows SelectListItems picked (1-based positions), each with its headers, as the table's extraction: the
+    rows are the facts, copied by rule, not paraphrased by a model. None for a list that is not a table."""
+    table, rows = section_rows(section)
+    if not rows or len(rows) != len(section.items) or table is None:
+        return None
+    shown = [p for p in positions if 1 <= p <= len(rows)]
+    if not shown:
+        return f"No row of the {len(rows)} shown is relevant to the task."
+    label = f"Row{'s' if len(shown) > 1 else ''} relevant to the task ({len(shown)} of {len(rows)})"
+    lines = [f"- row {p}: {row_text(table, rows[p - 1])}" for p in shown[:MAX_ROWS_SHOWN]]
+    if len(shown) > MAX_ROWS_SHOWN:
+        lines.append(f"- … and {len(shown) - MAX_ROWS_SHOWN} more rows")
+    return label + ":\n" + "\n".join(lines)

@@ -129,3 +129,14 @@ async def test_the_item_selection_call_reads_a_tables_rows_as_their_values(lexic
     asked = [user for prompt, user in lexical.prompts() if prompt == "list_item_selection"]
     assert asked and "110 | Bo Chen | bo.chen@example.com | Pending | $21.50" in asked[0]
     assert "cell:" not in asked[0] and "row |" not in asked[0]
+
+
+@pytest.mark.whole_pages
+async def test_the_rows_the_item_selection_picked_are_the_tables_extraction_with_their_headers(lexical):
+    _, table, obs = await observe(lexical, "Which orders are pending?")  # names no row: the model picks
+    picked = obs.list_items[table.id]
+    assert picked and len(picked) < len(table.items)
+    lines = obs.extractions[table.id].splitlines()
+    assert lines[0] == f"Rows relevant to the task ({len(picked)} of 30):" if len(picked) > 1 else lines[0].startswith("Row ")
+    assert all(" | Status: " in line and line.startswith("- row ") for line in lines[1:])
+    assert not any("Number" in user for prompt, user in lexical.prompts() if prompt == "detail_extraction")
