@@ -69,8 +69,8 @@ class Value:
         if self.kind == "name":
             want = set(whole_words(self.text))
             return bool(want) and want <= set(whole_words(text))
-        if self.kind in ("number", "price"):
-            return re.search(rf"(?<![\d.,]){re.escape(self.text)}(?!\d)", text) is not None
+        if self.kind in ("number", "price"):  # a code ("SO-1010") is looked up in lower-case text too
+            return re.search(rf"(?<![\d.,]){re.escape(self.text)}(?!\d)", text, re.IGNORECASE) is not None
         return re.search(rf"(?<![\w@/.-]){re.escape(normalized(self.text))}(?![\w@-])", text) is not None
 
 

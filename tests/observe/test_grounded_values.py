@@ -140,3 +140,15 @@ def test_an_elements_quoted_name_in_the_outline_is_no_value_to_check():
     outline = 'After typing: [1] textbox "Name" value="Tora"; [2] button "Save"; text: Saved: Tora.'
     assert check.problems(outline) == []
     assert [p.value for p in check.problems('The guest "Mira Holt" signed after Tora.')] == ["Mira Holt"]
+
+
+def test_an_order_code_is_found_in_lower_case_text_so_another_rows_email_is_not_tied_to_it():
+    # Seen on the held-out admin: the customer list, with the order asked for on no page read, "supported" another
+    # customer's email for it (the code "SO-1010" was looked for as written in lower-cased text).
+    task = "What is the email address of the customer who placed order SO-1010?"
+    customers = CUSTOMERS_NO_ORDERS
+    check = _check(task, customers)
+    claim = "The email address of the customer who placed order SO-1010 is bob@shop.test."
+    assert check.problems(claim) == [Problem("bob@shop.test", "SO-1010")]
+    orders = ORDERS.replace("<td>110</td>", "<td>SO-1010</td>")
+    assert _check(task, orders, customers).problems(claim.replace("bob@", "ann@")) == []  # joined by Ann Lee's row
