@@ -58,7 +58,7 @@ class LLMSettings(BaseModel):
     record_path: str = ""  # append every call to this JSONL file
     n_ctx: int = Field(default=16384, ge=512)  # embedded: total KV size, shared by the slots
     n_parallel: int = Field(default=2, ge=1)  # embedded: decoding slots
-    threads: int = Field(default=0, ge=0)  # embedded: 0 = all cores but one (companion.llm.embedded.default_threads)
+    threads: int = Field(default=0, ge=0)  # embedded: 0 = all cores but one, both of two (companion.llm.embedded.default_threads)
     # embedded: seconds without a call before the model is unloaded and its memory freed (0 = kept loaded)
     idle_unload_s: float = Field(default=IDLE_UNLOAD_S, ge=0)
 
