@@ -20,12 +20,14 @@ import re
 
 from companion.observe.outline import Table, all_nodes, parse_outline, read_table
 from companion.pagemem.model import PageSection
-from companion.text import names_in, quoted_as_written, whole_words
+from companion.text import STOPWORDS, names_in, quoted_as_written, whole_words
 
 MAX_SHARE = 0.5
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _TOKEN = re.compile(r"(?<![\w$€£.,-])#?[A-Za-z0-9](?:[\w-]*[A-Za-z0-9])?")
 _NAME = re.compile(r"\b[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)+")
+_WORD = re.compile(r"\b[A-Z][a-z]{2,}\b")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+)\W*$")  # nothing but the start of a sentence before a word
 
 
 def identifiers(task: str) -> list[str]:
@@ -41,6 +43,12 @@ def identifiers(task: str) -> list[str]:
         found.append(name)
         if len(words) > 2:  # "Find Ann Lee": the sentence's first word is capitalised too
             found.append(" ".join(words[1:]))
+    # One capitalised word inside a sentence names a thing ("the price of the Turntable"); the sentence's first
+    # word is capitalised anyway. Like any value, it names rows only when few rows hold it (MAX_SHARE).
+    taken = " ".join(found)
+    for m in _WORD.finditer(rest):
+        if not _SENTENCE_START.search(rest, 0, m.start()) and m.group() not in taken and m.group().lower() not in STOPWORDS:
+            found.append(m.group())
     return list(dict.fromkeys(v for v in found if len(v) >= 2))
 
 

@@ -140,3 +140,10 @@ async def test_the_rows_the_item_selection_picked_are_the_tables_extraction_with
     assert lines[0] == f"Rows relevant to the task ({len(picked)} of 30):" if len(picked) > 1 else lines[0].startswith("Row ")
     assert all(" | Status: " in line and line.startswith("- row ") for line in lines[1:])
     assert not any("Number" in user for prompt, user in lexical.prompts() if prompt == "detail_extraction")
+
+
+def test_one_capitalised_word_inside_the_task_names_rows_the_first_word_does_not():
+    assert identifiers("What is the price of the Turntable?") == ["Turntable"]
+    assert identifiers("Turntable price?") == [] and identifiers("Show the 5 latest orders") == []
+    rows = [["Turntable", "249.00"], ["French Press", "39.00"], ["Kettle", "25.00"]]
+    assert matching("What is the price of the Turntable?", rows) == [0]
