@@ -16,7 +16,9 @@ A step that produced no action at all is not recorded either, but for one the mo
 ("Action: none" and a note saying so: loop.py, llm/fallback.py). A refused end of the task is (a "Note:" line of
 the next recorded step), so the model keeps being told what was left to try.
 
-The action-selection call sees the history without the earlier steps' reasons (render_for_actor): a small
+Every task prompt of a step (the observation's, filtering, the actor's) sees the history without the earlier
+steps' reasons (render_for_actor, cut to the budget: StepPhases.prompt_history), one text so the server's prompt
+cache carries it from call to call; the end checks and the final answer read it whole (render). Reasons went: a small
 model copied the first step's "The task requires logging in..." as its reason for six steps after the login.
 Nor its previous reason: marked as the reason for an action already taken, it was still copied (render_for_actor).
 """

@@ -348,7 +348,7 @@ class _Agent(StepPhases):
                 raise Ended("failed", f"could not open {start_url}: {result.error}")
         files_dir = self.files_dir or Path(tempfile.mkdtemp(prefix="webchallenger-task-"))
         ctx = AgentContext(session=self.session, task=self.task, files_dir=files_dir, tab=self.tab,
-                           history_text=self.history.render, confirm=self._confirm,
+                           history_text=self.prompt_history, confirm=self._confirm,
                            allowed_domains=list(self.allowed_domains))
         # Every prompt of this task marks page text with this task's nonce (this asyncio task's context only).
         llm.use_task_nonce(ctx.nonce)

@@ -30,6 +30,7 @@ from companion.agent.loopguard import LoopGuard, page_state, page_text
 from companion.bridge.errors import BridgeActionInterrupted
 from companion import llm
 from companion.llm.fallback import NoDecision
+from companion.observe.budget import Budget, fit_history
 from companion.observe import PageObserver
 from companion.observe.grounding import not_found_note
 from companion.observe.observer import Observation
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
     from companion.memory.store import WebsiteMemStore
 
 MAX_ATTEMPTS = 3  # failed executions per step (the retry rule)
+HISTORY_TOKENS = Budget().history_tokens  # the history a prompt shows; older steps are left out, said so
 MAX_STEP_ACTIONS = 5  # actions per step, continuation included
 MAX_NO_DECISIONS = 2  # steps that ended with no valid decision from the model before the task stops
 # A final answer with no valid reply from the model (finish.final_answer's stand-in): said in the result.
@@ -113,6 +115,13 @@ class StepPhases:
     declined_here: set[tuple[str, str]]
     declined_pending: str | None
 
+    def prompt_history(self) -> str:
+        """The history every prompt of a step reads, the same text in all of them (the actor's form, without reasons,
+        cut to the budget once): llama.cpp reuses a prompt prefix it has seen, and system, task and history come
+        first in every task prompt. The observation's prompts read the history with reasons and cut, the actor's
+        without and whole, so the prefix broke at the first reason and each call paid for the history again."""
+        return fit_history(self.history.render_for_actor(), HISTORY_TOKENS)
+
     async def _run_step(self, ctx: AgentContext) -> None:
         st = await self._observe(ctx)
         if st is None:
@@ -143,7 +152,7 @@ class StepPhases:
                                usage=self._usage())
         self.store = self.sites.attach(ctx, self.observer)  # the page may belong to another site
         page = ctx.pagemem
-        obs = await self.observer.observe(self.task, self.history.render(), ctx.pagemem, update)
+        obs = await self.observer.observe(self.task, self.prompt_history(), ctx.pagemem, update)
         self.seen.add_page(ctx.pagemem)
         self.seen.add_relevant(*obs.extractions.values())  # their numbers may be the operands of a total
         obs.summary = await self._grounded(obs.summary, read=obs.whole)
@@ -226,7 +235,7 @@ class StepPhases:
         if len(unavailable) == len(st.candidates):
             await self.events.emit("note", step=self.step, text="No action is left to try on this page.")
             return None
-        decision = await select_action(self.task, self.history.render_for_actor(), st.observation + st.not_yet,
+        decision = await select_action(self.task, self.prompt_history(), st.observation + st.not_yet,
                                        [c.label for c in st.candidates], self.guard.nudge(st.state, st.text),
                                        unavailable=unavailable, parts=st.ctx.parts.listed())
         st.reason = decision.reason
@@ -325,7 +334,7 @@ class StepPhases:
         self.observer.view_all()
         ctx.view_all_active = True
         await self.events.emit("note", step=self.step, reason=st.reason, text="Viewing every section of the page in full.")
-        st.obs = await self.observer.observe(self.task, self.history.render(), ctx.pagemem, None)
+        st.obs = await self.observer.observe(self.task, self.prompt_history(), ctx.pagemem, None)
         st.observation, st.whole, st.small = st.obs.summary, st.obs.whole, st.obs.small
         ctx.observation = st.observation
         await self._candidates(st, st.obs)
@@ -395,7 +404,7 @@ class StepPhases:
         if again:
             # Observed again, for no call while it stays small: the actor reads the page as it is now (a
             # summary written before the action kept saying "the text field is empty" once it was filled).
-            now = await self.observer.observe(self.task, self.history.render(), ctx.pagemem, update)
+            now = await self.observer.observe(self.task, self.prompt_history(), ctx.pagemem, update)
             st.observation = f"{await self._grounded(now.summary, read=now.whole)}\n{' '.join(st.afters)}"
             obs_now = now.model_copy(update={"summary": st.observation})
         else:  # a large page, or one that grew past the bound: the change is said next to the observation
