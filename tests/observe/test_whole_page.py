@@ -155,13 +155,14 @@ async def test_a_section_of_a_few_lines_is_its_own_summary_and_extraction_on_a_l
     # The table is described by its structure, the others describe themselves: no summary call.
     assert summarized == [] and table.summary.startswith("Table")
     assert all(s.summary for s in few)
-    (asked,) = requests_for(server, "detail_extraction")  # the ten rows the item selection kept
-    assert "French Press" in asked.last_user
-    assert obs.extractions[table.id] == "Turntable costs 249.00."
+    # The Turntable's row is found by rule and is the table's extraction, with its headers: no extraction call.
+    assert requests_for(server, "detail_extraction") == []
+    assert obs.extractions[table.id].startswith("Row matching the task (1 of ")
+    assert "Name: Turntable | SKU: SKU-100 | Category: Audio | Price: 249.00" in obs.extractions[table.id]
     for s in few:  # their own text stands for their extractions, and reaches the page task summary
         assert obs.extractions[s.id] == s.details
     (summary,) = requests_for(server, "page_task_summary")
-    assert "Breadcrumbs" in summary.last_user and "Turntable costs 249.00." in summary.last_user
+    assert "Breadcrumbs" in summary.last_user and "Price: 249.00" in summary.last_user
 
 
 async def test_with_small_pages_off_every_section_is_extracted_as_the_paper_says(page_mem, scripted_llm, llm_client_for):
@@ -169,6 +170,6 @@ async def test_with_small_pages_off_every_section_is_extracted_as_the_paper_says
     server = scripted_llm(rules=observation_rules(selection=list(range(len(pm.sections))), items=list(range(10))))
 
     await PageObserver(client=llm_client_for(server), budget=Budget(whole_page_tokens=0, small_page_tokens=0)).observe(
-        "What is the price of the Turntable?", "", pm)
+        "Which product is the cheapest?", "", pm)  # names no row: the rows are picked and extracted by the model
 
     assert len(requests_for(server, "detail_extraction")) == len([s for s in pm.sections if s.details.strip()])
