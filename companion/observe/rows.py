@@ -140,12 +140,13 @@ def absent_note(task: str, section: PageSection) -> str | None:
                      else f"No row holds {value} ({len(rows)} rows shown)" for value, codes in missing)
 
 
-def rows_extraction(task: str, section: PageSection) -> str | None:
-    """The rows the task identifies, each with its headers, as this section's extraction; None when none match."""
+def rows_extraction(task: str, section: PageSection, named_only: bool = False) -> str | None:
+    """The rows the task identifies, each with its headers, as this section's extraction; when none match, the
+    note that a code the task names is on no row (not with `named_only`), else None."""
     table, rows = section_rows(section)
     hits = matching(task, rows) if rows else []
     if not hits:
-        return absent_note(task, section)
+        return None if named_only else absent_note(task, section)
     label = f"Row{'s' if len(hits) > 1 else ''} matching the task ({len(hits)} of {len(rows)})"
     return label + ":\n" + "\n".join(f"- row {i + 1}: {row_text(table, rows[i])}" for i in hits)
 

@@ -147,3 +147,22 @@ def test_one_capitalised_word_inside_the_task_names_rows_the_first_word_does_not
     assert identifiers("Turntable price?") == [] and identifiers("Show the 5 latest orders") == []
     rows = [["Turntable", "249.00"], ["French Press", "39.00"], ["Kettle", "25.00"]]
     assert matching("What is the price of the Turntable?", rows) == [0]
+
+
+def test_the_rows_a_task_names_in_a_table_inside_a_form_are_found_by_rule():
+    # A list's bulk-action form around its table, not divided into items: a mixed section (the held-out admin's
+    # product list). The named rows are still data; with none named, the extraction call reads the section.
+    from companion.observe.observer import _rows_as_data
+    from companion.pagemem.model import PageSection
+
+    rows = "".join(f"    - row\n      - cell\n        - [{n}] checkbox \"Select {name}\"\n      - columnheader\n"
+                   f"        - [{n + 1}] link \"{name}\"\n      - cell: {price}\n"
+                   for n, (name, price) in zip(range(10, 40, 2), [("Turntable", "249.00"), ("Kettle", "25.00"), ("Desk Lamp", "39.90")]))
+    details = ("- form\n  - text: Action:\n    - [1] combobox \"Action:\" value=\"---------\"\n  - [2] button \"Run the selected action\"\n"
+               "  - text: 0 of 3 selected\n  - table\n    - row\n      - columnheader\n        - [3] checkbox \"Select all\"\n"
+               "      - columnheader\n        - [4] link \"Name\"\n      - columnheader\n        - [5] link \"Price\"\n" + rows)
+    section = PageSection(id="s2", kind="normal", roots=[], tag="div", details=details)
+    assert _rows_as_data("What is the price of the Turntable?", section) == (
+        "Row matching the task (1 of 3):\n- row 1: Name: Turntable | Price: 249.00")
+    assert _rows_as_data("Which product is the cheapest?", section) is None
+    assert _rows_as_data("Who bought order #150?", section) is None  # no absent-code note for a mixed section
