@@ -154,6 +154,8 @@ class StepPhases:
         page = ctx.pagemem
         obs = await self.observer.observe(self.task, self.prompt_history(), ctx.pagemem, update)
         self.seen.add_page(ctx.pagemem)
+        for text in obs.by_rule:  # "Row matching the task (1 of 3): - row 2: …": our counts of what the page shows
+            self.seen.add(text)
         self.seen.add_relevant(*obs.extractions.values())  # their numbers may be the operands of a total
         obs.summary = await self._grounded(obs.summary, read=obs.whole)
         await self.events.emit("observation", step=self.step, url=obs.url, page=obs.page_title, text=obs.summary)

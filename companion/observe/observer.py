@@ -70,6 +70,8 @@ class Observation(BaseModel):
     page_summary: str | None = None
     purposes: dict[str, str] = Field(default_factory=dict, description="section id -> purpose, every top-level section")
     list_scans: dict[str, ListScan] = Field(default_factory=dict, description="list section id -> item selection done this step")
+    by_rule: list[str] = Field(default_factory=list, description="extractions written by rule from the page (rows with "
+                               "their headers, counts, absent codes): read text, as the page is, for the grounding check")
     list_items: dict[str, list[str]] = Field(default_factory=dict, description="selected list section id -> ids of its "
                                              "selected items (absent: every item is shown, e.g. under view_all)")
     whole: bool = Field(False, description="the summary is the shown sections' own text (small enough to show "
@@ -279,7 +281,7 @@ class PageObserver:
         if added_entry:
             entries.append(added_entry)
         summary = await summarize_for_task(caller, self.budget, task, history, pagemem, entries)
-        return observation(summary, extractions=extractions, list_scans=scans,
+        return observation(summary, extractions=extractions, list_scans=scans, by_rule=list(as_rows.values()),
                            list_items={sid: [it.id for _, it in pairs] for sid, pairs in picked.items()})
 
     # ------------------------------------------------------------------ helpers

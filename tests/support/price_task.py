@@ -11,7 +11,9 @@ PRICE_TASK = "What is the price of the Blue kettle?"
 
 
 def blue_price(text: str) -> str:
-    match = re.search(r"cell: Blue kettle\W+cell: (\$\d+\.\d\d)", text)  # the table row, as the page showed it
+    # The table row as the page showed it ("cell: Blue kettle - cell: $24.50"), or as data with its headers
+    # ("Name: Blue kettle | Price: $24.50", the rows the task names: observe/rows.py).
+    match = re.search(r"Blue kettle(?:\W+cell: | \| \w+: )(\$\d+\.\d\d)", text)
     return match.group(1) if match else "not found"
 
 
