@@ -49,10 +49,7 @@ declare_subset("candidate_filtering")
 FEW_CANDIDATES = 12
 NAV_LABEL_CHARS = 80
 VIEW_ALL_LABEL = "view all sections of this page in full"
-# Worded as a small model words its reason when the answer is in front of it: the default model, reasoning "the number
-# of pending orders is already displayed on the page", picked the link "Number" four steps running (its index
-# follows the words of its reason), and the task ran out of time with the answer read.
-END_TASK_LABEL = "end the task (it is complete, or its answer is known or already displayed on this page)"
+END_TASK_LABEL = "end the task (it is complete, or its answer is known)"
 TYPE_URL_LABEL = "type a URL into the address bar"
 SMALL_PAGE_CONTEXT = "every section of this small page, and the navigation actions (pages visited earlier, bookmarks, other tabs)"
 ADDED_CONTEXT = "elements that appeared since the page was opened (an opened popover, menu, message or new results)"
