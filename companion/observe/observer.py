@@ -37,7 +37,7 @@ from companion.observe.digest import ListSelection, PageDigest, render_added_gro
 from companion.observe.extraction import extract, format_details, is_own_extraction
 from companion.observe.listitems import ListScan, one_line, select_list_items
 from companion.observe.reselect import SelectionBasis, added_refs, reselect_reason
-from companion.observe.rows import absent_note, picked_rows_extraction, matched_rows, rows_extraction
+from companion.observe.rows import absent_note, matched_rows, picked_rows_extraction, rows_extraction
 from companion.observe.selection import select_sections
 from companion.observe.structure import controls_description, structural_kind
 from companion.observe.task_summary import summarize_for_task
@@ -253,16 +253,15 @@ class PageObserver:
         # panel, answered "the email address … is not provided" at ~450 new tokens each. Their elements are
         # offered as candidates all the same.
         # (The small page's idea, off with it: the paper's pipeline extracts every section.)
-        as_rows.update({sid: text for sid in extract_ids if self.budget.own_text_tokens and sid not in as_rows
-                        and (modal_view is None or sid != modal.id)
-                        and views.get(sid, top[sid].details) == top[sid].details
-                        and not is_own_extraction(details[sid], self.budget)
+        def by_rule(sid: str) -> bool:  # the small page's idea for one section, seen whole (no modal view, no split)
+            return (bool(self.budget.own_text_tokens) and sid not in as_rows and (modal_view is None or sid != modal.id)
+                    and views.get(sid, top[sid].details) == top[sid].details)
+
+        as_rows.update({sid: text for sid in extract_ids if by_rule(sid) and not is_own_extraction(details[sid], self.budget)
                         for text in [_controls_extraction(top[sid])] if text is not None})
         # A table's picked rows are its facts: shown with their headers, not paraphrased by an extraction call
         # (the model read one order's customer as another's email on the held-out admin).
-        as_rows.update({sid: text for sid in extract_ids if self.budget.own_text_tokens and sid not in as_rows
-                        and sid in picked and (modal_view is None or sid != modal.id)
-                        and views.get(sid, top[sid].details) == top[sid].details
+        as_rows.update({sid: text for sid in extract_ids if sid in picked and by_rule(sid)
                         for text in [picked_rows_extraction(top[sid], [pos for pos, _ in picked[sid]])] if text})
         asked = [sid for sid in extract_ids if sid not in as_rows and not is_own_extraction(details[sid], self.budget)]
         extracting = asyncio.gather(*(
