@@ -120,18 +120,27 @@ def remembered_dropdowns(ctx: AgentContext) -> dict[tuple[int, int], DropdownRec
 
 
 def _distinct_labels(candidates: list[Candidate], pm) -> list[Candidate]:
-    """Labels that occur more than once (two "Home" links) get the section's purpose, then a position."""
+    """Labels that occur more than once (three "Odd" buttons, two "Home" links) get what tells them apart: the
+    text of each one's row or card (Element.context: `button "Odd" (for "3")`), else the section's purpose, else
+    a position."""
     def relabel(group: list[Candidate], describe) -> None:
         for c in group:
             c.label = f"{c.label} {describe(c)}"
+
+    def context(c: Candidate) -> str:
+        el = pm.element_by_ref(c.element) if c.kind == "element" and c.element is not None and c.pick is None else None
+        return el.context if el is not None else ""
 
     counts = Counter(c.label for c in candidates)
     for label, n in counts.items():
         if n < 2:
             continue
         group = [c for c in candidates if c.label == label]
+        contexts = [context(c) for c in group]
         purposes = [(pm.section(c.section_id).purpose if c.section_id and pm.section(c.section_id) else None) for c in group]
-        if all(purposes) and len(set(purposes)) == len(purposes):
+        if all(contexts) and len(set(contexts)) == len(contexts):
+            relabel(group, lambda c, it=iter(contexts): f'(for "{next(it)}")')
+        elif all(purposes) and len(set(purposes)) == len(purposes):
             relabel(group, lambda c, it=iter(purposes): f"(in {next(it)})")
         else:
             relabel(group, lambda c, it=iter(range(1, len(group) + 1)): f"({next(it)} of {len(group)})")

@@ -18,9 +18,11 @@ COPY_WORDS = re.compile(r"^\s*copy\b|\bcopy to clipboard\b|\bcopy (?:link|url|co
 
 
 def label(el: Element) -> str:
-    """`button "Log in"`: the element without its page-specific index, for action strings and prompts."""
+    """`button "Log in"`: the element without its page-specific index, for action strings and prompts. One of
+    several alike controls says its row or card: `button "Odd" (for "3")` (pagemem/tell_apart.py)."""
     name = el.name or el.text
-    return f'{el.role} "{name[:80]}"' if name else el.role
+    said = f'{el.role} "{name[:80]}"' if name else el.role
+    return f'{said} (for "{el.context}")' if el.context else said
 
 
 # Roles a person knows by name, in their words; any other role ("generic", "img", "group") is not said.
@@ -34,9 +36,10 @@ def plain_label(el: Element) -> str:
     user reads (a confirmation), where label()'s `generic "Buy now"` means nothing."""
     name = (el.name or el.text)[:80]
     word = _ROLE_WORDS.get(el.role)
+    of = f' for "{el.context}"' if el.context else ""  # which row's "Delete" is asked about
     if name:
-        return f'the {word} "{name}"' if word else f'"{name}"'
-    return f"the {word}" if word else "an unnamed element"
+        return f'the {word} "{name}"{of}' if word else f'"{name}"{of}'
+    return f"the {word}{of}" if word else "an unnamed element"
 
 
 def is_file_input(el: Element) -> bool:

@@ -64,9 +64,11 @@ class Element(PageMemModel):
     url: str | None = Field(None, description="where it navigates, as the browser resolved it (links, forms, formaction)")
     url_truncated: bool = Field(False, description="`url` was cut by the extension: never followed")
     drag: bool = Field(False, description="it can be dragged (protocol.SnapshotElement.drag)")
+    context: str = Field("", description="for a control whose role and name others on the page share: the text of "
+                         "its row or card, which tells it apart ('3' for the 'Odd' beside 3; pagemem/tell_apart.py)")
     # mu: mutable agent state
     value: str | None = Field(None, description="current value; never persisted for typed fields")
-    clicked: bool = False
+    clicked: bool = Field(False, description="the agent used it on this page: clicked, checked, chose from it or typed into it")
     explored: bool = False
     dropdown_elements: list[ElementRef] = Field(default_factory=list, description="revealed by clicking this element, in this "
                                                 "document (memory keeps them by stable key: memory/records.py DropdownRecord)")

@@ -95,6 +95,9 @@ def accessible_name(node: "Node", tree: "PageTree") -> str:
     for attr in ("alt", "title", "placeholder"):
         if a.get(attr):
             return a[attr]
+    near = tree.near_labels.get(node.key)
+    if near:  # no label of its own: the text beside it (tell_apart.near_labels)
+        return near
     if el.tag == "select":
         return ""
     return node.text
@@ -316,6 +319,8 @@ def _element_line(index: int, role: str, name: str, tag: str, attrs: dict[str, s
     itype = attrs.get("type", "").lower()
     if tag == "input" and role in ("textbox",) and itype not in ("", "text"):
         parts.append(f"type={itype}")
+    elif tag == "textarea":
+        parts.append("(text area)")  # what a person calls it ("paste it from the 1st text area"); its role is textbox
     if value and role in TEXT_INPUT_ROLES | {"listbox"} or (value and tag in ("input", "textarea", "select")):
         if not (tag == "input" and itype == "password"):
             parts.append("value=" + _quote(value, VALUE_CHARS))

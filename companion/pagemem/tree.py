@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from companion.gcpause import gc_paused
-from companion.pagemem.render import absorbs, image_name, node_line
+from companion.pagemem.render import absorbs, accessible_name, image_name, node_line
+from companion.pagemem.tell_apart import mark_contexts, near_labels
 from companion.pagemem.tokens import count_tokens
 from companion.protocol import Box, Snapshot, SnapshotElement
 
@@ -45,7 +46,7 @@ INPUT_ROLES = {
 class Node:
     __slots__ = ("el", "frame", "parent", "children", "kept", "self_visible", "text", "rest", "tokens",
                  "line_tokens", "atokens", "n_interactive", "bbox", "role", "index", "order", "name", "hint", "line",
-                 "modal_below")
+                 "modal_below", "context")
 
     def __init__(self, el: SnapshotElement, frame: int) -> None:
         self.el = el
@@ -68,6 +69,7 @@ class Node:
         self.hint = ""   # what tells a control without an accessible name apart (render.nameless_hint)
         self.line = ""   # cached outline line (render.node_line)
         self.modal_below = False  # a kept descendant is a modal: this node must split to free it
+        self.context = ""  # an alike control's row or card text (tell_apart.py)
 
     @property
     def key(self) -> tuple[int, int]:
@@ -120,6 +122,8 @@ class PageTree:
     # label[for] text by (frame, id attribute): accessible names of inputs.
     labels: dict[tuple[int, str], str] = field(default_factory=dict)
     ids: dict[tuple[int, str], Node] = field(default_factory=dict)
+    # A nameless field's label from the text beside it, by node key (tell_apart.near_labels).
+    near_labels: dict[tuple[int, int], str] = field(default_factory=dict)
 
 
 def role_of(el: SnapshotElement) -> str:
@@ -205,6 +209,7 @@ def _build_tree(snapshot: Snapshot) -> PageTree:
     vp = snapshot.viewport
     tree = PageTree(page_roots, nodes, max(vp.width * vp.height, 1.0), labels, ids)
     _annotate(tree)
+    mark_contexts(tree)
     return tree
 
 
@@ -301,6 +306,7 @@ def _annotate(tree: PageTree) -> None:
             if node.el.interactive:
                 k += 1
                 node.index = k
+    tree.near_labels = near_labels(tree, lambda node: bool(accessible_name(node, tree).strip()))
     # Second pass: names need labels; token sizes need names. Post-order again, so children are done.
     # The sums mirror render.render_nodes: an absorbing node (link, button, heading) shows its subtree's
     # text in its own line, so below it only interactive descendants are rendered.

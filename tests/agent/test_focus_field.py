@@ -27,6 +27,6 @@ def test_a_field_the_task_gives_no_text_for_is_focused_not_typed_into(browser, p
 
     assert browser.driver.find_element(By.ID, "focused").text == "yes"
     assert browser.driver.execute_script("return document.getElementById('who').value") == ""
-    assert result.actions == ["Clicked textbox"], result.actions
+    assert result.actions == ['Clicked textbox "Write a name."'], result.actions  # named by the text of its box
     assert len(server.prompts("input_value")) == 2
     assert 'Not "textbox"' in server.prompts("input_value")[1]

@@ -19,5 +19,5 @@ def test_the_last_step_of_a_task_that_did_nothing_acts_before_it_ends(browser, p
                                   memory_dir=memory_dir, max_steps=1), timeout=240)
 
     assert browser.driver.execute_script("return window.liked") == ["Ada"]
-    assert result.actions == ['Clicked button "Like"']
+    assert result.actions == ['Clicked button "Like" (for "Ada: the kettles are in.")']  # its post tells it apart
     assert result.status == "done", result.explanation
