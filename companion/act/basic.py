@@ -80,6 +80,7 @@ async def type_text(ctx: AgentContext, el: Element, text: str) -> str:
         raise NoOp(noop, say.typed(el, text))
     await confirm_action(ctx, "type", el)  # a field of another origin's frame
     await browser(ctx, ctx.session.type(el.ref, text, secret=el.is_password, tab=ctx.tab), f"typing into {label(el)}")
+    el.clicked = True  # used on this page (routing.check_named_controls_used)
     if el.is_password:
         ctx.typed_secrets.add(el.key)
     else:
@@ -154,6 +155,7 @@ async def set_option(ctx: AgentContext, el: Element, option: str) -> str:
         raise NoOp(noop, say.selected(el, option))
     await browser(ctx, ctx.session.select(el.ref, label=option, tab=ctx.tab), f"selecting {option!r} in {label(el)}")
     el.value = el.selected_option = option
+    el.clicked = True
     if "multiple" in el.attrs and option not in el.selected_options:  # the others stay selected
         el.selected_options = [o for o in el.options if o in el.selected_options or o == option]
     return say.selected(el, option)

@@ -266,8 +266,12 @@ WORKFLOWS = {"drag": drag, "slider": set_slider, "select_text": select_text}
 
 
 async def perform(ctx: AgentContext, candidate: Candidate) -> str:
-    """Carry out a gesture candidate; its history string."""
-    return await WORKFLOWS[candidate.kind](ctx, candidate)
+    """Carry out a gesture candidate; its history string. Its element counts as used on this page."""
+    done = await WORKFLOWS[candidate.kind](ctx, candidate)
+    el = ctx.pagemem.element_by_ref(candidate.element) if ctx.pagemem is not None and candidate.element else None
+    if el is not None:
+        el.clicked = True
+    return done
 
 
 __all__ = ["GESTURE_KINDS", "PageGestures", "element_candidates", "text_candidates", "perform", "is_slider", "is_draggable"]

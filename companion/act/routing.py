@@ -34,14 +34,17 @@ from companion.act.errors import ActionFailed, NoOp, NotYet
 from companion.act.form import submit_form
 from companion.act.gestures import GESTURE_KINDS, perform as perform_gesture
 from companion.act.models import Candidate, FormField, Outcome
-from companion.act.named_fields import fields_in_scope, unset_named, value_named_for
+from companion.act.named_fields import fields_in_scope, names_action, unset_named, value_named_for
+from companion.act.prefilter import element_skip_reason
 from companion.act.sites import check_navigation, element_target, parse_url
 from companion.act.search import search
+from companion.act.task_parts import request_before
 from companion.bridge.errors import BridgeDisconnected, BridgeError
 from companion.pagemem.identity import element_key
 from companion.pagemem.model import Element, PageSection
 from companion.pagemem.widgets import is_submit_like, is_text_field
 from companion.protocol import ElementRef
+from companion.text import content_words
 
 log = logging.getLogger(__name__)
 
@@ -305,7 +308,9 @@ async def _execute(ctx: AgentContext, candidate: Candidate, reason: str) -> Outc
             return await search(ctx, field)
         return await submit_form(ctx, form_section, fill=element_action, detached=detached)
     check_named_fields_set(ctx, el, section)  # what is unset says more than which part comes first
+    check_named_controls_used(ctx, el)
     check_part_order(ctx, el)
+    check_named_instead(ctx, el)
     return await element_action(ctx, el, section)
 
 
@@ -326,6 +331,65 @@ def check_part_order(ctx: AgentContext, el: Element) -> None:
     ctx.order_warnings.add((el.key, first))
     raise NotYet(f'not done yet: the task\'s part {first + 1}, "{ctx.parts.parts[first].text}", comes first and is '
                  "not done; do it first")
+
+
+MAX_NAMED_SAID = 4
+
+
+def check_named_controls_used(ctx: AgentContext, el: Element) -> None:
+    """A submit-like button outside any form, clicked before anything was done on this page, is refused once when
+    the task names other controls here ("Mark the numbers below as odd or even and press submit": its "Odd" and
+    "Even" buttons) or asks for something before the button (task_parts.request_before: "Expand the section
+    below and click submit"). The default model pressed Submit first on both, "the page provides buttons for
+    this". The named controls are buttons, boxes, options, links, tabs: text fields are check_named_fields_set's.
+    Chosen again, it is clicked."""
+    if not is_submit_like(el, in_form=False) or ctx.pagemem is None:
+        return
+    elements = [e for e in ctx.pagemem.all_elements() if not e.disabled]
+    warning = (el.key, ("nothing done",))
+    if warning in ctx.submit_warnings or any(e.clicked for e in elements):
+        return
+    named = dict.fromkeys(f'{e.role} "{(e.name or e.text)[:60]}"' for e in elements
+                          if e.key != el.key and (e.name or e.text) and not is_text_field(e)
+                          and not is_submit_like(e, in_form=False) and names_action(ctx.task, e.name or e.text))
+    first = request_before(ctx.task, el.name or el.text) if not named else None
+    if not named and not first:
+        return
+    ctx.submit_warnings.add(warning)
+    if named:
+        raise NotYet(f"not clicked yet: nothing is done on this page yet, and the task names "
+                     f"{', '.join(list(named)[:MAX_NAMED_SAID])} here; use those first")
+    raise NotYet(f'not clicked yet: nothing is done on this page yet, and the task asks to "{first}" before it; '
+                 "do that first")
+
+
+MAX_NAMED_INSTEAD = 3
+
+
+def check_named_instead(ctx: AgentContext, el: Element) -> None:
+    """A control the task says nothing of, chosen while the page shows one to three controls the task names
+    ("forward that email": its "Forward" button), is refused once with them: the default model clicked "Reply"
+    beside "Forward" on two mails, its reason a copy of the task. Fields, boxes, lists and submit buttons are the
+    other rules'; a control sharing a word with the task (a mail row "Kendre ...") is named enough. Chosen
+    again, it is clicked."""
+    name = el.name or el.text
+    if ctx.pagemem is None or is_form_field(el) or is_submit_like(el, in_form=False):
+        return
+    if set(content_words(name)) & set(content_words(ctx.task)):
+        return
+    warning = (el.key, ("named instead",))
+    if warning in ctx.submit_warnings:
+        return
+    named = dict.fromkeys(f'{e.role} "{(e.name or e.text)[:60]}"' for e in ctx.pagemem.all_elements()
+                          if not e.clicked and e.key != el.key and (e.name or e.text)
+                          and not is_form_field(e) and not is_submit_like(e, in_form=False)
+                          and names_action(ctx.task, e.name or e.text)
+                          and element_skip_reason(e, ctx.url, ctx.sites) is None)  # a link to this page: not offered
+    if not 1 <= len(named) <= MAX_NAMED_INSTEAD:
+        return
+    ctx.submit_warnings.add(warning)
+    raise NotYet(f"not clicked yet: the task names {', '.join(named)} here and nothing of {label(el)}; choose "
+                 "what it names, or this again if it is still the way")
 
 
 def check_named_fields_set(ctx: AgentContext, el: Element, section: PageSection | None) -> None:

@@ -105,6 +105,35 @@ def _clauses(sentence: str) -> list[str]:
     return [sentence[bounds[i]:bounds[i + 1]] for i in range(0, len(bounds), 2)]
 
 
+# Verbs of a request made of a page: a clause opening with one, before the clause that clicks a button, asks for
+# something to be done first ("Expand the section below and click submit").
+_REQUEST_VERBS = frozenset("expand open select choose pick check tick uncheck mark enter type fill write set drag "
+                           "move search highlight copy paste scroll switch toggle add remove delete rate sort".split())
+_CLAUSE_BREAK = re.compile(r"\s*(?:[,;]|\.\s|\b(?:and|then)\b)\s*", re.I)
+_WORD = re.compile(r"[\w'-]+")
+
+
+def request_before(task: str, name: str) -> str | None:
+    """The clause of the task, before the words that name `name`, that asks for something else to be done first:
+    "Expand the section below" in "Expand the section below and click submit", "Mark the numbers below as odd or
+    even" in "... and press submit when done". None when the task does not name it, or asks nothing before it.
+    The clause just before the name is the one that governs it ("click", "press the"): it does not count."""
+    want = [w.lower() for w in _WORD.findall(name)]
+    if not want:
+        return None
+    found = list(_WORD.finditer(task))
+    words = [m.group(0).lower() for m in found]
+    start = next((found[i].start() for i in range(len(words) - len(want) + 1) if words[i:i + len(want)] == want), None)
+    if start is None:
+        return None
+    clauses = [c.strip() for c in _CLAUSE_BREAK.split(task[:start]) if c.strip()]
+    for clause in clauses[:-1]:
+        first = _WORD.match(clause)
+        if first and first.group(0).lower() in _REQUEST_VERBS:
+            return clause
+    return None
+
+
 def split_task(task: str) -> list[str]:
     """The task's ordered parts (one part: the task as it is)."""
     text = " ".join(task.split())

@@ -3,7 +3,7 @@ it names was used and the page became another document (companion/act/task_parts
 
 from __future__ import annotations
 
-from companion.act.task_parts import TaskParts, split_task
+from companion.act.task_parts import TaskParts, request_before, split_task
 
 LOGIN_TASK = ("Log in to the shop admin (username: admin, password: s3cret!). "
               "What is the current stock of the product with SKU KT-1002?")
@@ -99,3 +99,16 @@ def test_an_element_of_a_later_part_waits_for_an_earlier_part_that_names_an_elem
 def test_an_earlier_part_naming_nothing_on_the_page_does_not_hold_a_later_one():
     parts = TaskParts.of("Log in to the shop, then click button TWO")
     assert parts.first_pending("TWO", ["TWO", "Cancel"]) is None
+
+
+def test_a_request_in_a_clause_before_the_one_that_clicks_a_button_comes_first():
+    assert request_before("Expand the section below and click submit.", "Submit") == "Expand the section below"
+    assert request_before("Mark the numbers below as odd or even and press submit when done.", "Submit") == \
+        "Mark the numbers below as odd or even"
+    assert request_before("Select Iceland, then press Search", "Search") == "Select Iceland"
+
+
+def test_the_clause_that_clicks_the_button_itself_or_one_without_a_request_verb_asks_nothing_first():
+    assert request_before("Click on the Submit button.", "Submit") is None
+    assert request_before("Find the email by Bob and click the trash icon", "trash") is None  # reading is no action
+    assert request_before("Expand the section below and click submit.", "Cancel") is None    # not named at all

@@ -1,0 +1,51 @@
+"""A premature or unnamed choice is refused once, then done when chosen again (act/routing.py: a rule may be wrong
+about a page, so it asks; it never forbids). Real Chromium, the real extension, execute() on fixture pages."""
+
+from __future__ import annotations
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from companion.act import execute
+from companion.act.errors import NotYet
+from tests.support.act_context import candidate_for
+
+pytestmark = pytest.mark.browser
+
+
+async def _twice(ctx, name: str) -> str:
+    with pytest.raises(NotYet) as refused:
+        await execute(ctx, candidate_for(ctx, name), "scripted")
+    await execute(ctx, candidate_for(ctx, name), "scripted")
+    return str(refused.value)
+
+
+async def test_submit_before_anything_named_is_done_is_clicked_when_chosen_again(browser, open_page, make_ctx):
+    open_page("mark_rows.html")
+    ctx = await make_ctx("Mark the numbers below as odd or even and press submit when done.")
+    said = await _twice(ctx, "Submit")
+    assert 'the task names button "Odd", button "Even" here' in said
+    assert browser.driver.find_element(By.ID, "submitted").text == "submitted after: nothing"
+
+
+async def test_submit_after_a_control_was_used_on_the_page_is_not_refused(browser, open_page, make_ctx):
+    open_page("expand_then_submit.html")
+    ctx = await make_ctx("Expand the section below and click submit.")
+    await execute(ctx, candidate_for(ctx, "Section #4"), "scripted")
+    await execute(ctx, candidate_for(ctx, "Submit"), "scripted")
+    assert browser.driver.find_element(By.ID, "result").text == "submitted expanded"
+
+
+async def test_a_control_the_task_does_not_name_is_clicked_when_chosen_again(browser, open_page, make_ctx):
+    open_page("mail_actions.html")
+    ctx = await make_ctx("Forward that email to Harmony.")
+    said = await _twice(ctx, "Archive")
+    assert 'names button "Forward" here and nothing of button "Archive"' in said
+    assert browser.driver.find_element(By.ID, "did").text == "pressed Archive"
+
+
+async def test_a_control_sharing_a_word_with_the_task_is_not_refused(browser, open_page, make_ctx):
+    open_page("mail_actions.html")
+    ctx = await make_ctx("Archive the mail from Kendre, or forward it if it cannot be archived.")
+    await execute(ctx, candidate_for(ctx, "Archive"), "scripted")
+    assert browser.driver.find_element(By.ID, "did").text == "pressed Archive"
