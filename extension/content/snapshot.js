@@ -258,6 +258,42 @@
     if (controls >= 2 && !loose) delete rec.interactive;
   }
 
+  // Rules that give a pointer cursor only under the mouse (".controls span:hover { cursor: pointer }": a row of
+  // icon controls). Nothing hovers while a snapshot is taken, so getComputedStyle never shows that pointer: the
+  // rules are read from the frame's stylesheets (those it may read) and their selectors, ":hover" left out, are
+  // matched instead. A selector that would match everything alike ("*", "div:hover") says nothing and is left out.
+  const MAX_HOVER_SELECTORS = 40;
+  const MAX_RULES_READ = 20000;
+  const BARE_TAG = /^(\*|[a-z][a-z0-9]*)$/i;
+  function hoverPointerSelector() {
+    const found = [];
+    let read = 0;
+    const visit = (rules, depth) => {
+      for (const rule of rules) {
+        if (found.length >= MAX_HOVER_SELECTORS || ++read > MAX_RULES_READ) return;
+        if (rule.cssRules && !rule.selectorText) {  // @media, @supports, @layer: their rules
+          if (depth < 4) visit(rule.cssRules, depth + 1);
+          continue;
+        }
+        const sel = rule.selectorText;
+        if (!sel || !sel.includes(":hover") || !rule.style || rule.style.cursor !== "pointer") continue;
+        for (const part of sel.split(",")) {
+          if (!part.includes(":hover")) continue;
+          const bare = part.replace(/:hover/g, "").trim();
+          if (!bare || BARE_TAG.test(bare)) continue;
+          try { document.querySelector(bare); } catch (e) { continue; }  // not a selector without :hover
+          found.push(bare);
+        }
+      }
+    };
+    for (const sheet of Array.from(document.styleSheets)) {
+      let rules = null;
+      try { rules = sheet.cssRules; } catch (e) { continue; }  // another origin's sheet
+      if (rules) visit(rules, 0);
+    }
+    return found.length ? found.join(", ") : null;
+  }
+
   // Returns {elements: JSON string, frames: [{frame, x, y}], count, timing_ms, ...page metadata}.
   // offset: where this frame's viewport sits in the top-level viewport (accumulated over nesting).
   // expectFrames: child frame ids whose announcement must arrive first, so they can be labelled.
@@ -273,6 +309,7 @@
     const outEls = []; // out[i]'s element
     const childFrames = [];
     const cursorChecks = { n: 0 };
+    const hoverPointer = hoverPointerSelector();
     const secretSelects = new Set(); // their options' selected flags would tell the value
     const secretCopies = []; // secret values, masked wherever else the page repeats them
     // Inside a secret field or region (a textarea's default text, a masked contenteditable), or an editable
@@ -375,7 +412,7 @@
       if (!interactive && visible && !pointerCtx && !STRUCTURAL_TAGS.has(tag)) {
         cursorChecks.n++;
         const style = getComputedStyle(el);
-        if (style.cursor === "pointer") {
+        if (style.cursor === "pointer" || (hoverPointer !== null && el.matches(hoverPointer))) {
           interactive = true;
           byCursor = true;
           childPointerCtx = true;

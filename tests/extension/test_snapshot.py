@@ -169,6 +169,9 @@ async def test_script_and_style_content_is_skipped(browser, open_page):
         ("anchor", True),
         ("hidden-input", False),
         ("plain-text", False),
+        ("hover-like", True),  # a pointer only under the mouse (".controls span:hover"), read from the stylesheet
+        ("hover-tile", True),  # the same inside @media
+        ("hover-other", False),  # a :hover rule without a pointer; "div:hover" says nothing of one div
     ],
 )
 async def test_interactive_heuristics(browser, open_page, find, element_id, interactive):
