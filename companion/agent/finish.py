@@ -7,6 +7,8 @@ rule checks that refuse a hollow end before or after them (no LLM call):
   - unset_at_end: nor is it complete while, on a small page and before anything was submitted, a box, an option
     or a quoted value the task names is not set (act/named_fields.py, the precondition a Submit gets): the
     default model ticked one of three named boxes and ended, its observation saying all three were ticked;
+  - unpressed_at_end, nothing_done: an errand that names a button this page shows ("... then press Submit") is not
+    complete before an action pressed it, nor one that did nothing at all (each refused once);
   - unacted_at_last_step: an episode must not end without a single action: on the step budget's last step, with
     no action done in the whole task, end task is refused (then not offered on that page), so the last choice is
     among the page's actions. A question (a "?" and no imperative verb) may be answered from the page as it is;
@@ -37,7 +39,7 @@ from urllib.parse import urldefrag
 
 from companion import llm
 from companion.act.elements import SEARCH_WORDS, is_search_field, label
-from companion.act.named_fields import fields_in_scope, unset_named
+from companion.act.named_fields import fields_in_scope, names_action, unset_named
 from companion.agent.seen_text import SeenText
 from companion.llm.answers import FinalAnswer, Verification
 from companion.llm.fit import declare
@@ -134,6 +136,11 @@ def requested_actions(task: str) -> list[str]:
     return [group for group, pattern in _VERB_PATTERNS.items() if pattern.search(text)]
 
 
+def is_question(task: str) -> bool:
+    """A question to answer from pages ("What is the price of the kettle?"), not an errand: a "?" and no action asked."""
+    return "?" in task and not requested_actions(task)
+
+
 def missing_action(task: str, actions_done: list[str]) -> str | None:
     """Why the task cannot be complete yet (None: every action it asks for has one that could do it)."""
     kinds = {a.split(" ", 1)[0] for a in actions_done}
@@ -148,7 +155,7 @@ def missing_action(task: str, actions_done: list[str]) -> str | None:
 def unacted_at_last_step(task: str, done: list[str], last_step: bool) -> str | None:
     """Why the last step of a task that did nothing cannot end it (None: an action ran, steps are left, or the
     task is a question, whose answer may be on the page as it is)."""
-    if not last_step or done or ("?" in task and not requested_actions(task)):
+    if not last_step or done or is_question(task):
         return None
     return ("this is the last step and no action was done in the whole task: choose the page's action that best "
             "does what the task asks")
@@ -188,6 +195,26 @@ def unset_at_end(task: str, pagemem: PageMem | None, actions_done: list[str],
     if pagemem is None or not requested_actions(task) or submitted(actions_done):
         return ()
     return tuple(unset_named(task, fields_in_scope(pagemem), typed_secrets))
+
+
+def unpressed_at_end(task: str, pagemem: PageMem | None, actions_done: list[str]) -> tuple[str, ...]:
+    """The buttons an errand names that this page shows and no action pressed ("... then press Submit"): the default
+    model generated a number four times and ended with "2" as its answer, Submit never pressed. A question names
+    no button to press; an enabled button only; none once anything was submitted."""
+    if pagemem is None or is_question(task) or submitted(actions_done):  # Enter in a search box does a "Search"
+        return ()
+    return tuple(dict.fromkeys(f'button "{el.name or el.text}" is not pressed' for el in pagemem.all_elements()
+                               if el.role == "button" and not el.disabled and SUBMIT_WORDS.search(el.name or el.text)
+                               and names_action(task, el.name or el.text)))
+
+
+def nothing_done(task: str, actions_done: list[str]) -> str | None:
+    """An errand ended before any action in the whole task ("Use the terminal below to delete a file ending with
+    .gif": the default model ended at once, its answer saying it typed the command). Refused once: a task may ask
+    for a state the page already has."""
+    if actions_done or is_question(task):
+        return None
+    return "nothing was done in this task yet, and it asks for something to be done: do it on the page first"
 
 
 # ---------------------------------------------------------------------------- an answer that found nothing
@@ -333,6 +360,7 @@ class EndFacts:
     history: Callable[[bool], str]  # the history with this step's actions so far (notes: bool)
     last_step: bool = False  # the step budget's last step
     read: bool = False  # the observation is the page's own text (shown whole) and listed changes: no claim in it
+    declined: bool = False  # the user declined an action of this task: ending with nothing done is theirs to choose
 
 
 @dataclass
@@ -366,6 +394,17 @@ class EndGate:
         if left and left not in self.end_warnings:
             self.end_warnings.add(left)
             return Refused(f"the task names what is unset on this page ({'; '.join(left)}): set that first", "rule")
+        # A button is asked for only once nothing named is left unset: "set that first" and "press it" in turn
+        # sent an insistent model round in circles.
+        unpressed = () if left else unpressed_at_end(self.task, f.pagemem, f.done)
+        if unpressed and unpressed not in self.end_warnings:
+            self.end_warnings.add(unpressed)
+            return Refused(f"the task names what is not pressed yet on this page ({'; '.join(unpressed)}): press "
+                           "it to finish", "rule")
+        idle = None if f.declined else nothing_done(self.task, f.done + f.already_so)
+        if idle and ("nothing done",) not in self.end_warnings:
+            self.end_warnings.add(("nothing done",))
+            return Refused(idle, "rule")
         if not self.verified:
             self.verified = True
             verdict = await verify_end_task(self.task, f.history(False), f.observation, f.done,

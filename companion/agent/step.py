@@ -22,7 +22,9 @@ from companion.act.models import Outcome
 from companion.act.filter_guard import element_name
 from companion.agent.describe_change import describe_change, page_lines
 from companion.agent.decide import CHANGED_NOTHING, DECLINED, TRIED, select_action
-from companion.agent.finish import Answer, EndFacts, EndGate, Refused, declined_end, moves_on, split_problems
+from companion.agent.finish import (
+    Answer, EndFacts, EndGate, Refused, declined_end, is_question, moves_on, split_problems,
+)
 from companion.agent.seen_text import SeenText
 from companion.agent.events import usage_of
 from companion.agent.history import History, StepRecord
@@ -126,8 +128,16 @@ class StepPhases:
         st = await self._observe(ctx)
         if st is None:
             return
-        await self._candidates(st, st.obs)
         try:
+            if st.obs.named_rows and is_question(self.task):
+                # The row the question names is in sight, copied by rule with its headers: ask the end check
+                # first. Filtering the page's candidates and choosing "end" cost the held-out admin's last step
+                # three calls and ~2,700 prompt tokens (60+ s) before the same check ran. Refused, the step goes
+                # on as usual, the end shown as tried.
+                await self.events.emit("note", step=self.step, text="The row the question names is on this page: "
+                                                                    "checked first for the answer.")
+                await self._end_task(st)
+            await self._candidates(st, st.obs)
             while (chosen := await self._choose(st)) is not None:
                 if not await self._dispatch(st, chosen):
                     return
@@ -293,7 +303,7 @@ class StepPhases:
             observation=st.observation, done=self.history.actions() + st.actions, already_so=self.already_so,
             pagemem=ctx.pagemem, typed_secrets=ctx.typed_secrets, parts=ctx.parts.listed(), visited=ctx.visited_urls,
             history=lambda notes: self._history_with(st, notes=notes), last_step=self.step >= self.max_steps,
-            read=st.whole))
+            read=st.whole, declined=bool(self.declined_here)))
         if isinstance(verdict, Refused):
             st.end_task_removed = True
             if verdict.by == "rule":

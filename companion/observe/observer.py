@@ -74,6 +74,8 @@ class Observation(BaseModel):
                                "their headers, counts, absent codes): read text, as the page is, for the grounding check")
     list_items: dict[str, list[str]] = Field(default_factory=dict, description="selected list section id -> ids of its "
                                              "selected items (absent: every item is shown, e.g. under view_all)")
+    named_rows: bool = Field(False, description="a row the task identifies by a value it holds (a number, code, email, "
+                             "name; rows.py) is among this observation's rule-made extractions")
     whole: bool = Field(False, description="the summary is the shown sections' own text (small enough to show "
                                            "whole, whole.py): no extraction or task summary call was made")
     small: bool = Field(False, description="a small page (or selection): the sections' own text stood in for their "
@@ -281,6 +283,7 @@ class PageObserver:
             entries.append(added_entry)
         summary = await summarize_for_task(caller, self.budget, task, history, pagemem, entries)
         return observation(summary, extractions=extractions, list_scans=scans, by_rule=list(as_rows.values()),
+                           named_rows=any(matched_rows(task, top[sid]) for sid in as_rows),
                            list_items={sid: [it.id for _, it in pairs] for sid, pairs in picked.items()})
 
     # ------------------------------------------------------------------ helpers

@@ -10,8 +10,12 @@ from tests.support.agent_llm import candidates_of, index_of, unwrap
 
 
 def leave_then_end(text: str, labels: list[str]) -> int:
-    partner = index_of(labels, r'link "Partner shop"')
-    return partner if partner is not None else index_of(labels, r"^end the task")
+    """The partner link; else the end; refused that (nothing done yet), the page's own other link."""
+    for pattern in (r'link "Partner shop"', r"^end the task", r'link "Second page here"'):
+        at = index_of(labels, pattern)
+        if at is not None:
+            return at
+    return index_of(labels, r"^type a URL")
 
 
 def test_a_link_to_another_site_asks_and_a_decline_keeps_the_task_on_its_site(browser, pages, agent_llm, memory_dir):
@@ -40,7 +44,7 @@ def test_with_confirmations_off_a_link_to_another_site_is_refused(browser, pages
     result = browser.run(run_task("Find the partner shop's page.", session=browser.session, start_url=start,
                                   memory_dir=memory_dir, max_steps=2), timeout=180)
 
-    assert browser.driver.current_url == start
+    assert not browser.driver.current_url.startswith(pages.other_base)  # never on the other site
     # Refused before the LLM ever saw it: no candidate list offered the partner link.
     offered = [label for text in server.prompts("action_selection") for label in candidates_of(unwrap(text))]
     assert any("Second page here" in label for label in offered), offered

@@ -166,3 +166,8 @@ def test_the_rows_a_task_names_in_a_table_inside_a_form_are_found_by_rule():
         "Row matching the task (1 of 3):\n- row 1: Name: Turntable | Price: 249.00")
     assert _rows_as_data("Which product is the cheapest?", section) is None
     assert _rows_as_data("Who bought order #150?", section) is None  # no absent-code note for a mixed section
+
+
+async def test_the_observation_says_when_a_row_the_task_names_is_in_it(lexical):
+    assert (await observe(lexical, "What is the status of order 110?"))[2].named_rows
+    assert not (await observe(lexical, "How many orders are pending?"))[2].named_rows
