@@ -42,7 +42,7 @@ from companion.act.task_parts import request_before
 from companion.bridge.errors import BridgeDisconnected, BridgeError
 from companion.pagemem.identity import element_key
 from companion.pagemem.model import Element, PageSection
-from companion.pagemem.widgets import is_submit_like, is_text_field
+from companion.pagemem.widgets import SUBMIT_WORDS, is_submit_like, is_text_field
 from companion.protocol import ElementRef
 from companion.text import content_words
 
@@ -333,6 +333,15 @@ def check_part_order(ctx: AgentContext, el: Element) -> None:
                  "not done; do it first")
 
 
+def submits(el: Element) -> bool:
+    """A click that hands the page what was set: a submit-like button, or a scripted control read as one (a
+    clickable div "Submit", generic to the accessibility tree and a button to a person; a short name only: a mail
+    row "Re: post the update" is no button)."""
+    name = el.name or el.text
+    return is_submit_like(el, in_form=False) or (el.role == "generic" and len(name.split()) <= 3
+                                                 and bool(SUBMIT_WORDS.search(name)))
+
+
 MAX_NAMED_SAID = 4
 
 
@@ -343,7 +352,7 @@ def check_named_controls_used(ctx: AgentContext, el: Element) -> None:
     below and click submit"). The default model pressed Submit first on both, "the page provides buttons for
     this". The named controls are buttons, boxes, options, links, tabs: text fields are check_named_fields_set's.
     Chosen again, it is clicked."""
-    if not is_submit_like(el, in_form=False) or ctx.pagemem is None:
+    if not submits(el) or ctx.pagemem is None:
         return
     elements = [e for e in ctx.pagemem.all_elements() if not e.disabled]
     warning = (el.key, ("nothing done",))
@@ -351,7 +360,7 @@ def check_named_controls_used(ctx: AgentContext, el: Element) -> None:
         return
     named = dict.fromkeys(f'{e.role} "{(e.name or e.text)[:60]}"' for e in elements
                           if e.key != el.key and (e.name or e.text) and not is_text_field(e)
-                          and not is_submit_like(e, in_form=False) and names_action(ctx.task, e.name or e.text))
+                          and not submits(e) and names_action(ctx.task, e.name or e.text))
     first = request_before(ctx.task, el.name or el.text) if not named else None
     if not named and not first:
         return
@@ -367,23 +376,27 @@ MAX_NAMED_INSTEAD = 3
 
 
 def check_named_instead(ctx: AgentContext, el: Element) -> None:
-    """A control the task says nothing of, chosen while the page shows one to three controls the task names
-    ("forward that email": its "Forward" button), is refused once with them: the default model clicked "Reply"
-    beside "Forward" on two mails, its reason a copy of the task. Fields, boxes, lists and submit buttons are the
+    """A control the task says nothing of, chosen while the page shows one to three controls the task names or
+    shares a word with ("forward that email": its "Forward" button; "the message from Eilis": the mail row
+    "Eilis Sagittis…"), is refused once with them: the default model clicked "Reply" beside "Forward" on two
+    mails, and Nancee's mail for Eilis's, its reason a copy of the task. Fields, boxes, lists and submit buttons are the
     other rules'; a control sharing a word with the task (a mail row "Kendre ...") is named enough. Chosen
     again, it is clicked."""
     name = el.name or el.text
-    if ctx.pagemem is None or is_form_field(el) or is_submit_like(el, in_form=False):
+    if ctx.pagemem is None or is_form_field(el) or submits(el):
         return
-    if set(content_words(name)) & set(content_words(ctx.task)):
+    asked = set(content_words(ctx.task))
+    if set(content_words(name)) & asked:
         return
     warning = (el.key, ("named instead",))
     if warning in ctx.submit_warnings:
         return
-    named = dict.fromkeys(f'{e.role} "{(e.name or e.text)[:60]}"' for e in ctx.pagemem.all_elements()
+    modal = ctx.pagemem.modal()  # under a dialog only the dialog's controls are offered
+    shown = modal.all_elements() if modal is not None else ctx.pagemem.all_elements()
+    named = dict.fromkeys(f'{e.role} "{(e.name or e.text)[:60]}"' for e in shown
                           if not e.clicked and e.key != el.key and (e.name or e.text)
-                          and not is_form_field(e) and not is_submit_like(e, in_form=False)
-                          and names_action(ctx.task, e.name or e.text)
+                          and not is_form_field(e) and not submits(e)
+                          and (names_action(ctx.task, e.name or e.text) or set(content_words(e.name or e.text)) & asked)
                           and element_skip_reason(e, ctx.url, ctx.sites) is None)  # a link to this page: not offered
     if not 1 <= len(named) <= MAX_NAMED_INSTEAD:
         return
@@ -395,7 +408,7 @@ def check_named_instead(ctx: AgentContext, el: Element) -> None:
 def check_named_fields_set(ctx: AgentContext, el: Element, section: PageSection | None) -> None:
     """A submit-like button outside any form, clicked while boxes or options the task names are unset, is
     refused once (act/named_fields.py): the model is told what is left; chosen again later, it is clicked."""
-    if not is_submit_like(el, in_form=False) or ctx.pagemem is None:
+    if not submits(el) or ctx.pagemem is None:
         return
     left = tuple(unset_named(ctx.task, fields_in_scope(ctx.pagemem, section), ctx.typed_secrets))
     warning = (el.key, left)

@@ -111,6 +111,7 @@ _REQUEST_VERBS = frozenset("expand open select choose pick check tick uncheck ma
                            "move search highlight copy paste scroll switch toggle add remove delete rate sort".split())
 _CLAUSE_BREAK = re.compile(r"\s*(?:[,;]|\.\s|\b(?:and|then)\b)\s*", re.I)
 _WORD = re.compile(r"[\w'-]+")
+_NOTHING = frozenset({"nothing", "none", "no", "not", "don't", "never"})  # "Select nothing and click Submit" asks nothing
 
 
 def request_before(task: str, name: str) -> str | None:
@@ -128,8 +129,8 @@ def request_before(task: str, name: str) -> str | None:
         return None
     clauses = [c.strip() for c in _CLAUSE_BREAK.split(task[:start]) if c.strip()]
     for clause in clauses[:-1]:
-        first = _WORD.match(clause)
-        if first and first.group(0).lower() in _REQUEST_VERBS:
+        words = [w.lower() for w in _WORD.findall(clause)]
+        if words and words[0] in _REQUEST_VERBS and not _NOTHING & set(words):
             return clause
     return None
 

@@ -49,3 +49,20 @@ async def test_a_control_sharing_a_word_with_the_task_is_not_refused(browser, op
     ctx = await make_ctx("Archive the mail from Kendre, or forward it if it cannot be archived.")
     await execute(ctx, candidate_for(ctx, "Archive"), "scripted")
     assert browser.driver.find_element(By.ID, "did").text == "pressed Archive"
+
+
+async def test_a_scripted_div_named_submit_is_held_back_like_a_button_while_a_named_value_is_untyped(
+        browser, open_page, make_ctx):
+    open_page("div_submit.html")
+    ctx = await make_ctx("Enter 1979 as the year and press Submit.")
+    said = await _twice(ctx, "Submit")
+    assert said.startswith("not clicked yet: ") and "1979" in said, said  # the unset year, or the request before it
+    assert browser.driver.find_element(By.ID, "searched").text == "/"  # clicked when chosen again, nothing typed
+
+
+async def test_a_row_sharing_no_word_with_the_task_is_refused_once_for_those_that_do(browser, open_page, make_ctx):
+    open_page("mail_rows.html")
+    ctx = await make_ctx("Go to the message from Eilis and send it to Wanda.")
+    said = await _twice(ctx, "Nancee Tincidunt. A. Proin sit vel e..")
+    assert '"Eilis Sagittis. Tellus eu sagit.."' in said and '"Wanda Arcu. Nec,. Blandit n.."' in said, said
+    assert browser.driver.find_element(By.ID, "opened").text == "Nancee"

@@ -112,3 +112,4 @@ def test_the_clause_that_clicks_the_button_itself_or_one_without_a_request_verb_
     assert request_before("Click on the Submit button.", "Submit") is None
     assert request_before("Find the email by Bob and click the trash icon", "trash") is None  # reading is no action
     assert request_before("Expand the section below and click submit.", "Cancel") is None    # not named at all
+    assert request_before("Select nothing and click Submit.", "Submit") is None  # a request to do nothing
