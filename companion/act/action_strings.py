@@ -89,5 +89,9 @@ def selected_text(text: str) -> str:
     return f"Selected the text {_q(text)}"
 
 
+def scrolled(what: str, where: str) -> str:
+    return f"Scrolled {what} to the {where}"
+
+
 def slid(el: Element, value: str) -> str:
     return f"Set {label(el) if el.name or el.text else 'the slider'} to {value}"

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from companion import llm
 from companion.act.context import AgentContext
 from companion.act.filter_guard import guard_kept
-from companion.act.gestures import PageGestures, element_candidates, text_candidates
+from companion.act.gestures import PageGestures, element_candidates, scroll_candidates, text_candidates
 from companion.act.models import Candidate
 from companion.act.prefilter import prefilter, usable_elements
 from companion.act.search_for import page_controls, search_candidates, search_terms
@@ -381,7 +381,8 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
                           lambda el: _form_group(ctx, pm, el), list(pm.all_elements()))
     out = [c for c in offered if c.key in kept]
     # The nav group is the last result; text to select (a task asking for it) and type-URL follow, always available.
-    fixed = [*text_candidates(ctx.task, ctx.page.snapshot), Candidate(kind="type_url", label=TYPE_URL_LABEL)]
+    fixed = [*text_candidates(ctx.task, ctx.page.snapshot), *scroll_candidates(ctx.task, ctx.page.snapshot),
+             Candidate(kind="type_url", label=TYPE_URL_LABEL)]
     if not ctx.view_all_active and _hides_content(obs, pm):
         fixed.append(Candidate(kind="view_all", label=VIEW_ALL_LABEL))
     fixed.append(Candidate(kind="end_task", label=END_TASK_LABEL))

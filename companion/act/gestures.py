@@ -1,8 +1,8 @@
 """Pointer gestures as candidate actions, and their workflows: drag an element onto another or in a direction, set a
-slider to a value, select a text. The extension does them with synthetic DOM events (content/gestures.js), never
+slider to a value, select a text, scroll a box of text to its end. The extension does them with synthetic DOM events (content/gestures.js), never
 chrome.debugger. Offered only where the page has one: an element a person would drag (SnapshotElement.drag), a
 slider (a range input, role=slider, a slider library's handle), or, for a task that asks for text to be highlighted
-or selected, the text blocks holding it. A drag is no submit: it goes through the click's confirmation hook (a drop
+or selected, the text blocks holding it; for a task that asks to scroll, its text areas and long text blocks. A drag is no submit: it goes through the click's confirmation hook (a drop
 onto a button a person would be asked about is asked about); a slider, like typing, only for another origin's frame.
 """
 
@@ -26,7 +26,7 @@ from companion.text import content_words, names_in, quoted_spans
 
 declare_choice("drop_place", CHOICE_TOKENS)
 
-GESTURE_KINDS = ("drag", "slider", "select_text")
+GESTURE_KINDS = ("drag", "slider", "select_text", "scroll")
 # A slider library's handle by its class: ui-slider-handle, rc-slider-handle, MuiSlider-thumb, vue-slider-dot.
 _HANDLE_CLASS = re.compile(r"(slider|range)\S*(handle|thumb|knob|dot)", re.I)
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?![\w.])")
@@ -35,6 +35,12 @@ _SELECT_TEXT = re.compile(r"\bhighlight|\b(select|mark)\b[^.]{0,40}?\b(text|word
 _TEXT_TAGS = frozenset({"p", "div", "span", "li", "td", "blockquote", "pre", "article", "section", "label", "dd", "em",
                         "b", "strong", "i"})
 MAX_TEXT_BLOCKS = 5
+# The task asks to scroll, and which way: "scroll to the bottom of the textarea", "scroll the terms up to the top".
+_SCROLL = re.compile(r"\bscroll", re.I)
+_SCROLL_BACK = re.compile(r"\b(top|beginning|start|up)\b", re.I)
+SCROLL_WORDS = 30  # a text block this long may be a box of its own that scrolls (an agreement, a log)
+MAX_SCROLL_TARGETS = 3
+SCROLL_PX = 1_000_000  # past any end: the browser stops at it
 MAX_DROP_PLACES = 24
 DIRECTIONS = {"left": (-1, 0), "right": (1, 0), "up": (0, -1), "down": (0, 1)}
 MIN_DRAG_PX = 60
@@ -168,6 +174,25 @@ def text_candidates(task: str, snapshot: Snapshot | None) -> list[Candidate]:
             for ref, text in blocks[:MAX_TEXT_BLOCKS]]
 
 
+def scroll_candidates(task: str, snapshot: Snapshot | None) -> list[Candidate]:
+    """For a task that asks to scroll: its text areas and long text blocks (which may be boxes that scroll: the
+    snapshot does not say), each scrolled to the end the task names (the bottom unless it says top or up). The
+    page itself scrolls by itself as elements are acted on; a box inside it does not, and a form gated on reading
+    an agreement to its end stays disabled until it is scrolled (the default model pressed Cancel at once)."""
+    if snapshot is None or not _SCROLL.search(task):
+        return []
+    where = "top" if _SCROLL_BACK.search(task) else "bottom"
+    areas = [(ElementRef(frame=f.frame, id=el.id), _text_of(el) or el.value or "")
+             for f in snapshot.frames for el in f.elements if el.visible and el.tag == "textarea"]
+    long = [(ref, text) for ref, text in _text_blocks(snapshot)
+            if len(text.split()) >= SCROLL_WORDS and not states_the_task(task, text)]
+    out = []
+    for ref, text in (areas + long)[:MAX_SCROLL_TARGETS]:
+        what = f'the text area "{_preview(text)}"' if (ref, text) in areas else f'the text "{_preview(text)}"'
+        out.append(Candidate(kind="scroll", label=f"scroll {what} to the {where}", element=ref, text=where))
+    return out
+
+
 def states_the_task(task: str, text: str, share: float = 0.8) -> bool:
     """`text` is the task's own sentence: nearly all of its content words are the task's."""
     words = content_words(text)
@@ -262,7 +287,18 @@ async def select_text(ctx: AgentContext, candidate: Candidate) -> str:
     return say.selected_text(shown)
 
 
-WORKFLOWS = {"drag": drag, "slider": set_slider, "select_text": select_text}
+async def scroll_box(ctx: AgentContext, candidate: Candidate) -> str:
+    """Scroll the candidate's box to its bottom or top (candidate.text), as a person drags its scrollbar."""
+    if candidate.element is None:
+        raise ActionFailed("no box to scroll")
+    where = candidate.text or "bottom"
+    dy = SCROLL_PX if where == "bottom" else -SCROLL_PX
+    await browser(ctx, ctx.session.scroll(0, dy, candidate.element, tab=ctx.tab), "scrolling")
+    what = candidate.label.removeprefix("scroll ").rsplit(" to the ", 1)[0]
+    return say.scrolled(what, where)
+
+
+WORKFLOWS = {"drag": drag, "slider": set_slider, "select_text": select_text, "scroll": scroll_box}
 
 
 async def perform(ctx: AgentContext, candidate: Candidate) -> str:
@@ -274,4 +310,5 @@ async def perform(ctx: AgentContext, candidate: Candidate) -> str:
     return done
 
 
-__all__ = ["GESTURE_KINDS", "PageGestures", "element_candidates", "text_candidates", "perform", "is_slider", "is_draggable"]
+__all__ = ["GESTURE_KINDS", "PageGestures", "element_candidates", "text_candidates", "scroll_candidates", "perform",
+           "is_slider", "is_draggable"]

@@ -12,7 +12,7 @@ from companion.pagemem.update import PageUpdate
 from companion.protocol import ElementRef
 
 # drag, slider, select_text: pointer gestures on an element (act/gestures.py).
-CandidateKind = Literal["element", "navigate", "type_url", "switch_tab", "view_all", "end_task", "drag", "slider", "select_text"]
+CandidateKind = Literal["element", "navigate", "type_url", "switch_tab", "view_all", "end_task", "drag", "slider", "select_text", "scroll"]
 
 
 class Candidate(BaseModel):
@@ -41,7 +41,7 @@ class Candidate(BaseModel):
             return f"navigate:{self.url}"
         if self.kind == "switch_tab":
             return f"switch_tab:{self.tab_id}"
-        if self.kind in ("drag", "slider", "select_text") and self.element is not None:
+        if self.kind in ("drag", "slider", "select_text", "scroll") and self.element is not None:
             to = f":{self.to.frame}:{self.to.id}" if self.to is not None else ""
             return f"{self.kind}:{self.element.frame}:{self.element.id}{to}:{self.text or ''}"
         return self.kind

@@ -97,3 +97,23 @@ async def test_no_gesture_is_offered_where_the_page_has_none(browser, open_page,
     _, offered = await _offered(make_ctx, "Highlight the text, then log in as alice")
     assert not [c for c in offered if c.kind in ("drag", "slider")]
     assert [c.kind for c in offered if c.kind == "select_text"] == []
+
+
+async def test_a_box_of_text_is_scrolled_to_its_end_when_the_task_asks_to_scroll(browser, open_page, make_ctx):
+    """Text areas and long text blocks are offered to scroll, to the bottom unless the task says top; chosen, the
+    box itself scrolls (the page's own scroll event fires: a gated Accept is enabled)."""
+    open_page("scroll_box.html")
+    ctx, offered = await _offered(make_ctx, "Scroll to the bottom of the agreement, then accept it.")
+    scrolls = [c.label for c in offered if c.kind == "scroll"]
+    assert scrolls == ['scroll the text area "Line one Line two Line three Line four …" to the bottom',
+                       'scroll the text "These terms govern the use of the service …" to the bottom'], scrolls
+    outcome = await execute(ctx, _one(offered, scrolls[1]), "read the terms")
+    assert outcome.actions == ['Scrolled the text "These terms govern the use of the service …" to the bottom']
+    assert _log(browser) == ["terms read to the end"]
+    assert browser.driver.find_element(By.ID, "accept").is_enabled()
+
+
+async def test_no_scroll_is_offered_when_the_task_does_not_ask_for_one(browser, open_page, make_ctx):
+    open_page("scroll_box.html")
+    _, offered = await _offered(make_ctx, "Accept the agreement.")
+    assert not [c for c in offered if c.kind == "scroll"]
