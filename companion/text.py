@@ -93,6 +93,21 @@ def quoted_as_written(text: str) -> list[str]:
     return [phrase for phrase, _, _ in quoted_spans(text)]
 
 
+_EDGE_PUNCT = ".,;:!?"
+
+
+def as_quoted(task: str, value: str) -> str:
+    """`value` as the task's quote spells it when they differ only in case or in a full stop or comma at the end:
+    asked to reply with "Ut.", the default model answered "Ut", and the page wanted the stop too."""
+    bare = value.strip().rstrip(_EDGE_PUNCT).lower()
+    if not bare:
+        return value
+    for phrase in quoted_as_written(task):
+        if phrase != value and phrase.rstrip(_EDGE_PUNCT).lower() == bare:
+            return phrase
+    return value
+
+
 def quoted(text: str) -> list[str]:
     """The text's quoted phrases, normalized."""
     return [normalized(q) for q in quoted_as_written(text)]

@@ -24,7 +24,7 @@ from companion.llm.fit import declare, declare_choice
 from companion.pagemem.model import Element
 from companion.pagemem.widgets import is_text_field
 from companion.protocol import ActionResult
-from companion.text import without_quote_marks
+from companion.text import as_quoted, without_quote_marks
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +116,7 @@ async def text_value(prompt: str, variables: dict) -> str:
     into a page could do harm; nothing typed costs one step."""
     reply = await llm.decided_twice(lambda v: llm.ask(prompt, v, llm.TextValue, max_tokens=VALUE_TOKENS), variables,
                                     prompt=prompt)
-    return reply.answer.value
+    return as_quoted(variables.get("task", ""), reply.answer.value)  # the task's own spelling of a quoted value
 
 
 async def enter_input(ctx: AgentContext, el: Element, *, value: str | None = None, prompt: str = "input_value") -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.text import (
-    NOT_NOUNS, STOPWORDS, content_words, names_in, normalized, noun_like_words, quoted, quoted_as_written,
+    NOT_NOUNS, STOPWORDS, as_quoted, content_words, names_in, normalized, noun_like_words, quoted, quoted_as_written,
     quoted_spans, singular, split_camel, whole_words, without_quote_marks,
 )
 
@@ -96,3 +96,10 @@ def test_the_two_stopword_lists_are_tuned_for_different_jobs():
     # STOPWORDS name nothing in a label; NOT_NOUNS are what follows a number without being what it counts.
     assert "please" in STOPWORDS and "please" not in NOT_NOUNS
     assert "total" in NOT_NOUNS and "total" not in STOPWORDS
+
+
+def test_a_value_is_spelled_as_the_tasks_quote_when_only_case_or_a_final_stop_differs():
+    assert as_quoted('Reply to them with the text "Ut.".', "Ut") == "Ut."
+    assert as_quoted('Enter "Bob" as the name', "bob") == "Bob"
+    assert as_quoted('Enter "Bob" as the name', "Bobby") == "Bobby"  # another value: the model's stands
+    assert as_quoted("Write a short greeting", "Hello.") == "Hello."  # nothing quoted
