@@ -9,8 +9,9 @@ Two passes, both "the text of the box a control sits in, the controls' own text 
 - mark_contexts, after names are made: for every group of controls that share role and name, each member's
   context is the text of its widest ancestor holding no other member (its row, its card). Three "Odd" buttons,
   one beside each number; an "Edit" link in each table row: `button "Odd" (1 of 3)` left a small model to guess
-  which is which (it pressed Submit instead); `button "Odd" (for "3")` does not. Two controls side by side in one
-  container have no such ancestor: no context (their position still tells them apart, act/candidates.py).
+  which is which (it pressed Submit instead); `button "Odd" (for "3")` does not. A row with no text but other
+  controls is told by their names (an admin index's `link "Add" (for "Categories")`). Two controls side by side
+  in one container have no such ancestor: no context (their position still tells them apart, act/candidates.py).
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ def mark_contexts(tree: "PageTree") -> None:
     for node in tree.nodes.values():
         if node.kept and node.el.interactive and (node.name or node.hint):
             groups[(node.role, node.name or node.hint)].append(node)
+    alike = {key for key, members in groups.items() if len(members) > 1}
     for members in groups.values():
         if not 2 <= len(members) <= MAX_GROUP:
             continue
@@ -92,7 +94,25 @@ def mark_contexts(tree: "PageTree") -> None:
             for widest in _alone_in(m, holds):
                 pass
             if widest is not None:
-                m.context = text_outside_controls(widest, CONTEXT_CHARS)
+                m.context = text_outside_controls(widest, CONTEXT_CHARS) or other_controls(widest, alike, CONTEXT_CHARS)
+
+
+def other_controls(root: "Node", alike: set[tuple[str, str]], limit: int) -> str:
+    """The names of the controls under `root` that no other control shares (`alike`: the repeated role and name
+    pairs): an admin index's row has no text but its model's link, "Categories", beside its "Add" and "Change"."""
+    names: list[str] = []
+    stack = [root]
+    read = 0
+    while stack and read < MAX_NODES_READ and sum(len(n) + 1 for n in names) < limit:
+        node = stack.pop()
+        read += 1
+        if node.el.interactive:
+            if node.name and (node.role, node.name) not in alike:
+                names.append(node.name)
+            continue
+        stack.extend(c for c in reversed(node.children) if c.kept)
+    text = " ".join(" ".join(names).split())
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
 
 
 def text_outside_controls(root: "Node", limit: int) -> str:

@@ -55,6 +55,11 @@ def test_alike_links_in_table_rows_carry_their_row(pm):
     assert [e.context for e in edits] == ["Ada Byron", "Alan Turing"]
 
 
+def test_a_row_without_text_is_told_by_its_other_controls(pm):
+    adds = [e for e in pm.all_elements() if e.name == "Add"]
+    assert [e.context for e in adds] == ["Categories", "Orders"]  # the row's "Change" is alike too: not said
+
+
 def test_alike_controls_side_by_side_have_no_context_and_a_unique_control_none(pm):
     copies = [e for e in pm.all_elements() if e.name == "Copy"]
     assert [e.context for e in copies] == ["", ""]
