@@ -80,7 +80,7 @@ async def type_text(ctx: AgentContext, el: Element, text: str) -> str:
         raise NoOp(noop, say.typed(el, text))
     await confirm_action(ctx, "type", el)  # a field of another origin's frame
     await browser(ctx, ctx.session.type(el.ref, text, secret=el.is_password, tab=ctx.tab), f"typing into {label(el)}")
-    el.clicked = True  # used on this page (routing.check_named_controls_used)
+    el.clicked = True  # used on this page (act/premature.py)
     if el.is_password:
         ctx.typed_secrets.add(el.key)
     else:

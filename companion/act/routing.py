@@ -30,21 +30,19 @@ from companion.act.elements import (
     field_description, label, is_checkable, is_copy_button, is_empty, is_file_input, is_form_field, is_native_select,
     is_search_field, is_search_form, probably_opens_something,
 )
-from companion.act.errors import ActionFailed, NoOp, NotYet
+from companion.act.errors import ActionFailed, NoOp
 from companion.act.form import submit_form
 from companion.act.gestures import GESTURE_KINDS, perform as perform_gesture
 from companion.act.models import Candidate, FormField, Outcome
-from companion.act.named_fields import fields_in_scope, names_action, unset_named, value_named_for
-from companion.act.prefilter import element_skip_reason
+from companion.act.named_fields import value_named_for
 from companion.act.sites import check_navigation, element_target, parse_url
+from companion.act.premature import check_premature
 from companion.act.search import search
-from companion.act.task_parts import request_before
 from companion.bridge.errors import BridgeDisconnected, BridgeError
 from companion.pagemem.identity import element_key
 from companion.pagemem.model import Element, PageSection
-from companion.pagemem.widgets import SUBMIT_WORDS, is_submit_like, is_text_field
+from companion.pagemem.widgets import is_submit_like, is_text_field
 from companion.protocol import ElementRef
-from companion.text import content_words
 
 log = logging.getLogger(__name__)
 
@@ -307,112 +305,5 @@ async def _execute(ctx: AgentContext, candidate: Candidate, reason: str) -> Outc
             field = next(e for e in form_section.all_elements() if is_text_field(e))
             return await search(ctx, field)
         return await submit_form(ctx, form_section, fill=element_action, detached=detached)
-    check_named_fields_set(ctx, el, section)  # what is unset says more than which part comes first
-    check_named_controls_used(ctx, el)
-    check_part_order(ctx, el)
-    check_named_instead(ctx, el)
+    check_premature(ctx, el, section)
     return await element_action(ctx, el, section)
-
-
-def check_part_order(ctx: AgentContext, el: Element) -> None:
-    """An element a later part of the task names, chosen while an earlier part that names another element of the
-    page is not done, is refused once (act/task_parts.py first_pending): the model is told which part comes first;
-    chosen again, it is done (the earlier part may be done in a way no rule sees). A button already refused for
-    unset fields is not refused again for the order: the model, told, chose it anyway."""
-    name = el.name or el.text
-    if not ctx.parts.compound or not name or ctx.pagemem is None:
-        return
-    if any(key == el.key for key, _ in ctx.submit_warnings):
-        return
-    present = [e.name or e.text for e in ctx.pagemem.all_elements() if not e.disabled]
-    first = ctx.parts.first_pending(name, present)
-    if first is None or (el.key, first) in ctx.order_warnings:
-        return
-    ctx.order_warnings.add((el.key, first))
-    raise NotYet(f'not done yet: the task\'s part {first + 1}, "{ctx.parts.parts[first].text}", comes first and is '
-                 "not done; do it first")
-
-
-def submits(el: Element) -> bool:
-    """A click that hands the page what was set: a submit-like button, or a scripted control read as one (a
-    clickable div "Submit", generic to the accessibility tree and a button to a person; a short name only: a mail
-    row "Re: post the update" is no button)."""
-    name = el.name or el.text
-    return is_submit_like(el, in_form=False) or (el.role == "generic" and len(name.split()) <= 3
-                                                 and bool(SUBMIT_WORDS.search(name)))
-
-
-MAX_NAMED_SAID = 4
-
-
-def check_named_controls_used(ctx: AgentContext, el: Element) -> None:
-    """A submit-like button outside any form, clicked before anything was done on this page, is refused once when
-    the task names other controls here ("Mark the numbers below as odd or even and press submit": its "Odd" and
-    "Even" buttons) or asks for something before the button (task_parts.request_before: "Expand the section
-    below and click submit"). The default model pressed Submit first on both, "the page provides buttons for
-    this". The named controls are buttons, boxes, options, links, tabs: text fields are check_named_fields_set's.
-    Chosen again, it is clicked."""
-    if not submits(el) or ctx.pagemem is None:
-        return
-    elements = [e for e in ctx.pagemem.all_elements() if not e.disabled]
-    warning = (el.key, ("nothing done",))
-    if warning in ctx.submit_warnings or any(e.clicked for e in elements):
-        return
-    named = dict.fromkeys(f'{e.role} "{(e.name or e.text)[:60]}"' for e in elements
-                          if e.key != el.key and (e.name or e.text) and not is_text_field(e)
-                          and not submits(e) and names_action(ctx.task, e.name or e.text))
-    first = request_before(ctx.task, el.name or el.text) if not named else None
-    if not named and not first:
-        return
-    ctx.submit_warnings.add(warning)
-    if named:
-        raise NotYet(f"not clicked yet: nothing is done on this page yet, and the task names "
-                     f"{', '.join(list(named)[:MAX_NAMED_SAID])} here; use those first")
-    raise NotYet(f'not clicked yet: nothing is done on this page yet, and the task asks to "{first}" before it; '
-                 "do that first")
-
-
-MAX_NAMED_INSTEAD = 3
-
-
-def check_named_instead(ctx: AgentContext, el: Element) -> None:
-    """A control the task says nothing of, chosen while the page shows one to three controls the task names or
-    shares a word with ("forward that email": its "Forward" button; "the message from Eilis": the mail row
-    "Eilis Sagittis…"), is refused once with them: the default model clicked "Reply" beside "Forward" on two
-    mails, and Nancee's mail for Eilis's, its reason a copy of the task. Fields, boxes, lists and submit buttons are the
-    other rules'; a control sharing a word with the task (a mail row "Kendre ...") is named enough. Chosen
-    again, it is clicked."""
-    name = el.name or el.text
-    if ctx.pagemem is None or is_form_field(el) or submits(el):
-        return
-    asked = set(content_words(ctx.task))
-    if set(content_words(name)) & asked:
-        return
-    warning = (el.key, ("named instead",))
-    if warning in ctx.submit_warnings:
-        return
-    modal = ctx.pagemem.modal()  # under a dialog only the dialog's controls are offered
-    shown = modal.all_elements() if modal is not None else ctx.pagemem.all_elements()
-    named = dict.fromkeys(f'{e.role} "{(e.name or e.text)[:60]}"' for e in shown
-                          if not e.clicked and e.key != el.key and (e.name or e.text)
-                          and not is_form_field(e) and not submits(e)
-                          and (names_action(ctx.task, e.name or e.text) or set(content_words(e.name or e.text)) & asked)
-                          and element_skip_reason(e, ctx.url, ctx.sites) is None)  # a link to this page: not offered
-    if not 1 <= len(named) <= MAX_NAMED_INSTEAD:
-        return
-    ctx.submit_warnings.add(warning)
-    raise NotYet(f"not clicked yet: the task names {', '.join(named)} here and nothing of {label(el)}; choose "
-                 "what it names, or this again if it is still the way")
-
-
-def check_named_fields_set(ctx: AgentContext, el: Element, section: PageSection | None) -> None:
-    """A submit-like button outside any form, clicked while boxes or options the task names are unset, is
-    refused once (act/named_fields.py): the model is told what is left; chosen again later, it is clicked."""
-    if not submits(el) or ctx.pagemem is None:
-        return
-    left = tuple(unset_named(ctx.task, fields_in_scope(ctx.pagemem, section), ctx.typed_secrets))
-    warning = (el.key, left)
-    if not left or warning in ctx.submit_warnings:
-        return
-    ctx.submit_warnings.add(warning)
-    raise NotYet(f"not clicked yet: the task names what is unset here ({'; '.join(left)}); set that first")

@@ -27,7 +27,7 @@ same letters without a space: "Log in" and "login"), and the first part not done
 A question ("What is ...?") names no element it is done by, so no rule ticks it: that is the end-task check's to judge.
 
 first_pending: the order itself. An element the task names in a later part, chosen while an earlier part that names
-another element of the page is not done, is refused once (act/routing.py check_part_order), with the part that
+another element of the page is not done, is refused once (act/premature.py check_part_order), with the part that
 comes first.
 """
 

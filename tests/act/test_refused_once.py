@@ -1,4 +1,4 @@
-"""A premature or unnamed choice is refused once, then done when chosen again (act/routing.py: a rule may be wrong
+"""A premature or unnamed choice is refused once, then done when chosen again (act/premature.py: a rule may be wrong
 about a page, so it asks; it never forbids). Real Chromium, the real extension, execute() on fixture pages."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Alike controls on a page of rows: each "Odd" button says which number it stands beside, and a Submit chosen
-before anything the task names was used is refused once, with those controls (act/routing.py
-check_named_controls_used; chosen again, it is clicked: tests/act/test_refused_once.py). Real headless Chromium, the real extension, the scripted LLM."""
+before anything the task names was used is refused once, with those controls (act/premature.py
+act/premature.py check_named_controls_used; chosen again, it is clicked: tests/act/test_refused_once.py). Real headless Chromium, the real extension, the scripted LLM."""
 
 from __future__ import annotations
 

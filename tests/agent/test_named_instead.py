@@ -1,5 +1,5 @@
 """A control the task says nothing of, chosen while the page shows one the task names, is refused once with it
-(act/routing.py check_named_instead): "forward that email" and the model's "Reply" (chosen again, it is clicked:
+(act/premature.py check_named_instead): "forward that email" and the model's "Reply" (chosen again, it is clicked:
 tests/act/test_refused_once.py).
 Real headless Chromium, the real extension, the scripted LLM."""
 
