@@ -9,6 +9,8 @@ rule checks that refuse a hollow end before or after them (no LLM call):
     default model ticked one of three named boxes and ended, its observation saying all three were ticked;
   - unpressed_at_end, nothing_done: an errand that names a button this page shows ("... then press Submit") is not
     complete before an action pressed it, nor one that did nothing at all (each refused once);
+  - unnarrowed_count: a count question is not answered while a control the task names (a filter's "Pending") is
+    unused on the page (once);
   - unacted_at_last_step: an episode must not end without a single action: on the step budget's last step, with
     no action done in the whole task, end task is refused (then not offered on that page), so the last choice is
     among the page's actions. A question (a "?" and no imperative verb) may be answered from the page as it is;
@@ -40,6 +42,7 @@ from urllib.parse import urldefrag
 from companion import llm
 from companion.act.elements import SEARCH_WORDS, is_search_field, label
 from companion.act.named_fields import fields_in_scope, names_action, unset_named
+from companion.act.prefilter import element_skip_reason
 from companion.agent.seen_text import SeenText
 from companion.llm.answers import FinalAnswer, Verification
 from companion.llm.fit import declare
@@ -215,6 +218,26 @@ def nothing_done(task: str, actions_done: list[str]) -> str | None:
     if actions_done or is_question(task):
         return None
     return "nothing was done in this task yet, and it asks for something to be done: do it on the page first"
+
+
+_COUNT = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b", re.I)
+_NARROWING_ROLES = frozenset({"link", "button", "option", "checkbox", "radio", "tab", "menuitem"})
+
+
+def unnarrowed_count(task: str, pagemem: PageMem | None, actions_done: list[str]) -> tuple[str, ...]:
+    """For a count question ("How many orders are pending?"): the controls this page shows that the task names and
+    no action used, a filter's choice above all (link "Pending"). The default model answered "60", the list's
+    total under its paginator, for the pending count, the "Pending" filter beside it never applied. A choice the
+    page's address already holds (?status=pending) is applied."""
+    if pagemem is None or not is_question(task) or not _COUNT.search(task):
+        return ()
+    used = " ".join(actions_done)
+    address = pagemem.url.lower()
+    return tuple(dict.fromkeys(
+        f'{el.role} "{el.name}" is not used' for el in pagemem.all_elements()
+        if el.role in _NARROWING_ROLES and not el.disabled and not el.clicked and el.name
+        and names_action(task, el.name) and f'"{el.name}"' not in used and el.name.lower() not in address
+        and element_skip_reason(el, pagemem.url) is None))  # a link to this very page narrows nothing
 
 
 # ---------------------------------------------------------------------------- an answer that found nothing
@@ -401,6 +424,11 @@ class EndGate:
             self.end_warnings.add(unpressed)
             return Refused(f"the task names what is not pressed yet on this page ({'; '.join(unpressed)}): press "
                            "it to finish", "rule")
+        narrowing = unnarrowed_count(self.task, f.pagemem, f.done)
+        if narrowing and narrowing not in self.end_warnings:
+            self.end_warnings.add(narrowing)
+            return Refused(f"the count is not narrowed yet: the task names what this page offers to narrow it "
+                           f"({'; '.join(narrowing)}): use it, then count", "rule")
         idle = None if f.declined else nothing_done(self.task, f.done + f.already_so)
         if idle and ("nothing done",) not in self.end_warnings:
             self.end_warnings.add(("nothing done",))

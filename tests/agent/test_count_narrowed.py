@@ -1,0 +1,37 @@
+"""A count question is not answered while a control the task names (a filter's choice) is unused on the page
+(agent/finish.py unnarrowed_count): the list's total is not the count asked for. Refused once, the model told
+which control. Real headless Chromium, the real extension, the scripted LLM."""
+
+from __future__ import annotations
+
+from companion.agent.loop import run_task
+from tests.support.agent_llm import index_of
+
+
+def _notes(result) -> list[str]:
+    return [e.text for e in result.events if e.kind == "note"]
+
+
+def test_a_count_answered_before_the_named_filter_is_used_is_refused_once(browser, pages, agent_llm, memory_dir):
+    def choose(text: str, labels: list[str]) -> int:
+        if "not narrowed yet" in text and 'Clicked link "Pending"' not in text:
+            return index_of(labels, r'^link "Pending"')
+        return index_of(labels, r"^end the task")
+
+    agent_llm(choose=choose, answer=lambda text: "13")
+    result = browser.run(run_task("How many orders are pending?", session=browser.session,
+                                  start_url=pages.url("orders_list.html"), memory_dir=memory_dir, max_steps=3),
+                         timeout=300)
+
+    refusal = next(n for n in _notes(result) if "not narrowed yet" in n)
+    assert 'link "Pending" is not used' in refusal and '"Orders"' not in refusal, refusal
+    assert result.actions == ['Clicked link "Pending"'] and result.status == "done", result.actions
+
+
+def test_a_question_that_counts_nothing_is_not_held_back_by_a_named_link(browser, pages, agent_llm, memory_dir):
+    agent_llm(choose=lambda text, labels: index_of(labels, r"^end the task"), answer=lambda text: "ann.lee@example.com")
+    result = browser.run(run_task("Which customer placed the pending order 102?", session=browser.session,
+                                  start_url=pages.url("orders_list.html"), memory_dir=memory_dir, max_steps=2),
+                         timeout=300)
+
+    assert not any("not narrowed yet" in n for n in _notes(result))
