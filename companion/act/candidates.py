@@ -60,8 +60,13 @@ _ELEMENT_INDEX = re.compile(r"^\[\d+\]\s*")
 
 def element_candidate(el: Element, section_id: str) -> Candidate:
     """The element's line without its "[12]" index: the list the LLM chooses from is numbered itself, and
-    "[0] [4] link ..." made the 1.5B model answer the element's number instead of the option's."""
-    return Candidate(kind="element", label=_ELEMENT_INDEX.sub("", el.line()), element=el.ref, section_id=section_id)
+    "[0] [4] link ..." made the 1.5B model answer the element's number instead of the option's. A link in a
+    column header says it reorders the table: named by the task's words ("Price", "Customer"), it drew the
+    default model away from the row on the held-out admin, again and again."""
+    label = _ELEMENT_INDEX.sub("", el.line())
+    if el.column_header and el.role == "link":  # the model clicked "Price" twice for "the price of the Turntable"
+        label += " (column header: reorders the table)"
+    return Candidate(kind="element", label=label, element=el.ref, section_id=section_id)
 
 
 MAX_HIDDEN_PER_TRIGGER = 12  # remembered menu entries offered per trigger

@@ -115,7 +115,7 @@ def check_named_instead(ctx: AgentContext, el: Element) -> None:
     modal = ctx.pagemem.modal()  # under a dialog only the dialog's controls are offered
     shown = modal.all_elements() if modal is not None else ctx.pagemem.all_elements()
     named = dict.fromkeys(f'{e.role} "{(e.name or e.text)[:60]}"' for e in shown
-                          if not e.clicked and e.key != el.key and (e.name or e.text)
+                          if not e.clicked and e.key != el.key and (e.name or e.text) and not e.column_header
                           and not is_form_field(e) and not submits(e)
                           and (names_action(ctx.task, e.name or e.text) or set(content_words(e.name or e.text)) & asked)
                           and element_skip_reason(e, ctx.url, ctx.sites) is None)  # a link to this page: not offered

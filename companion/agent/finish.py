@@ -235,7 +235,7 @@ def unnarrowed_count(task: str, pagemem: PageMem | None, actions_done: list[str]
     address = pagemem.url.lower()
     return tuple(dict.fromkeys(
         f'{el.role} "{el.name}" is not used' for el in pagemem.all_elements()
-        if el.role in _NARROWING_ROLES and not el.disabled and not el.clicked and el.name
+        if el.role in _NARROWING_ROLES and not el.disabled and not el.clicked and el.name and not el.column_header
         and names_action(task, el.name) and f'"{el.name}"' not in used and el.name.lower() not in address
         and element_skip_reason(el, pagemem.url) is None))  # a link to this very page narrows nothing
 

@@ -430,6 +430,21 @@ def _union_box(nodes: list[Node]) -> Box | None:
     return Box(x=round(x0, 1), y=round(y0, 1), w=round(x1 - x0, 1), h=round(y1 - y0, 1))
 
 
+HEADER_DEPTH = 6  # a sort link sits a few wrappers deep in its <th> ("th > div.text > a")
+
+
+def in_column_header(node: Node) -> bool:
+    """Inside a table's column header: a <thead>, or an element whose explicit role is columnheader (a div grid)."""
+    p = node.parent
+    for _ in range(HEADER_DEPTH):
+        if p is None or p.el.tag == "table":
+            return False
+        if p.el.tag == "thead" or p.el.attrs.get("role", "").lower() == "columnheader":
+            return True
+        p = p.parent
+    return False
+
+
 def make_element(node: Node) -> Element:
     el = node.el
     a = el.attrs
@@ -457,5 +472,5 @@ def make_element(node: Node) -> Element:
         required="required" in a or a.get("aria-required", "").lower() == "true",
         options=options, selected_option=chosen, selected_options=every if "multiple" in a else [], value=None if password else el.value,
         secret=password, has_value=el.has_value, url=el.url, url_truncated=el.url_truncated, drag=el.drag,
-        context=node.context,
+        context=node.context, column_header=in_column_header(node),
     ))

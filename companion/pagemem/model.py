@@ -64,6 +64,8 @@ class Element(PageMemModel):
     url: str | None = Field(None, description="where it navigates, as the browser resolved it (links, forms, formaction)")
     url_truncated: bool = Field(False, description="`url` was cut by the extension: never followed")
     drag: bool = Field(False, description="it can be dragged (protocol.SnapshotElement.drag)")
+    column_header: bool = Field(False, description="it sits in a table's column header (a <thead> or an ARIA "
+                                "columnheader): a link there reorders the table, it leads to no row")
     context: str = Field("", description="for a control whose role and name others on the page share: the text of "
                          "its row or card, which tells it apart ('3' for the 'Odd' beside 3; pagemem/tell_apart.py)")
     # mu: mutable agent state

@@ -70,3 +70,11 @@ def test_candidates_of_alike_controls_are_told_apart_by_row_else_by_position(pm)
     els = [e for e in pm.all_elements() if e.name in ("Odd", "Copy")]
     got = [c.label for c in _distinct_labels([element_candidate(e, "s1") for e in els], pm)]
     assert got == ['button "Odd" (for "7")', 'button "Odd" (for "12")', 'button "Copy" (1 of 2)', 'button "Copy" (2 of 2)']
+
+
+def test_a_link_in_a_column_header_says_it_reorders_the_table_and_a_rows_own_link_does_not(browser, pages):
+    pm = divided(browser, pages, "sort_table.html")[1]
+    labels = {e.name: element_candidate(e, "s1").label for e in pm.all_elements()}
+    assert labels["Price"] == 'link "Price" (column header: reorders the table)'
+    assert labels["Stock"] == 'link "Stock" (column header: reorders the table)'  # an ARIA grid's header
+    assert labels["Turntable"] == 'link "Turntable"'  # a <th> of the body is the row's own link
