@@ -16,6 +16,8 @@ Element.clicked marks what the agent used on the page; ctx.submit_warnings and c
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from companion.act.context import AgentContext
 from companion.act.elements import is_form_field, label
 from companion.act.errors import NotYet
@@ -96,6 +98,15 @@ def check_named_controls_used(ctx: AgentContext, el: Element) -> None:
 MAX_NAMED_INSTEAD = 3
 
 
+def _narrows_this_list(el: Element, page: str) -> bool:
+    """A link to this page's own path with another query (a filter's or a sort's choice): the list's own control,
+    the model's to choose among."""
+    if not el.url:
+        return False
+    to, here = urlsplit(el.url), urlsplit(page)
+    return to.path == here.path and bool(to.query)
+
+
 def check_named_instead(ctx: AgentContext, el: Element) -> None:
     """A control the task says nothing of, chosen while the page shows one to three controls the task names or
     shares a word with ("forward that email": its "Forward" button; "the message from Eilis": the mail row
@@ -104,7 +115,7 @@ def check_named_instead(ctx: AgentContext, el: Element) -> None:
     other rules'; a control sharing a word with the task (a mail row "Kendre ...") is named enough. Chosen
     again, it is clicked."""
     name = el.name or el.text
-    if ctx.pagemem is None or is_form_field(el) or submits(el):
+    if ctx.pagemem is None or is_form_field(el) or submits(el) or _narrows_this_list(el, ctx.url):
         return
     asked = set(content_words(ctx.task))
     if set(content_words(name)) & asked:

@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Callable, Literal, NamedTuple
-from urllib.parse import urldefrag
+from urllib.parse import urldefrag, urlsplit
 
 from companion import llm
 from companion.act.elements import SEARCH_WORDS, is_search_field, label
@@ -224,20 +224,28 @@ _COUNT = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b", re.I)
 _NARROWING_ROLES = frozenset({"link", "button", "option", "checkbox", "radio", "tab", "menuitem"})
 
 
+def _whole_list(target: str | None, page: str) -> bool:
+    """A link to this page's own path with no query: the whole list again ("Orders" in a breadcrumb), no narrowing."""
+    if not target:
+        return False
+    to, here = urlsplit(target), urlsplit(page)
+    return to.path == here.path and not to.query
+
+
 def unnarrowed_count(task: str, pagemem: PageMem | None, actions_done: list[str]) -> tuple[str, ...]:
     """For a count question ("How many orders are pending?"): the controls this page shows that the task names and
     no action used, a filter's choice above all (link "Pending"). The default model answered "60", the list's
     total under its paginator, for the pending count, the "Pending" filter beside it never applied. A choice the
     page's address already holds (?status=pending) is applied."""
-    if pagemem is None or not is_question(task) or not _COUNT.search(task):
-        return ()
+    if pagemem is None or not is_question(task) or not _COUNT.search(task) or any(a.startswith("Clicked") for a in actions_done):
+        return ()  # after a click the list may be narrowed already (by another choice: the model's to judge)
     used = " ".join(actions_done)
     address = pagemem.url.lower()
     return tuple(dict.fromkeys(
         f'{el.role} "{el.name}" is not used' for el in pagemem.all_elements()
         if el.role in _NARROWING_ROLES and not el.disabled and not el.clicked and el.name and not el.column_header
         and names_action(task, el.name) and f'"{el.name}"' not in used and el.name.lower() not in address
-        and element_skip_reason(el, pagemem.url) is None))  # a link to this very page narrows nothing
+        and element_skip_reason(el, pagemem.url) is None and not _whole_list(el.url, pagemem.url)))
 
 
 # ---------------------------------------------------------------------------- an answer that found nothing
