@@ -142,5 +142,10 @@ def wait_for_status(browser, options_tab: str, predicate, timeout: float = 30.0)
     """The options page's status once `predicate` holds; the driver is left on the options tab."""
     driver = browser.driver
     driver.switch_to.window(options_tab)
-    WebDriverWait(driver, timeout).until(lambda d: predicate(status_text(d)))
-    return status_text(driver)
+    # The text that met the predicate is returned, not a second read: the extension dials the port again with
+    # backoff and the status turns back to "connecting…" between the two reads.
+    def met(d):
+        text = status_text(d)
+        return text if predicate(text) else False
+
+    return WebDriverWait(driver, timeout).until(met)
