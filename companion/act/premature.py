@@ -9,7 +9,11 @@ transcripts on pages nobody tuned for:
   - check_part_order: an element a later part of the task names while an earlier part is not done
     (act/task_parts.py);
   - check_named_instead: a control the task says nothing of while it names, or shares a word with, one to three
-    others on the page.
+    others on the page;
+  - check_reads_only: in a question, a field or the submit button of a form that sends changes (POST) or edits the
+    record the page shows: the default model, asked for a customer's email on an order's change page, chose the
+    customer field, and the form workflow typed the task's words into the order and saved it; asked a product's
+    price, it ran the product list's bulk-action form.
 
 Element.clicked marks what the agent used on the page; ctx.submit_warnings and ctx.order_warnings what was refused.
 """
@@ -18,11 +22,13 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+from companion.act.confirmation import submission
 from companion.act.context import AgentContext
 from companion.act.elements import is_form_field, label
 from companion.act.errors import NotYet
 from companion.act.named_fields import fields_in_scope, names_action, unset_named
 from companion.act.prefilter import element_skip_reason
+from companion.act.task_asks import is_question
 from companion.act.task_parts import request_before
 from companion.pagemem.model import Element, PageSection
 from companion.pagemem.widgets import SUBMIT_WORDS, is_submit_like, is_text_field
@@ -35,6 +41,36 @@ def check_premature(ctx: AgentContext, el: Element, section: PageSection | None)
     check_named_controls_used(ctx, el)
     check_part_order(ctx, el)
     check_named_instead(ctx, el)
+
+
+READS_ONLY = ("reads only",)  # the submit_warnings entry of a form refused in a question
+MIN_FILLED = 2  # text fields the page filled: one could be a remembered name or a default
+
+
+def check_reads_only(ctx: AgentContext, el: Element, form: PageSection) -> None:
+    """In a question, a form that changes what the site holds is not filled and sent: one sent with POST (a
+    record's change form, a list's bulk-action form), or one holding a record (at least MIN_FILLED text fields the
+    page filled). Refused once per form, the model told to read instead. A log-in form (a password field) is the way
+    in, not a change; a question that needs a form (a quote, a search) has a GET form or empty fields to fill."""
+    if not is_question(ctx.task):
+        return
+    members = list(form.all_elements())
+    if any(e.is_password for e in members):
+        return
+    sent = submission(ctx, "submit", el, form)
+    filled = [e for e in members if is_text_field(e) and not e.clicked and not e.disabled and (e.value or "").strip()]
+    if sent is not None and sent[0].method == "post":
+        why = "this form sends changes to the site (POST)"
+    elif len(filled) >= MIN_FILLED:
+        why = f"this form edits what the page shows ({len(filled)} of its fields hold values already)"
+    else:
+        return
+    warning = (form.id, READS_ONLY)
+    if warning in ctx.submit_warnings:
+        return
+    ctx.submit_warnings.add(warning)
+    raise NotYet(f"not used: the task asks a question, and {why}; read what the page shows, or follow a link to what "
+                 "the task asks, instead of filling and sending the form")
 
 
 def check_part_order(ctx: AgentContext, el: Element) -> None:

@@ -36,7 +36,7 @@ from companion.act.gestures import GESTURE_KINDS, perform as perform_gesture
 from companion.act.models import Candidate, FormField, Outcome
 from companion.act.named_fields import value_named_for
 from companion.act.sites import check_navigation, element_target, parse_url
-from companion.act.premature import check_premature
+from companion.act.premature import check_premature, check_reads_only
 from companion.act.search import search
 from companion.bridge.errors import BridgeDisconnected, BridgeError
 from companion.pagemem.identity import element_key
@@ -304,6 +304,7 @@ async def _execute(ctx: AgentContext, candidate: Candidate, reason: str) -> Outc
         if is_search_form(form_section):
             field = next(e for e in form_section.all_elements() if is_text_field(e))
             return await search(ctx, field)
+        check_reads_only(ctx, el, form_section)
         return await submit_form(ctx, form_section, fill=element_action, detached=detached)
     check_premature(ctx, el, section)
     return await element_action(ctx, el, section)

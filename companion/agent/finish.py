@@ -37,12 +37,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Callable, Literal, NamedTuple
-from urllib.parse import urldefrag, urlsplit
+from urllib.parse import parse_qsl, urldefrag, urlsplit
 
 from companion import llm
 from companion.act.elements import SEARCH_WORDS, is_search_field, label
 from companion.act.named_fields import fields_in_scope, names_action, unset_named
 from companion.act.prefilter import element_skip_reason
+from companion.act.task_asks import ACTION_VERBS, is_question, requested_actions
 from companion.agent.seen_text import SeenText
 from companion.llm.answers import FinalAnswer, Verification
 from companion.llm.fit import declare
@@ -92,57 +93,6 @@ async def final_answer(task: str, history: str, observation: str) -> FinalText:
 
 
 # ---------------------------------------------------------------------------- a task that asks to act
-
-# Verb group -> the basic action strings (their first word, action_strings.py) that could do it.
-_CLICKS = ("Clicked", "Submitted", "Pressed", "Checked", "Unchecked", "Selected")
-ACTION_VERBS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    # group: (verbs, action kinds that could do it)
-    "click": (("click", "press", "tap", "hit", "push"), _CLICKS),
-    "type": (("type", "enter", "fill", "input", "write"), ("Typed", "Selected", "Uploaded")),
-    "select": (("select", "choose", "pick"), ("Selected", "Clicked", "Checked")),
-    "check": (("check", "tick", "uncheck", "untick"), ("Checked", "Unchecked", "Clicked")),
-    "submit": (("submit",), ("Submitted", "Clicked", "Pressed")),
-    "focus": (("focus",), ("Clicked", "Typed", "Pressed")),
-    "search": (("search",), ("Typed", "Pressed", "Submitted")),
-    "log in": (("log in", "login", "sign in", "log out", "logout", "sign out", "sign up", "register"),
-               ("Submitted", "Clicked", "Pressed", "Typed")),
-    "upload": (("upload", "attach"), ("Uploaded",)),
-    "open": (("open", "go to", "navigate to", "visit"), ("Navigated", "Clicked", "Switched", "Submitted")),
-    # The everyday verbs of web apps (mail, admin, social, shop): a task opening with one asks for a change. Not
-    # "like": after a comma it is as often "such as" (", like a kettle,") as a verb.
-    "change": (("add", "remove", "delete", "buy", "order", "book", "send", "save", "subscribe", "post", "reply",
-                "set", "change", "update", "expand", "collapse", "drag", "toggle", "switch", "forward", "share",
-                "archive", "mark", "star", "flag", "follow", "move", "rename", "edit", "create", "assign",
-                "invite", "approve", "reject", "publish", "cancel", "play", "retweet", "upvote"),
-               _CLICKS + ("Typed", "Navigated")),
-}
-_CLAUSE_START = r"(?:^|[.;:!?,]\s*|\b(?:and|then|please|also|now|first|next|finally)\s+)"
-
-
-# "Check whether it is in stock", "check for messages": a check that asks to look, not to tick a box.
-_LOOKING = r"(?!\s+(?:if|whether|what|which|who|how|when|where|that|for|out)\b)"
-
-
-def _verb_pattern(verbs: tuple[str, ...], looking: str = "") -> re.Pattern[str]:
-    alternatives = "|".join(re.escape(v).replace(r"\ ", r"\s+") for v in verbs)
-    return re.compile(_CLAUSE_START + rf"(?:{alternatives})\b" + looking, re.I)
-
-
-_VERB_PATTERNS = {group: _verb_pattern(verbs, _LOOKING if group == "check" else "")
-                  for group, (verbs, _) in ACTION_VERBS.items()}
-
-
-def requested_actions(task: str) -> list[str]:
-    """The verb groups the task asks to carry out: an imperative verb opening the task or one of its clauses
-    ("Select Bob from the list and click Submit" -> select, click). A question ("What is the price?") has none."""
-    text = " ".join(task.split())
-    return [group for group, pattern in _VERB_PATTERNS.items() if pattern.search(text)]
-
-
-def is_question(task: str) -> bool:
-    """A question to answer from pages ("What is the price of the kettle?"), not an errand: a "?" and no action asked."""
-    return "?" in task and not requested_actions(task)
-
 
 def missing_action(task: str, actions_done: list[str]) -> str | None:
     """Why the task cannot be complete yet (None: every action it asks for has one that could do it)."""
@@ -246,6 +196,17 @@ def unnarrowed_count(task: str, pagemem: PageMem | None, actions_done: list[str]
         if el.role in _NARROWING_ROLES and not el.disabled and not el.clicked and el.name and not el.column_header
         and names_action(task, el.name) and f'"{el.name}"' not in used and el.name.lower() not in address
         and element_skip_reason(el, pagemem.url) is None and not _whole_list(el.url, pagemem.url)))
+
+
+def narrowed_as_asked(task: str, pagemem: PageMem | None) -> bool:
+    """A count question on a page whose address narrows its list by a word the task names (?status=pending for
+    "How many orders are pending?", ?q=kettle for "How many kettles ..."): the count asked for is in sight. On
+    the held-out admin the default model read "10 orders pending" there and then chose to go back to the whole
+    list, whose total it answered; the end check runs first on such a page (agent/step.py)."""
+    if pagemem is None or not is_question(task) or not _COUNT.search(task):
+        return False
+    values = [v for _, v in parse_qsl(urlsplit(pagemem.url).query) if re.search(r"[^\W\d_]", v)]
+    return any(names_action(task, v) for v in values)
 
 
 # ---------------------------------------------------------------------------- an answer that found nothing

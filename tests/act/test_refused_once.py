@@ -8,7 +8,7 @@ from selenium.webdriver.common.by import By
 
 from companion.act import execute
 from companion.act.errors import NotYet
-from tests.support.act_context import candidate_for
+from tests.support.act_context import candidate_for, choice
 
 pytestmark = pytest.mark.browser
 
@@ -66,3 +66,39 @@ async def test_a_row_sharing_no_word_with_the_task_is_refused_once_for_those_tha
     said = await _twice(ctx, "Nancee Tincidunt. A. Proin sit vel e..")
     assert '"Eilis Sagittis. Tellus eu sagit.."' in said and '"Wanda Arcu. Nec,. Blandit n.."' in said, said
     assert browser.driver.find_element(By.ID, "opened").text == "Nancee"
+
+
+@pytest.mark.parametrize("field, why, field_id, value", [
+    ("Customer:", "this form sends changes to the site (POST)", "customer", "Daniel Ricci"),
+    ("Email:", "this form edits what the page shows (2 of its fields hold values already)", "email", "ann.lee@example.com"),
+])
+async def test_in_a_question_a_form_that_changes_the_site_is_not_filled_and_sent_at_the_first_choice(
+        browser, open_page, make_ctx, field, why, field_id, value):
+    open_page("record_form.html")
+    ctx = await make_ctx("What is the email address of the customer who placed order SO-1010?")
+    with pytest.raises(NotYet) as refused:
+        await execute(ctx, candidate_for(ctx, field), "scripted")
+    assert f"the task asks a question, and {why}" in str(refused.value)
+    driver = browser.driver
+    assert driver.find_element(By.ID, field_id).get_property("value") == value  # nothing typed
+    assert driver.find_element(By.ID, "saved").text == ""  # nothing sent
+
+
+@pytest.mark.parametrize("task, name", [
+    ("Change the note of order SO-1010 to 'ring twice'.", "Note:"),      # an errand: the form is what it asks for
+    ("What would shipping 3 kettles to 0150 cost?", "Quantity:"),       # a question whose form has empty fields
+])
+async def test_an_errand_or_an_empty_form_is_not_refused_as_a_record(
+        browser, open_page, make_ctx, scripted_llm, llm_client_for, task, name):
+    server = scripted_llm(rules=[{"prompt": "form_field_selection", "responses": ['{"indices": []}']},
+                                 {"prompt": "form_review", "responses": [choice(1, "leave")]}])
+    llm_client_for(server)
+    open_page("record_form.html")
+    ctx = await make_ctx(task)
+    try:
+        await execute(ctx, candidate_for(ctx, name), "scripted")
+    except NotYet as exc:
+        raise AssertionError(f"refused: {exc}") from exc
+    except Exception:  # the scripted review may leave the form: that is the workflow's business, not this rule's
+        pass
+    assert "form_field_selection" in [r.prompt for r in server.requests]  # the form workflow ran

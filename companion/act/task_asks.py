@@ -1,0 +1,59 @@
+"""What a task asks, read from its words with no LLM call: the action verbs it uses as imperatives (a verb opening
+the task or one of its clauses: "Select Bob from the list and click Submit" -> select, click), and whether it is a
+question to answer from pages rather than an errand. The end rules (agent/finish.py) and the premature-click rules
+(act/premature.py) read it.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Verb group -> the basic action strings (their first word, action_strings.py) that could do it.
+_CLICKS = ("Clicked", "Submitted", "Pressed", "Checked", "Unchecked", "Selected")
+ACTION_VERBS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # group: (verbs, action kinds that could do it)
+    "click": (("click", "press", "tap", "hit", "push"), _CLICKS),
+    "type": (("type", "enter", "fill", "input", "write"), ("Typed", "Selected", "Uploaded")),
+    "select": (("select", "choose", "pick"), ("Selected", "Clicked", "Checked")),
+    "check": (("check", "tick", "uncheck", "untick"), ("Checked", "Unchecked", "Clicked")),
+    "submit": (("submit",), ("Submitted", "Clicked", "Pressed")),
+    "focus": (("focus",), ("Clicked", "Typed", "Pressed")),
+    "search": (("search",), ("Typed", "Pressed", "Submitted")),
+    "log in": (("log in", "login", "sign in", "log out", "logout", "sign out", "sign up", "register"),
+               ("Submitted", "Clicked", "Pressed", "Typed")),
+    "upload": (("upload", "attach"), ("Uploaded",)),
+    "open": (("open", "go to", "navigate to", "visit"), ("Navigated", "Clicked", "Switched", "Submitted")),
+    # The everyday verbs of web apps (mail, admin, social, shop): a task opening with one asks for a change. Not
+    # "like": after a comma it is as often "such as" (", like a kettle,") as a verb.
+    "change": (("add", "remove", "delete", "buy", "order", "book", "send", "save", "subscribe", "post", "reply",
+                "set", "change", "update", "expand", "collapse", "drag", "toggle", "switch", "forward", "share",
+                "archive", "mark", "star", "flag", "follow", "move", "rename", "edit", "create", "assign",
+                "invite", "approve", "reject", "publish", "cancel", "play", "retweet", "upvote"),
+               _CLICKS + ("Typed", "Navigated")),
+}
+_CLAUSE_START = r"(?:^|[.;:!?,]\s*|\b(?:and|then|please|also|now|first|next|finally)\s+)"
+
+
+# "Check whether it is in stock", "check for messages": a check that asks to look, not to tick a box.
+_LOOKING = r"(?!\s+(?:if|whether|what|which|who|how|when|where|that|for|out)\b)"
+
+
+def _verb_pattern(verbs: tuple[str, ...], looking: str = "") -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(v).replace(r"\ ", r"\s+") for v in verbs)
+    return re.compile(_CLAUSE_START + rf"(?:{alternatives})\b" + looking, re.I)
+
+
+_VERB_PATTERNS = {group: _verb_pattern(verbs, _LOOKING if group == "check" else "")
+                  for group, (verbs, _) in ACTION_VERBS.items()}
+
+
+def requested_actions(task: str) -> list[str]:
+    """The verb groups the task asks to carry out: an imperative verb opening the task or one of its clauses
+    ("Select Bob from the list and click Submit" -> select, click). A question ("What is the price?") has none."""
+    text = " ".join(task.split())
+    return [group for group, pattern in _VERB_PATTERNS.items() if pattern.search(text)]
+
+
+def is_question(task: str) -> bool:
+    """A question to answer from pages ("What is the price of the kettle?"), not an errand: a "?" and no action asked."""
+    return "?" in task and not requested_actions(task)
