@@ -23,7 +23,8 @@ from companion.act.filter_guard import element_name
 from companion.agent.describe_change import describe_change, page_lines
 from companion.agent.decide import CHANGED_NOTHING, DECLINED, TRIED, select_action
 from companion.agent.finish import (
-    Answer, EndFacts, EndGate, Refused, declined_end, is_question, moves_on, split_problems,
+    Answer, EndFacts, EndGate, Refused, declined_end, is_question, moves_on, narrowed_as_asked,
+    split_problems,
 )
 from companion.agent.seen_text import SeenText
 from companion.agent.events import usage_of
@@ -129,13 +130,13 @@ class StepPhases:
         if st is None:
             return
         try:
-            if st.obs.named_rows and is_question(self.task):
-                # The row the question names is in sight, copied by rule with its headers: ask the end check
-                # first. Filtering the page's candidates and choosing "end" cost the held-out admin's last step
-                # three calls and ~2,700 prompt tokens (60+ s) before the same check ran. Refused, the step goes
-                # on as usual, the end shown as tried.
-                await self.events.emit("note", step=self.step, text="The row the question names is on this page: "
-                                                                    "checked first for the answer.")
+            in_sight = self._answer_in_sight(st)
+            if in_sight:
+                # The row the question names is in sight, copied by rule with its headers (or the list is narrowed
+                # as a count question asks): ask the end check first. Filtering the page's candidates and choosing
+                # "end" cost the held-out admin's last step three calls and ~2,700 prompt tokens (60+ s) before the
+                # same check ran. Refused, the step goes on as usual, the end shown as tried.
+                await self.events.emit("note", step=self.step, text=f"{in_sight}: checked first for the answer.")
                 await self._end_task(st)
             await self._candidates(st, st.obs)
             while (chosen := await self._choose(st)) is not None:
@@ -291,6 +292,16 @@ class StepPhases:
         except ActionFailed as exc:
             return await self._failed(st, chosen, exc)
         return await self._after(st, chosen, outcome, before)
+
+    def _answer_in_sight(self, st: StepState) -> str | None:
+        """Why this page holds the answer to the question by rule (None: no such reason)."""
+        if not is_question(self.task):
+            return None
+        if st.obs.named_rows:
+            return "The row the question names is on this page"
+        if narrowed_as_asked(self.task, st.ctx.pagemem):
+            return "This list is narrowed as the question asks"
+        return None
 
     async def _end_task(self, st: StepState) -> None:
         """End task: a declined action ends the task stopped; else the gate (finish.py) refuses, and the step

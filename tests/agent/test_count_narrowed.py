@@ -35,3 +35,31 @@ def test_a_question_that_counts_nothing_is_not_held_back_by_a_named_link(browser
                          timeout=300)
 
     assert not any("not narrowed yet" in n for n in _notes(result))
+
+
+def test_a_count_on_the_list_narrowed_as_asked_is_checked_before_any_other_action(browser, pages, agent_llm, memory_dir):
+    # Step 1 on the whole list: the filter. Step 2, on ?status=Pending: a model that would wander back to the whole
+    # list (as the default model did) is never asked; the end check runs first there.
+    def choose(text: str, labels: list[str]) -> int:
+        if 'Clicked link "Pending"' not in text:
+            return index_of(labels, r'^link "Pending"')
+        return index_of(labels, r"^(?!end the task)")  # anything but the end
+
+    server = agent_llm(choose=choose, answer=lambda text: "13")
+    result = browser.run(run_task("How many orders are pending?", session=browser.session,
+                                  start_url=pages.url("orders_list.html"), memory_dir=memory_dir, max_steps=3),
+                         timeout=300)
+
+    assert result.actions == ['Clicked link "Pending"'] and result.status == "done", result.actions
+    assert result.answer == "13"
+    assert len(server.prompts("action_selection")) == 1  # only step 1 chose among the page's actions
+    assert any("narrowed as the question asks: checked first" in n for n in _notes(result))
+
+
+def test_a_list_narrowed_by_another_word_is_not_checked_first(browser, pages, agent_llm, memory_dir):
+    agent_llm(choose=lambda text, labels: index_of(labels, r"^end the task"), answer=lambda text: "13")
+    result = browser.run(run_task("How many orders are pending?", session=browser.session,
+                                  start_url=pages.url("orders_list.html") + "?status=Shipped", memory_dir=memory_dir,
+                                  max_steps=2), timeout=300)
+
+    assert not any("checked first" in n for n in _notes(result))
