@@ -17,6 +17,7 @@ BENCH_MODULES = [
     "benchmarks.commands.miniwob",
     "benchmarks.commands.speed",
     "benchmarks.commands.llm",
+    "benchmarks.commands.serving",
     "benchmarks.commands.explore",
 ]
 

@@ -34,7 +34,10 @@ async def test_numbered_choice_always_returns_an_index_in_range(embedded):
         reply = await embedded.choose("choice_probe", {"question": "Which option is best?", "options": options},
                                       n=len(options), reason=reason)
         assert 0 <= reply.answer.index < len(options)
-        assert reply.usage.mode == "json_schema" and reply.usage.attempts == 1
+        assert reply.usage.mode == "json_schema"
+        # An index alone is always valid at once. A reason is budgeted at two characters a token (llm/fit.py); the
+        # 135M model can ramble digits ("-1000-1000-..."), one token each, and be cut: the client asks once more.
+        assert reply.usage.attempts == 1 if not reason else reply.usage.attempts <= 2
 
 
 async def test_adversarial_prompt_still_yields_schema_valid_output(embedded):
