@@ -28,12 +28,16 @@ from companion.act.filter_guard import guard_kept
 from companion.act.gestures import PageGestures, element_candidates, scroll_candidates, text_candidates
 from companion.act.models import Candidate
 from companion.act.prefilter import prefilter, usable_elements
+from companion.act.premature import changes_site
+from companion.act.routing import form_section_for
+from companion.act.task_asks import is_question
 from companion.act.search_for import page_controls, search_candidates, search_terms
 from companion.act.sites import policy_of
 from companion.llm.fit import declare_subset
 from companion.memory.learn import known_dropdowns
 from companion.memory.records import DropdownRecord
 from companion.pagemem.model import Element, PageSection
+from companion.pagemem.widgets import is_submit_like
 
 if TYPE_CHECKING:  # the OBSERVE engineer's model; only its contract fields are read here
     from companion.observe import Observation  # noqa: F401
@@ -309,6 +313,33 @@ def _chunks(items: list, size: int) -> list[list]:
     return [items[i:i + size] for i in range(0, len(items), size)] or [[]]
 
 
+def one_per_changing_form(ctx: AgentContext, pm, offered: list[Candidate]) -> dict[str, Candidate | None]:
+    """In a question, a form that would change the site (premature.changes_site: POST, or a record's values) is
+    offered by one control, its submit button (else its first field), saying so; its other controls are not offered.
+    A question is answered by reading: on the held-out admin the product list's 20 bulk-action boxes filled a third of
+    every filtering call, and the form they belong to was twice chosen and sent. Chosen, the control is refused
+    once (check_reads_only), so a question that does need the form can still have it. Returns candidate key ->
+    its replacement (None: not offered), for the candidates of such forms only."""
+    members: dict[str, list[tuple[Candidate, Element]]] = {}
+    sections: dict[str, PageSection] = {}
+    for c in offered:
+        el = pm.element_by_ref(c.element) if c.kind == "element" and c.element is not None else None
+        form = form_section_for(ctx, el, pm.section_of(el.ref)) if el is not None else None
+        if form is not None:
+            members.setdefault(form[0].id, []).append((c, el))
+            sections[form[0].id] = form[0]
+    out: dict[str, Candidate | None] = {}
+    for fid, controls in members.items():
+        if changes_site(ctx, controls[0][1], sections[fid]) is None:
+            continue
+        keep = next((c for c, el in controls if is_submit_like(el, in_form=True)), controls[0][0])
+        for c, _ in controls:
+            out[c.key] = None
+        out[keep.key] = keep.model_copy(update={
+            "label": f"{keep.label} (sends a form of {len(controls)} controls that changes the site)"})
+    return out
+
+
 async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | frozenset[str] = frozenset()) -> list[Candidate]:
     """The candidate set for one step (or one continuation). `obs` is a companion.observe.Observation:
     its `selected`, `unselected`, `extractions` and `summary` are read. `exclude` holds Candidate.key
@@ -373,6 +404,12 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
     nav = [c for c in nav if c.key not in exclude]
     groups.append(("navigation actions (pages visited earlier, bookmarks, other tabs)", nav))
     offered = _unique([c for _, group in groups for c in group])
+    if is_question(ctx.task):
+        collapsed = one_per_changing_form(ctx, pm, offered)
+        if collapsed:
+            def swap(cs: list[Candidate]) -> list[Candidate]:
+                return [x for x in (collapsed.get(c.key, c) for c in cs) if x is not None]
+            offered, groups = swap(offered), [(context, swap(group)) for context, group in groups]
     if getattr(obs, "small", False) or getattr(obs, "whole", False):
         # A small page: its candidates are few enough for one call, which the observation (the whole page, or its
         # task summary over the whole page) explains; a call per section bought nothing (8 calls on a 25-element page).

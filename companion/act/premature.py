@@ -47,26 +47,31 @@ READS_ONLY = ("reads only",)  # the submit_warnings entry of a form refused in a
 MIN_FILLED = 2  # text fields the page filled: one could be a remembered name or a default
 
 
-def check_reads_only(ctx: AgentContext, el: Element, form: PageSection) -> None:
-    """In a question, a form that changes what the site holds is not filled and sent: one sent with POST (a
-    record's change form, a list's bulk-action form), or one holding a record (at least MIN_FILLED text fields the
-    page filled). Refused once per form, the model told to read instead. A log-in form (a password field) is the way
-    in, not a change; a question that needs a form (a quote, a search) has a GET form or empty fields to fill."""
+def changes_site(ctx: AgentContext, el: Element, form: PageSection) -> str | None:
+    """Why filling and sending this form changes what the site holds, in a question (None: it does not, or the
+    task is no question): one sent with POST (a record's change form, a list's bulk-action form), or one holding a
+    record (at least MIN_FILLED text fields the page filled). A log-in form (a password field) is the way in, not
+    a change; a question that needs a form (a quote, a search) has a GET form or empty fields to fill."""
     if not is_question(ctx.task):
-        return
+        return None
     members = list(form.all_elements())
     if any(e.is_password for e in members):
-        return
+        return None
     sent = submission(ctx, "submit", el, form)
-    filled = [e for e in members if is_text_field(e) and not e.clicked and not e.disabled and (e.value or "").strip()]
     if sent is not None and sent[0].method == "post":
-        why = "this form sends changes to the site (POST)"
-    elif len(filled) >= MIN_FILLED:
-        why = f"this form edits what the page shows ({len(filled)} of its fields hold values already)"
-    else:
-        return
+        return "this form sends changes to the site (POST)"
+    filled = [e for e in members if is_text_field(e) and not e.clicked and not e.disabled and (e.value or "").strip()]
+    if len(filled) >= MIN_FILLED:
+        return f"this form edits what the page shows ({len(filled)} of its fields hold values already)"
+    return None
+
+
+def check_reads_only(ctx: AgentContext, el: Element, form: PageSection) -> None:
+    """In a question, a form that changes what the site holds (changes_site) is not filled and sent at the first
+    choice: refused once per form, the model told to read instead."""
+    why = changes_site(ctx, el, form)
     warning = (form.id, READS_ONLY)
-    if warning in ctx.submit_warnings:
+    if why is None or warning in ctx.submit_warnings:
         return
     ctx.submit_warnings.add(warning)
     raise NotYet(f"not used: the task asks a question, and {why}; read what the page shows, or follow a link to what "

@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 from selenium.webdriver.common.by import By
 
-from companion.act import execute
+from companion.act import execute, gather_candidates
+from companion.act.candidates import element_candidate, one_per_changing_form
 from companion.act.errors import NotYet
+from companion.observe import Observation
 from tests.support.act_context import candidate_for, choice
 
 pytestmark = pytest.mark.browser
@@ -102,3 +104,31 @@ async def test_an_errand_or_an_empty_form_is_not_refused_as_a_record(
     except Exception:  # the scripted review may leave the form: that is the workflow's business, not this rule's
         pass
     assert "form_field_selection" in [r.prompt for r in server.requests]  # the form workflow ran
+
+
+def _whole(ctx) -> Observation:
+    pm = ctx.pagemem
+    return Observation(url=pm.url, page_title="page", summary="a page", selected=[s.id for s in pm.sections],
+                       unselected=[]).model_copy(update={"small": True})
+
+
+async def test_in_a_question_a_form_that_changes_the_site_is_offered_by_its_submit_button_alone(
+        browser, open_page, make_ctx):
+    open_page("record_form.html")
+    ctx = await make_ctx("What is the email address of the customer who placed order SO-1010?")
+    labels = [c.label for c in await gather_candidates(ctx, _whole(ctx))]
+
+    assert 'button "Save" (sends a form of 5 controls that changes the site)' in labels, labels
+    assert 'button "Update profile" (sends a form of 3 controls that changes the site)' in labels, labels
+    assert not any(label.startswith(('textbox "Customer:"', 'textbox "Email:"', 'combobox "Status:"')) for label in labels)
+    # What a question may read or use stays: the link beside the record, the quote form's empty fields.
+    assert any(label.startswith('link "View customer"') for label in labels)
+    assert any(label.startswith('textbox "Quantity:"') for label in labels)
+
+
+async def test_in_an_errand_every_field_of_a_form_is_offered(browser, open_page, make_ctx):
+    open_page("record_form.html")
+    ctx = await make_ctx("Change the note of order SO-1010 to 'ring twice'.")
+    pm = ctx.pagemem
+    offered = [element_candidate(el, s.id) for s in pm.sections for el in s.all_elements()]
+    assert one_per_changing_form(ctx, pm, offered) == {}
