@@ -6,10 +6,7 @@ from __future__ import annotations
 
 from companion.agent.loop import run_task
 from tests.support.agent_llm import index_of
-
-
-def _notes(result) -> list[str]:
-    return [e.text for e in result.events if e.kind == "note"]
+from tests.support.task_events import notes
 
 
 def test_a_count_answered_before_the_named_filter_is_used_is_refused_once(browser, pages, agent_llm, memory_dir):
@@ -23,7 +20,7 @@ def test_a_count_answered_before_the_named_filter_is_used_is_refused_once(browse
                                   start_url=pages.url("orders_list.html"), memory_dir=memory_dir, max_steps=3),
                          timeout=300)
 
-    refusal = next(n for n in _notes(result) if "not narrowed yet" in n)
+    refusal = next(n for n in notes(result) if "not narrowed yet" in n)
     assert 'link "Pending" is not used' in refusal and '"Orders"' not in refusal, refusal
     assert result.actions == ['Clicked link "Pending"'] and result.status == "done", result.actions
 
@@ -34,7 +31,7 @@ def test_a_question_that_counts_nothing_is_not_held_back_by_a_named_link(browser
                                   start_url=pages.url("orders_list.html"), memory_dir=memory_dir, max_steps=2),
                          timeout=300)
 
-    assert not any("not narrowed yet" in n for n in _notes(result))
+    assert not any("not narrowed yet" in n for n in notes(result))
 
 
 def test_a_count_on_the_list_narrowed_as_asked_is_checked_before_any_other_action(browser, pages, agent_llm, memory_dir):
@@ -53,7 +50,7 @@ def test_a_count_on_the_list_narrowed_as_asked_is_checked_before_any_other_actio
     assert result.actions == ['Clicked link "Pending"'] and result.status == "done", result.actions
     assert result.answer == "13"
     assert len(server.prompts("action_selection")) == 1  # only step 1 chose among the page's actions
-    assert any("narrowed as the question asks: checked first" in n for n in _notes(result))
+    assert any("narrowed as the question asks: checked first" in n for n in notes(result))
 
 
 def test_a_list_narrowed_by_another_word_is_not_checked_first(browser, pages, agent_llm, memory_dir):
@@ -62,4 +59,4 @@ def test_a_list_narrowed_by_another_word_is_not_checked_first(browser, pages, ag
                                   start_url=pages.url("orders_list.html") + "?status=Shipped", memory_dir=memory_dir,
                                   max_steps=2), timeout=300)
 
-    assert not any("checked first" in n for n in _notes(result))
+    assert not any("checked first" in n for n in notes(result))

@@ -8,12 +8,9 @@ from selenium.webdriver.common.by import By
 
 from companion.agent.loop import run_task
 from tests.support.agent_llm import index_of
+from tests.support.task_events import notes
 
 TASK = "Mark the numbers below as odd or even and press submit when done."
-
-
-def _notes(result) -> list[str]:
-    return [e.text for e in result.events if e.kind == "note"]
 
 
 def test_an_end_before_the_named_submit_is_pressed_is_refused_once(browser, pages, agent_llm, memory_dir):
@@ -30,7 +27,7 @@ def test_an_end_before_the_named_submit_is_pressed_is_refused_once(browser, page
     result = browser.run(run_task(TASK, session=browser.session, start_url=pages.url("mark_rows.html"),
                                   memory_dir=memory_dir, max_steps=4), timeout=300)
 
-    refusal = next(n for n in _notes(result) if "not pressed yet" in n)
+    refusal = next(n for n in notes(result) if "not pressed yet" in n)
     assert 'button "Submit" is not pressed' in refusal, refusal
     assert browser.driver.find_element(By.ID, "submitted").text == "submitted after: 7=Odd", result.actions
     assert result.status == "done"
@@ -46,5 +43,5 @@ def test_an_errand_ended_before_any_action_is_refused_once(browser, pages, agent
     result = browser.run(run_task("Make sure 12 is marked even.", session=browser.session,
                                   start_url=pages.url("mark_rows.html"), memory_dir=memory_dir, max_steps=3), timeout=300)
 
-    assert sum("nothing was done in this task yet" in n for n in _notes(result)) == 1, _notes(result)
+    assert sum("nothing was done in this task yet" in n for n in notes(result)) == 1, notes(result)
     assert result.status == "done" and result.actions == ['Clicked button "Even" (for "12")'], result.actions

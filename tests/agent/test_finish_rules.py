@@ -8,10 +8,7 @@ from __future__ import annotations
 from companion.agent.loop import run_task
 from tests.support.agent_llm import candidates_of, index_of
 from tests.support.price_task import PRICE_TASK, blue_price, choose_kettles_then_end
-
-
-def notes(result) -> list[str]:
-    return [e.text for e in result.events if e.kind == "note"]
+from tests.support.task_events import notes
 
 
 def test_the_actor_sees_no_reasons_to_copy(browser, pages, agent_llm, memory_dir):

@@ -8,6 +8,7 @@ import pytest
 
 from companion.agent.loop import run_task
 from tests.support.agent_llm import echo_details, index_of
+from tests.support.task_events import notes
 
 TASK = "What is the email address of the customer who placed order #110?"
 INVENTED = "The customer who placed order #110 has the email address bob@shop.test."
@@ -16,10 +17,6 @@ INVENTED = "The customer who placed order #110 has the email address bob@shop.te
 def _run(browser, pages, memory_dir, max_steps: int = 1):
     return browser.run(run_task(TASK, session=browser.session, start_url=pages.url("grounded_customers.html"),
                                 memory_dir=memory_dir, max_steps=max_steps), timeout=180)
-
-
-def _notes(result) -> list[str]:
-    return [e.text for e in result.events if e.kind == "note"]
 
 
 @pytest.mark.paper_pipeline
@@ -36,7 +33,7 @@ def test_a_summary_stating_another_rows_email_is_dropped_and_the_actor_told_it_w
     (choice,) = server.prompts("action_selection")
     assert "bob@shop.test was not found with 110 on this page" in choice
     assert INVENTED not in choice
-    assert any("Left out of the observation" in n and INVENTED in n for n in _notes(result))
+    assert any("Left out of the observation" in n and INVENTED in n for n in notes(result))
     assert result.usage.values_dropped == 1
 
 
@@ -69,5 +66,5 @@ def test_an_answer_stating_a_value_the_pages_do_not_support_is_refused(browser, 
     result = _run(browser, pages, memory_dir)
 
     assert result.status != "done" and result.answer != answer
-    assert any(n.startswith(f"Not done yet: {refusal}; left to try: open link \"Orders\"") for n in _notes(result)), _notes(result)
+    assert any(n.startswith(f"Not done yet: {refusal}; left to try: open link \"Orders\"") for n in notes(result)), notes(result)
     assert result.usage.values_dropped == 1

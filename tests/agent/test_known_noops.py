@@ -8,6 +8,7 @@ from __future__ import annotations
 from companion.agent.decide import CHANGED_NOTHING, TRIED
 from companion.agent.loop import run_task
 from tests.support.agent_llm import candidates_of, index_of
+from tests.support.task_events import notes
 
 PAGE = "known_noops.html"
 
@@ -23,10 +24,6 @@ def pick(pattern: str, times: int = 99):
             return found
         return index_of(labels, r"^end the task")
     return choose
-
-
-def notes(result) -> list[str]:
-    return [e.text for e in result.events if e.kind == "note"]
 
 
 def run(browser, pages, memory_dir, task: str, page: str = PAGE, max_steps: int = 2):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from companion.agent.loop import run_task
 from tests.support.agent_llm import candidates_of, index_of
+from tests.support.task_events import notes
 
 PAGE = "noop_controls.html"
 
@@ -17,10 +18,6 @@ def pick(pattern: str):
         found = index_of(labels, pattern)
         return found if found is not None else index_of(labels, r"^end the task")
     return choose
-
-
-def notes(result) -> list[str]:
-    return [e.text for e in result.events if e.kind == "note"]
 
 
 def run(browser, pages, memory_dir, task: str, max_steps: int = 2):
