@@ -21,6 +21,7 @@ import logging
 import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from companion import llm
 from companion.act.context import AgentContext
@@ -38,6 +39,7 @@ from companion.memory.learn import known_dropdowns
 from companion.memory.records import DropdownRecord
 from companion.pagemem.model import Element, PageSection
 from companion.pagemem.widgets import is_submit_like
+from companion.text import content_words
 
 if TYPE_CHECKING:  # the OBSERVE engineer's model; only its contract fields are read here
     from companion.observe import Observation  # noqa: F401
@@ -313,6 +315,55 @@ def _chunks(items: list, size: int) -> list[list]:
     return [items[i:i + size] for i in range(0, len(items), size)] or [[]]
 
 
+MANY_LIST_CHOICES = 8  # a filter panel, not a pair of tabs: below this the links stay, the model reads them all
+_PAGING_NAME = re.compile(r"^(?:(?:\d+|next|previous|prev|first|last|more|show all|older|newer)\b|[‹›«»<>]+)", re.I)
+
+
+# Words that ask about an order of the list: only then can a column header's sort link help ("the cheapest").
+_ORDERING = re.compile(
+    r"\b(?:most|least|best|worst|top|bottom|first|last|recent|newest|oldest|latest|earliest|cheapest|dearest|"
+    r"priciest|highest|lowest|largest|smallest|biggest|greatest|longest|shortest|maximum|minimum|max|min|"
+    r"sort(?:ed|s)?|order(?:ed)? by|rank(?:ed|s)?|ascending|descending|alphabetical(?:ly)?)\b", re.I)
+
+
+def unnamed_list_choices(task: str, pm, offered: list[Candidate]) -> set[str]:
+    """The keys of the links that only re-query this page (its path, another query: a filter's choice) and share
+    no word with the task, when the page has MANY_LIST_CHOICES or more of them. They are the list's own controls:
+    a filter choice the task does not name narrows the list to what the task does not ask about. On the held-out
+    admin, the product list's 35 filter links filled a whole filtering call of a price lookup, of which the model
+    kept "clearance". Pages ("2", "Next") stay: they show more of the list. A column header's sort link stays while
+    the task asks about an order (sort_links_unasked)."""
+    here = urlsplit(pm.url)
+    asked = set(content_words(task))
+    choices: dict[str, bool] = {}  # key -> named by the task
+    for c in offered:
+        el = pm.element_by_ref(c.element) if c.kind == "element" and c.element is not None and c.pick is None else None
+        if el is None or el.role != "link" or not el.url or el.column_header:
+            continue
+        to = urlsplit(el.url)
+        name = (el.name or el.text or "").strip()
+        if to.path != here.path or not to.query or to.query == here.query or _PAGING_NAME.match(name):
+            continue
+        choices[c.key] = bool(set(content_words(name)) & asked)
+    unnamed = {key for key, named in choices.items() if not named} if len(choices) >= MANY_LIST_CHOICES else set()
+    return unnamed | sort_links_unasked(task, pm, offered)
+
+
+def sort_links_unasked(task: str, pm, offered: list[Candidate]) -> set[str]:
+    """The keys of a table's sort links (a link in its column header) when the task asks nothing about an order:
+    they reorder the rows and answer nothing. The default model clicked the header "Email" three times for "the
+    email address of the customer who placed order SO-1010", and "Price" for a price, though each was offered as
+    a link that reorders the table."""
+    if _ORDERING.search(task):
+        return set()
+    out = set()
+    for c in offered:
+        el = pm.element_by_ref(c.element) if c.kind == "element" and c.element is not None and c.pick is None else None
+        if el is not None and el.role == "link" and el.column_header:
+            out.add(c.key)
+    return out
+
+
 def one_per_changing_form(ctx: AgentContext, pm, offered: list[Candidate]) -> dict[str, Candidate | None]:
     """In a question, a form that would change the site (premature.changes_site: POST, or a record's values) is
     offered by one control, its submit button (else its first field), saying so; its other controls are not offered.
@@ -404,6 +455,10 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
     nav = [c for c in nav if c.key not in exclude]
     groups.append(("navigation actions (pages visited earlier, bookmarks, other tabs)", nav))
     offered = _unique([c for _, group in groups for c in group])
+    unnamed = unnamed_list_choices(ctx.task, pm, offered)
+    if unnamed:
+        offered, groups = [c for c in offered if c.key not in unnamed], [
+            (context, [c for c in group if c.key not in unnamed]) for context, group in groups]
     if is_question(ctx.task):
         collapsed = one_per_changing_form(ctx, pm, offered)
         if collapsed:

@@ -25,14 +25,17 @@ def test_a_lookup_answered_from_the_filtered_list_succeeds(suite, django_site, a
     assert not run.db_changed
 
 
-def test_a_lookup_answered_from_the_wrong_filter_fails(suite, django_site, agent_llm, tmp_path):
-    count_orders("Delivered", agent_llm)
+def test_a_lookup_answered_with_a_count_the_page_does_not_give_fails(suite, django_site, agent_llm, tmp_path):
+    # The right filter, a wrong reading of it: the runner judges the answer, not the path. (A filter choice the task
+    # does not name is no longer offered on a list with many of them: act/candidates.py unnamed_list_choices.)
+    pending = django_site.query("SELECT count(*) FROM shop_order WHERE status = 'pending'")[0][0]
+    agent_llm(choose=filter_then_end("Pending"), answer=lambda text: f"{pending + 1} orders.",
+              overrides={"page_task_summary": count_summary})
 
     run = run_task_once(task_of(suite, "orders-pending-count"), django_site, "none", OPTS, tmp_path)
 
-    delivered = django_site.query("SELECT count(*) FROM shop_order WHERE status = 'delivered'")[0][0]
     assert run.status == "done"
-    assert run.answer == f"{delivered} orders."
+    assert run.answer == f"{pending + 1} orders."
     assert not run.success
     assert run.detail.startswith("no number in the answer equals")
 
