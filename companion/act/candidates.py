@@ -21,7 +21,6 @@ import logging
 import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from companion import llm
 from companion.act.context import AgentContext
@@ -29,7 +28,7 @@ from companion.act.filter_guard import guard_kept
 from companion.act.gestures import PageGestures, element_candidates, scroll_candidates, text_candidates
 from companion.act.models import Candidate
 from companion.act.prefilter import prefilter, usable_elements
-from companion.act.premature import changes_site
+from companion.act.premature import changes_site, requeries_this_page
 from companion.act.routing import form_section_for
 from companion.act.task_asks import is_question
 from companion.act.search_for import page_controls, search_candidates, search_terms
@@ -326,27 +325,30 @@ _ORDERING = re.compile(
     r"sort(?:ed|s)?|order(?:ed)? by|rank(?:ed|s)?|ascending|descending|alphabetical(?:ly)?)\b", re.I)
 
 
+def _plain_element(pm, c: Candidate) -> Element | None:
+    """The element a candidate acts on as itself (not a remembered menu entry behind it, not a gesture)."""
+    return pm.element_by_ref(c.element) if c.kind == "element" and c.element is not None and c.pick is None else None
+
+
 def unnamed_list_choices(task: str, pm, offered: list[Candidate]) -> set[str]:
     """The keys of the links that only re-query this page (its path, another query: a filter's choice) and share
     no word with the task, when the page has MANY_LIST_CHOICES or more of them. They are the list's own controls:
     a filter choice the task does not name narrows the list to what the task does not ask about. On the held-out
     admin, the product list's 35 filter links filled a whole filtering call of a price lookup, of which the model
-    kept "clearance". Pages ("2", "Next") stay: they show more of the list. A column header's sort link stays while
-    the task asks about an order (sort_links_unasked)."""
-    here = urlsplit(pm.url)
+    kept "clearance". Pages ("2", "Next") stay: they show more of the list. A column header's sort link is
+    sort_links_unasked's. (A link to this very URL is gone already: prefilter.)"""
     asked = set(content_words(task))
     choices: dict[str, bool] = {}  # key -> named by the task
     for c in offered:
-        el = pm.element_by_ref(c.element) if c.kind == "element" and c.element is not None and c.pick is None else None
-        if el is None or el.role != "link" or not el.url or el.column_header:
+        el = _plain_element(pm, c)
+        if el is None or el.role != "link" or el.column_header or not requeries_this_page(el, pm.url):
             continue
-        to = urlsplit(el.url)
         name = (el.name or el.text or "").strip()
-        if to.path != here.path or not to.query or to.query == here.query or _PAGING_NAME.match(name):
-            continue
-        choices[c.key] = bool(set(content_words(name)) & asked)
-    unnamed = {key for key, named in choices.items() if not named} if len(choices) >= MANY_LIST_CHOICES else set()
-    return unnamed | sort_links_unasked(task, pm, offered)
+        if not _PAGING_NAME.match(name):
+            choices[c.key] = bool(set(content_words(name)) & asked)
+    if len(choices) < MANY_LIST_CHOICES:
+        return set()
+    return {key for key, named in choices.items() if not named}
 
 
 def sort_links_unasked(task: str, pm, offered: list[Candidate]) -> set[str]:
@@ -356,12 +358,7 @@ def sort_links_unasked(task: str, pm, offered: list[Candidate]) -> set[str]:
     a link that reorders the table."""
     if _ORDERING.search(task):
         return set()
-    out = set()
-    for c in offered:
-        el = pm.element_by_ref(c.element) if c.kind == "element" and c.element is not None and c.pick is None else None
-        if el is not None and el.role == "link" and el.column_header:
-            out.add(c.key)
-    return out
+    return {c.key for c in offered if (el := _plain_element(pm, c)) is not None and el.role == "link" and el.column_header}
 
 
 def one_per_changing_form(ctx: AgentContext, pm, offered: list[Candidate]) -> dict[str, Candidate | None]:
@@ -455,7 +452,7 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
     nav = [c for c in nav if c.key not in exclude]
     groups.append(("navigation actions (pages visited earlier, bookmarks, other tabs)", nav))
     offered = _unique([c for _, group in groups for c in group])
-    unnamed = unnamed_list_choices(ctx.task, pm, offered)
+    unnamed = unnamed_list_choices(ctx.task, pm, offered) | sort_links_unasked(ctx.task, pm, offered)
     if unnamed:
         offered, groups = [c for c in offered if c.key not in unnamed], [
             (context, [c for c in group if c.key not in unnamed]) for context, group in groups]

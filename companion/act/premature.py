@@ -139,7 +139,7 @@ def check_named_controls_used(ctx: AgentContext, el: Element) -> None:
 MAX_NAMED_INSTEAD = 3
 
 
-def _narrows_this_list(el: Element, page: str) -> bool:
+def requeries_this_page(el: Element, page: str) -> bool:
     """A link to this page's own path with another query (a filter's or a sort's choice): the list's own control,
     the model's to choose among."""
     if not el.url:
@@ -156,7 +156,7 @@ def check_named_instead(ctx: AgentContext, el: Element) -> None:
     other rules'; a control sharing a word with the task (a mail row "Kendre ...") is named enough. Chosen
     again, it is clicked."""
     name = el.name or el.text
-    if ctx.pagemem is None or is_form_field(el) or submits(el) or _narrows_this_list(el, ctx.url):
+    if ctx.pagemem is None or is_form_field(el) or submits(el) or requeries_this_page(el, ctx.url):
         return
     asked = set(content_words(ctx.task))
     if set(content_words(name)) & asked:

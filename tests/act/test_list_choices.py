@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.act.candidates import element_candidate, unnamed_list_choices
+from companion.act.candidates import element_candidate, sort_links_unasked, unnamed_list_choices
 
 pytestmark = pytest.mark.browser
 
@@ -17,7 +17,7 @@ async def _dropped(make_ctx, task: str) -> set[str]:
     ctx = await make_ctx(task)
     pm = ctx.pagemem
     offered = [element_candidate(el, s.id) for s in pm.sections for el in s.all_elements()]
-    gone = unnamed_list_choices(task, pm, offered)
+    gone = unnamed_list_choices(task, pm, offered) | sort_links_unasked(task, pm, offered)
     return {pm.element_by_ref(c.element).name for c in offered if c.key in gone}
 
 
