@@ -104,7 +104,7 @@ class _LoopState:
         self.openai = openai.AsyncOpenAI(
             base_url=base_url,
             api_key=settings.api_key or "not-needed",
-            timeout=httpx.Timeout(settings.timeout_s, connect=min(5.0, settings.timeout_s)),
+            timeout=openai.Timeout(settings.timeout_s, connect=min(5.0, settings.timeout_s)),
             max_retries=0,  # our own retry policy; hidden retries would multiply the timeout
         )
 
@@ -396,7 +396,7 @@ class LLMClient:
                 model=self.model, messages=messages, max_tokens=max_tokens, temperature=temperature,
                 # Names the prompt for logs and for the scripted test server's rules; servers ignore it.
                 extra_headers={"X-WebChallenger-Prompt": prompt},
-                timeout=httpx.Timeout(limit, connect=min(5.0, limit)),
+                timeout=openai.Timeout(limit, connect=min(5.0, limit)),
                 **kwargs,
             ),
             timeout=limit + 5,
