@@ -10,6 +10,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.support.agent_llm import index_of
 from tests.support.price_task import PRICE_TASK, blue_price
+from tests.support.sidepanel import steps
 from tests.support.sidepanel_task import PANEL_URL, enter_task, side_panel
 
 
@@ -36,13 +37,15 @@ def test_side_panel_runs_a_task_and_shows_steps_and_answer(browser, pages, agent
         enter_task(driver, PRICE_TASK)
         wait = WebDriverWait(driver, 120)
         wait.until(lambda d: d.find_element(By.ID, "answer").text == "$24.50")
-        steps = driver.find_elements(By.CSS_SELECTOR, "#steps > li")
-        assert len(steps) == 2
-        first = steps[0].text
-        assert "agent_shop.html" in first and 'Clicked link "Kettles"' in first and "Reason:" in first
-        assert "Kettle Shop" in steps[0].find_element(By.CLASS_NAME, "obs").text  # the observation summary
-        assert "agent_kettles.html" in steps[1].text
         wait.until(lambda d: d.find_element(By.ID, "task-status").text.startswith("Finished: done"))
+        # Read once the task has finished, in one script call: the panel redraws its steps while a task reports
+        # (an element found before a redraw is stale when read after it).
+        shown = steps(driver)
+        assert len(shown) == 2
+        assert "agent_shop.html" in shown[0] and 'Clicked link "Kettles"' in shown[0] and "Reason:" in shown[0]
+        observation = driver.execute_script("return document.querySelector('#steps > li .obs').innerText")
+        assert "Kettle Shop" in observation  # the observation summary
+        assert "agent_kettles.html" in shown[1]
         assert driver.find_element(By.ID, "stop").get_attribute("disabled") is not None
     assert browser.driver.current_url == pages.url("agent_kettles.html")  # the task ran in the page's tab
 
