@@ -30,7 +30,6 @@ from companion.act.models import Candidate
 from companion.act.prefilter import prefilter, usable_elements
 from companion.act.premature import changes_site, requeries_this_page
 from companion.act.routing import form_section_for
-from companion.act.task_asks import is_question
 from companion.act.search_for import page_controls, search_candidates, search_terms
 from companion.act.sites import policy_of
 from companion.llm.fit import declare_subset
@@ -38,6 +37,7 @@ from companion.memory.learn import known_dropdowns
 from companion.memory.records import DropdownRecord
 from companion.pagemem.model import Element, PageSection
 from companion.pagemem.widgets import is_submit_like
+from companion.task_asks import is_question
 from companion.text import content_words
 
 if TYPE_CHECKING:  # the OBSERVE engineer's model; only its contract fields are read here

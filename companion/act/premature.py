@@ -28,7 +28,7 @@ from companion.act.elements import is_form_field, label
 from companion.act.errors import NotYet
 from companion.act.named_fields import fields_in_scope, names_action, unset_named
 from companion.act.prefilter import element_skip_reason
-from companion.act.task_asks import is_question
+from companion.task_asks import is_question
 from companion.act.task_parts import request_before
 from companion.pagemem.model import Element, PageSection
 from companion.pagemem.widgets import SUBMIT_WORDS, is_submit_like, is_text_field

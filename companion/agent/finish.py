@@ -43,13 +43,13 @@ from companion import llm
 from companion.act.elements import SEARCH_WORDS, is_search_field, label
 from companion.act.named_fields import fields_in_scope, names_action, unset_named
 from companion.act.prefilter import element_skip_reason
-from companion.act.task_asks import ACTION_VERBS, is_question, requested_actions
 from companion.agent.seen_text import SeenText
 from companion.llm.answers import FinalAnswer, Verification
 from companion.llm.fit import declare
 from companion.observe.values import EMAIL, Problem
 from companion.pagemem.model import PageMem
 from companion.pagemem.widgets import SUBMIT_WORDS
+from companion.task_asks import ACTION_VERBS, asks_count, is_question, requested_actions
 from companion.text import content_words
 
 VERIFY_MAX_TOKENS = 130  # a reason of REASON_MAX characters and a boolean (llm/fit.py)
@@ -170,7 +170,6 @@ def nothing_done(task: str, actions_done: list[str]) -> str | None:
     return "nothing was done in this task yet, and it asks for something to be done: do it on the page first"
 
 
-_COUNT = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b", re.I)
 _NARROWING_ROLES = frozenset({"link", "button", "option", "checkbox", "radio", "tab", "menuitem"})
 
 
@@ -187,7 +186,7 @@ def unnarrowed_count(task: str, pagemem: PageMem | None, actions_done: list[str]
     no action used, a filter's choice above all (link "Pending"). The default model answered "60", the list's
     total under its paginator, for the pending count, the "Pending" filter beside it never applied. A choice the
     page's address already holds (?status=pending) is applied."""
-    if pagemem is None or not is_question(task) or not _COUNT.search(task) or any(a.startswith("Clicked") for a in actions_done):
+    if pagemem is None or not is_question(task) or not asks_count(task) or any(a.startswith("Clicked") for a in actions_done):
         return ()  # after a click the list may be narrowed already (by another choice: the model's to judge)
     used = " ".join(actions_done)
     address = pagemem.url.lower()
@@ -203,7 +202,7 @@ def narrowed_as_asked(task: str, pagemem: PageMem | None) -> bool:
     "How many orders are pending?", ?q=kettle for "How many kettles ..."): the count asked for is in sight. On
     the held-out admin the default model read "10 orders pending" there and then chose to go back to the whole
     list, whose total it answered; the end check runs first on such a page (agent/step.py)."""
-    if pagemem is None or not is_question(task) or not _COUNT.search(task):
+    if pagemem is None or not is_question(task) or not asks_count(task):
         return False
     values = [v for _, v in parse_qsl(urlsplit(pagemem.url).query) if re.search(r"[^\W\d_]", v)]
     return any(names_action(task, v) for v in values)

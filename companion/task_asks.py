@@ -1,7 +1,8 @@
 """What a task asks, read from its words with no LLM call: the action verbs it uses as imperatives (a verb opening
 the task or one of its clauses: "Select Bob from the list and click Submit" -> select, click), and whether it is a
-question to answer from pages rather than an errand. The end rules (agent/finish.py) and the premature-click rules
-(act/premature.py) read it.
+question to answer from pages rather than an errand. The end rules (agent/finish.py), the premature-click rules
+(act/premature.py) and the rows a question names (observe/rows.py) read it, so it sits in the bottom layer beside
+text.py: no companion imports.
 """
 
 from __future__ import annotations
@@ -57,3 +58,11 @@ def requested_actions(task: str) -> list[str]:
 def is_question(task: str) -> bool:
     """A question to answer from pages ("What is the price of the kettle?"), not an errand: a "?" and no action asked."""
     return "?" in task and not requested_actions(task)
+
+_COUNT = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b", re.I)
+
+
+def asks_count(task: str) -> bool:
+    """The task asks for a count ("How many orders are pending?", "the number of products")."""
+    return _COUNT.search(task) is not None
+
