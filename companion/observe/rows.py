@@ -6,12 +6,14 @@ pick of the items and its paraphrase of them.
 When the task names a code ("SO-1010") that no row holds while most rows hold codes of its shape, that is said
 instead ("No row holds SO-1010 (20 rows shown, SO-1060 … SO-1041)"), and no row is picked: the held-out admin's
 first page of orders did not hold the order asked for, and the model picked another order and read its customer
-as the answer.
+as the answer. A question about a name that a table of records shows nowhere gets the same note
+(absent_names), without the extraction call that only said so.
 
 A value identifies rows only when it is found in a few of them (at most MAX_SHARE of the rows, and at least one):
 a status or a city shared by half the table names no row. A number counts when it is written as one (#110), is
-at least three digits, or mixes letters and digits (SKU-100): a small count in the task ("the 5 latest orders")
-is not an identifier.
+at least three digits, or is a code of letters, a hyphen and digits (SKU-100): a small count in the task ("the 5
+latest orders") is not an identifier. What the task identifies its rows by is values.identifiers, the one
+definition the grounding checks and the compound searches read too.
 """
 
 from __future__ import annotations
@@ -19,37 +21,19 @@ from __future__ import annotations
 import re
 
 from companion.observe.outline import Table, all_nodes, parse_outline, read_table
+from companion.observe.values import identifiers as task_identifiers, lower_lines
 from companion.pagemem.model import PageSection
-from companion.text import STOPWORDS, names_in, quoted_as_written, whole_words
+from companion.task_asks import asks_count, is_question
+from companion.text import content_words, names_in, whole_words
 
 MAX_SHARE = 0.5
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _TOKEN = re.compile(r"(?<![\w$€£.,-])#?[A-Za-z0-9](?:[\w-]*[A-Za-z0-9])?")
-_NAME = re.compile(r"\b[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)+")
-_WORD = re.compile(r"\b[A-Z][a-z]{2,}\b")
-_SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+)\W*$")  # nothing but the start of a sentence before a word
 
 
 def identifiers(task: str) -> list[str]:
-    """The values in the task a row may be identified by, as written (without a leading '#')."""
-    found = _EMAIL.findall(task) + quoted_as_written(task)
-    rest = _EMAIL.sub(" ", task)
-    for token in _TOKEN.findall(rest):
-        bare = token.lstrip("#")
-        if any(ch.isdigit() for ch in bare) and (token.startswith("#") or len(bare) >= 3):
-            found.append(bare)
-    for name in _NAME.findall(rest):
-        words = name.split()
-        found.append(name)
-        if len(words) > 2:  # "Find Ann Lee": the sentence's first word is capitalised too
-            found.append(" ".join(words[1:]))
-    # One capitalised word inside a sentence names a thing ("the price of the Turntable"); the sentence's first
-    # word is capitalised anyway. Like any value, it names rows only when few rows hold it (MAX_SHARE).
-    taken = " ".join(found)
-    for m in _WORD.finditer(rest):
-        if not _SENTENCE_START.search(rest, 0, m.start()) and m.group() not in taken and m.group().lower() not in STOPWORDS:
-            found.append(m.group())
-    return list(dict.fromkeys(v for v in found if len(v) >= 2))
+    """The values in the task a row may be identified by, as written (without a leading '#'): values.identifiers,
+    the one definition the grounding checks and the compound searches use too."""
+    return [v.text for v in task_identifiers(task)]
 
 
 def holds(cell: str, value: str) -> bool:
@@ -130,23 +114,49 @@ def absent(task: str, rows: list[list[str]]) -> list[tuple[str, list[str]]]:
     return out
 
 
-def absent_note(task: str, section: PageSection) -> str | None:
-    """"No row holds SO-1010 (20 rows shown, SO-1060 … SO-1041)", or None (module docstring: absent)."""
+MIN_ROWS_ABSENT = 3  # fewer rows say too little about what the table lists
+
+
+def absent_names(task: str, section: PageSection, rows: list[list[str]]) -> list[str]:
+    """The names a question identifies its row by ("What is the price of the Turntable?") when the section shows
+    none of the task's identifiers anywhere, rows or other text, in a table of a few rows or more: what the
+    question asks about is not on this part of the page (another page of the list, or another list). The
+    held-out admin's first page of products did not hold the product asked for, and an extraction call of 2,100
+    prompt tokens only said so. Not for an errand (a row the task does not name may be the one to act on: "the
+    cheapest flight from Boston" among rows showing airport codes), nor for a count (a list narrowed by a choice
+    its rows do not show still holds the count asked for)."""
+    if len(rows) < MIN_ROWS_ABSENT or not is_question(task) or asks_count(task):
+        return []
+    if sorted(len([c for c in row if c]) for row in rows)[len(rows) // 2] < 2:
+        return []  # rows of one cell are a list of links (a navigation bar), not records that could hold it
+    values = task_identifiers(task)
+    text = lower_lines(section.details)
+    folded = set(content_words(section.details))
+    if not values or any(v.in_text(text) or set(content_words(v.text)) <= folded for v in values):
+        return []  # (a plural on the page, "Kettles" for the task's "Kettle", is the same name)
+    return [v.text for v in values if v.kind == "name"]
+
+
+def absent_note(task: str, section: PageSection, *, codes: bool = True) -> str | None:
+    """"No row holds SO-1010 (20 rows shown, SO-1060 … SO-1041)", "No row holds Turntable (15 rows shown)", or None
+    (module docstring: absent; absent_names). `codes=False` leaves the codes out: a table inside a mixed section
+    (a form around it) may not be what lists the codes, and the extraction call reads the rest."""
     _, rows = section_rows(section)
-    missing = absent(task, rows) if rows else []
-    if not missing:
+    if not rows:
         return None
-    return "; ".join(f"No row holds {value} ({len(rows)} rows shown, {codes[0]} … {codes[-1]})" if len(codes) > 1
-                     else f"No row holds {value} ({len(rows)} rows shown)" for value, codes in missing)
+    notes = [f"No row holds {value} ({len(rows)} rows shown, {found[0]} … {found[-1]})" if len(found) > 1
+             else f"No row holds {value} ({len(rows)} rows shown)" for value, found in (absent(task, rows) if codes else [])]
+    notes += [f"No row holds {name} ({len(rows)} rows shown)" for name in absent_names(task, section, rows)]
+    return "; ".join(notes) or None
 
 
 def rows_extraction(task: str, section: PageSection, named_only: bool = False) -> str | None:
     """The rows the task identifies, each with its headers, as this section's extraction; when none match, the
-    note that a code the task names is on no row (not with `named_only`), else None."""
+    note that what the task names is on no row (absent_note; a code's only without `named_only`), else None."""
     table, rows = section_rows(section)
     hits = matching(task, rows) if rows else []
     if not hits:
-        return None if named_only else absent_note(task, section)
+        return absent_note(task, section, codes=not named_only)
     label = f"Row{'s' if len(hits) > 1 else ''} matching the task ({len(hits)} of {len(rows)})"
     return label + ":\n" + "\n".join(f"- row {i + 1}: {row_text(table, rows[i])}" for i in hits)
 
@@ -168,3 +178,4 @@ def picked_rows_extraction(section: PageSection, positions: list[int]) -> str | 
     if len(shown) > MAX_ROWS_SHOWN:
         lines.append(f"- … and {len(shown) - MAX_ROWS_SHOWN} more rows")
     return label + ":\n" + "\n".join(lines)
+

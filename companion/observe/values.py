@@ -82,16 +82,36 @@ def _quoted(text: str) -> list[str]:
 
 
 def _names(text: str, skip_first: bool) -> list[str]:
-    """Quoted strings and runs of capitalised words; a run's leading function word (and, with `skip_first`, the
-    text's first word: a task opens with a verb or a question word) is not part of the name."""
+    """Quoted strings and runs of capitalised words; a run's leading function word (and, with `skip_first`, a
+    sentence's first word: a task opens with a verb or a question word, and so does each of its sentences) is not
+    part of the name, nor (with `skip_first`) a code among its words ("SKU SKU-142" names nothing beside the code)."""
     out = _quoted(text)
     for m in _CAPITALISED.finditer(text):
         words = m.group().split()
-        if words[0].lower() in STOPWORDS or (skip_first and m.start() == 0):
+        if words[0].lower() in STOPWORDS or (skip_first and _SENTENCE_START.search(text, 0, m.start())):
             words = words[1:]
+        if skip_first:
+            words = [w for w in words if not any(ch.isdigit() for ch in w)]
         words = [re.sub(r"['’]s$", "", w) for w in words]
         if len(words) >= 2:
             out.append(" ".join(words))
+    return out
+
+
+# One word a task capitalises inside a sentence names a thing too ("the price of the Turntable", "the customer
+# Kite"); the first word of a sentence is capitalised anyway, and a word in capitals ("SKU", "ONE") is no name.
+_ONE_WORD = re.compile(r"\b[A-Z][a-z'’-]{2,}\b")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n)\W*$")  # nothing but the start of a sentence before a word
+
+
+def _one_word_names(task: str, taken: list[Value]) -> list[str]:
+    held = " ".join(v.text for v in taken)
+    out = []
+    for m in _ONE_WORD.finditer(task):
+        word = re.sub(r"['’]s$", "", m.group())
+        if (not _SENTENCE_START.search(task, 0, m.start()) and word.lower() not in STOPWORDS
+                and not re.search(rf"\b{re.escape(word)}\b", held)):
+            out.append(word)
     return out
 
 
@@ -110,6 +130,7 @@ def identifiers(task: str) -> list[Value]:
     for m in _IDENTIFIER.finditer(task):
         if not any(m.group(0) in v.text for v in out):
             out.append(Value("number", next(g for g in m.groups() if g)))
+    out += [Value("name", n) for n in _one_word_names(task, out)]
     return list(dict.fromkeys(out))
 
 

@@ -8,7 +8,10 @@ import pytest
 
 from companion.observe import PageObserver
 from companion.observe.rows import identifiers, matching
+from companion.observe.values import Value
+from companion.observe.values import identifiers as values_of_task
 from companion.pagemem.divide import divide_page
+from companion.pagemem.model import PageSection
 from tests.support.htmlsnap import snapshot_from_html
 
 PEOPLE = [("Ann Lee", "ann.lee@example.com"), ("Bo Chen", "bo.chen@example.com"), ("Cy Diaz", "cy@example.com")]
@@ -101,6 +104,13 @@ async def test_a_code_no_row_holds_is_said_absent_and_no_row_is_picked(lexical):
     assert not any(p == "list_item_selection" for p, _ in lexical.prompts())
 
 
+async def test_a_person_no_row_shows_is_said_absent_and_no_call_reads_the_table(lexical):
+    pm, table, obs = await observe(lexical, "What is the email address of Dana Park?")
+    assert obs.extractions[table.id] == "No row holds Dana Park (30 rows shown)"
+    assert obs.list_items[table.id] == [] and obs.list_scans[table.id].by_rule
+    assert not any(p in ("list_item_selection", "detail_extraction") and "Ann Lee" in text for p, text in lexical.prompts())
+
+
 def test_a_value_of_another_shape_or_a_held_code_is_not_said_absent():
     from companion.observe.rows import absent
     rows = [["SO-1050", "Nico Romano", "631.95"], ["SO-1049", "Ann Lee", "24.50"], ["SO-1048", "Bo Chen", "8.00"]]
@@ -171,3 +181,36 @@ def test_the_rows_a_task_names_in_a_table_inside_a_form_are_found_by_rule():
 async def test_the_observation_says_when_a_row_the_task_names_is_in_it(lexical):
     assert (await observe(lexical, "What is the status of order 110?"))[2].named_rows
     assert not (await observe(lexical, "How many orders are pending?"))[2].named_rows
+
+
+def _form_around_a_table(names: list[str]) -> PageSection:
+    # A list's bulk-action form around its table: a mixed section, not divided into items.
+    rows = "".join(f"    - row\n      - columnheader\n        - [{n}] link \"{name}\"\n      - cell: {n}.50\n"
+                   for n, name in zip(range(10, 40), names))
+    details = ("- form\n  - [1] combobox \"Action:\" value=\"---------\"\n  - [2] button \"Run the selected action\"\n"
+               "  - table\n    - row\n      - columnheader: Name\n      - columnheader: Price\n" + rows)
+    return PageSection(id="s2", kind="normal", roots=[], tag="div", details=details)
+
+
+def test_a_question_about_a_thing_the_table_shows_nowhere_is_answered_by_rule():
+    from companion.observe.observer import _rows_as_data
+
+    section = _form_around_a_table(["Kettle", "Desk Lamp", "French Press", "Soundbar"])
+    assert _rows_as_data("What is the price of the Metronome?", section) == "No row holds Metronome (4 rows shown)"
+    assert _rows_as_data("What is the price of the Kettles?", section) is None  # a plural of a row's name is there
+
+
+def test_an_errand_or_a_count_about_a_thing_the_table_does_not_show_is_left_to_the_extraction():
+    from companion.observe.observer import _rows_as_data
+
+    section = _form_around_a_table(["Kettle", "Desk Lamp", "French Press", "Soundbar"])
+    assert _rows_as_data("Buy the Metronome.", section) is None  # an errand: a row not named may be the one
+    assert _rows_as_data("How many Metronomes are in stock?", section) is None  # a narrowed list holds the count
+    assert _rows_as_data("What is the price of the Metronome?", _form_around_a_table(["Kettle", "Soundbar"])) is None
+
+
+def test_a_single_capitalised_word_inside_a_sentence_is_a_name_and_a_code_is_no_part_of_one():
+    assert values_of_task("Log in first. What is the stock of the product with SKU SKU-142?") == [Value("number", "SKU-142")]
+    assert values_of_task("Select Leonanie from the list and click Submit.") == [Value("name", "Leonanie"),
+                                                                               Value("name", "Submit")]
+    assert values_of_task("Find Ann Lee's phone") == [Value("name", "Ann Lee")]
