@@ -30,7 +30,7 @@ from companion.act.models import Candidate
 from companion.act.prefilter import prefilter, usable_elements
 from companion.act.premature import changes_site, requeries_this_page
 from companion.act.routing import form_section_for
-from companion.act.search_for import page_controls, search_candidates, search_terms
+from companion.act.search_for import page_controls, search_candidates, search_terms, unseen_searches
 from companion.act.sites import policy_of
 from companion.llm.fit import declare_subset
 from companion.memory.learn import known_dropdowns
@@ -473,6 +473,7 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
         kept = guard_kept(ctx.task, offered, {c.key for group in results for c in group},
                           lambda c: pm.element_by_ref(c.element) if c.element is not None else None,
                           lambda el: _form_group(ctx, pm, el), list(pm.all_elements()))
+        kept |= unseen_searches(offered, pm)
     out = [c for c in offered if c.key in kept]
     # The nav group is the last result; text to select (a task asking for it) and type-URL follow, always available.
     fixed = [*text_candidates(ctx.task, ctx.page.snapshot), *scroll_candidates(ctx.task, ctx.page.snapshot),

@@ -7,6 +7,11 @@ the default model went to Customers and sorted them instead of searching Orders 
 The values are the task's own identifiers (observe/values.py identifiers): a number or code, an email, a quoted
 string or a name, the most selective first; a value that is the name of one of the page's buttons or links
 ("press "Search"") is a control, not a query.
+
+A search for a value the page shows nowhere is kept past the candidate filtering call (`unseen_searches`): the
+row the task names is not on this page, and the search box is the one way to it that costs a single step. On the
+held-out admin's product list, asked for the Turntable's price (on the list's third page), the filtering call
+kept only "Add product", and the task was lost on the add form.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from companion.act.elements import is_search_field, label
 from companion.act.models import Candidate
 from companion.observe.values import identifiers
 from companion.pagemem.model import Element, PageMem, PageSection
+from companion.text import names_in
 
 MAX_TERMS = 2  # per search box: each is one more line in the action prompt
 MAX_TERM_CHARS = 60
@@ -40,3 +46,14 @@ def search_candidates(terms: list[str], el: Element, section: PageSection) -> li
         return []
     return [Candidate(kind="element", label=f'search {label(el)} for "{term}"', element=el.ref,
                       section_id=section.id, text=term) for term in terms]
+
+
+def unseen_searches(offered: list[Candidate], pm: PageMem) -> set[str]:
+    """The keys of the compound searches whose term no section of the page shows (a search already run shows it,
+    in its box and its results)."""
+    searches = [c for c in offered if c.kind == "element" and c.text]
+    if not searches:
+        return set()
+    text = "\n".join(s.details for s in pm.sections)
+    return {c.key for c in searches if not names_in(text, c.text or "")}
+

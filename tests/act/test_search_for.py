@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from companion.act import execute
-from companion.act.search_for import page_controls, search_candidates, search_terms
+from companion.act.search_for import page_controls, search_candidates, search_terms, unseen_searches
 from tests.support.act_context import text_of
 
 
@@ -54,3 +54,14 @@ async def test_only_a_search_box_gets_the_compound_action(browser, open_page, ma
     others = [c for s in ctx.pagemem.sections for e in s.all_elements() if e.name != "Search products"
               for c in search_candidates(["KT-200"], e, s)]
     assert others == []
+
+
+@pytest.mark.browser
+async def test_only_a_search_for_what_the_page_shows_nowhere_is_kept_past_the_filter(browser, open_page, make_ctx):
+    open_page("list_with_search.html")  # twelve Kitchen products; more on pages 2 and 3
+    for task, kept in (("What is the price of the Metronome?", True), ("Which product in Kitchen is the cheapest?", False)):
+        ctx = await make_ctx(task)
+        terms = search_terms(task, page_controls(ctx.pagemem))
+        offered = [c for s in ctx.pagemem.sections for e in s.all_elements() for c in search_candidates(terms, e, s)]
+        assert len(offered) == 1, offered
+        assert unseen_searches(offered, ctx.pagemem) == ({offered[0].key} if kept else set()), task

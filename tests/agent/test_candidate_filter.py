@@ -54,3 +54,24 @@ def test_the_controls_of_the_single_form_stay_together(browser, pages, agent_llm
     assert any(label.startswith('combobox "Name"') for label in offered)
     assert any(label.startswith('button "Submit"') for label in offered)
     assert not any('link "Home"' in label for label in offered)
+
+
+def keep_only_a_link(text: str) -> dict:
+    listed = options(text.split("Candidates from:", 1)[1])
+    return {"indices": [i for i, label in enumerate(listed) if label.startswith('link "Add product"')][:1]}
+
+
+def first_offer(browser, pages, agent_llm, memory_dir, task: str) -> tuple[list[str], object]:
+    server = agent_llm(choose=end_then_give_up, overrides={"candidate_filtering": keep_only_a_link})
+    browser.run(run_task(task, session=browser.session, start_url=pages.url("list_with_search.html"),
+                         memory_dir=memory_dir, max_steps=1), timeout=180)
+    return candidates_of(server.prompts("action_selection")[0]), server
+
+
+def test_a_search_for_what_no_row_shows_survives_the_filter(browser, pages, agent_llm, memory_dir):
+    offered, server = first_offer(browser, pages, agent_llm, memory_dir, "What is the price of the Metronome?")
+
+    assert server.prompts("candidate_filtering")  # the filter was asked, and kept only "Add product"
+    assert any(label.startswith("search ") and label.endswith('for "Metronome"') for label in offered), offered
+    assert not any(label.startswith('link "Orders"') for label in offered)  # the rest is still filtered
+
