@@ -361,6 +361,22 @@ def sort_links_unasked(task: str, pm, offered: list[Candidate]) -> set[str]:
     return {c.key for c in offered if (el := _plain_element(pm, c)) is not None and el.role == "link" and el.column_header}
 
 
+# A control that adds or deletes a record ("Add product", "New issue", "Delete"): in a question it only leads away.
+_ADDS_OR_DELETES = re.compile(r"^\W*(?:add|new|create|delete|remove)\b", re.I)
+_ADD_OR_DELETE_WORDS = frozenset({"add", "new", "create", "delete", "remove"})
+
+
+def record_edits_unasked(task: str, pm, offered: list[Candidate]) -> set[str]:
+    """In a question that says none of their words, the keys of the links and buttons that add or delete a record.
+    A question is answered by reading: asked for a price, the default model opened "Add product" from the product
+    list and then "Add" beside Groups, two steps on empty forms; asked for a customer's email on an order's page,
+    the filtering call kept only "Delete". (A form that would change the site is one_per_changing_form's.)"""
+    if not is_question(task) or _ADD_OR_DELETE_WORDS & set(re.findall(r"[a-z]+", task.lower())):
+        return set()
+    return {c.key for c in offered if (el := _plain_element(pm, c)) is not None and el.role in ("link", "button")
+            and _ADDS_OR_DELETES.match(el.name or el.text or "")}
+
+
 def one_per_changing_form(ctx: AgentContext, pm, offered: list[Candidate]) -> dict[str, Candidate | None]:
     """In a question, a form that would change the site (premature.changes_site: POST, or a record's values) is
     offered by one control, its submit button (else its first field), saying so; its other controls are not offered.
@@ -452,7 +468,8 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
     nav = [c for c in nav if c.key not in exclude]
     groups.append(("navigation actions (pages visited earlier, bookmarks, other tabs)", nav))
     offered = _unique([c for _, group in groups for c in group])
-    unnamed = unnamed_list_choices(ctx.task, pm, offered) | sort_links_unasked(ctx.task, pm, offered)
+    unnamed = (unnamed_list_choices(ctx.task, pm, offered) | sort_links_unasked(ctx.task, pm, offered)
+               | record_edits_unasked(ctx.task, pm, offered))
     if unnamed:
         offered, groups = [c for c in offered if c.key not in unnamed], [
             (context, [c for c in group if c.key not in unnamed]) for context, group in groups]

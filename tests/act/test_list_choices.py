@@ -1,13 +1,14 @@
 """A list's own filter choices (links that only re-query this page) that the task does not name are not offered
 when the page has many of them, nor a table's sort links when the task asks nothing about an order
-(act/candidates.py unnamed_list_choices, sort_links_unasked); the pages and a choice the task names stay. Real
-Chromium, the real extension, on a fixture page."""
+(act/candidates.py unnamed_list_choices, sort_links_unasked); the pages and a choice the task names stay. Nor, in
+a question, a link that adds or deletes a record (record_edits_unasked). Real Chromium, the real extension, on a
+fixture page."""
 
 from __future__ import annotations
 
 import pytest
 
-from companion.act.candidates import element_candidate, sort_links_unasked, unnamed_list_choices
+from companion.act.candidates import element_candidate, record_edits_unasked, sort_links_unasked, unnamed_list_choices
 
 pytestmark = pytest.mark.browser
 
@@ -39,3 +40,21 @@ async def test_a_task_that_asks_about_an_order_keeps_the_sort_links(browser, ope
 async def test_a_few_choices_are_all_offered(browser, open_page, make_ctx):
     open_page("orders_list.html")  # five status links: tabs of a list, not a panel
     assert await _dropped(make_ctx, "What is the price of the Turntable?") == set()
+
+
+async def _edits_dropped(make_ctx, task: str) -> set[str]:
+    ctx = await make_ctx(task)
+    pm = ctx.pagemem
+    offered = [element_candidate(el, s.id) for s in pm.sections for el in s.all_elements()]
+    return {pm.element_by_ref(c.element).name for c in offered if c.key in record_edits_unasked(task, pm, offered)}
+
+
+async def test_a_question_is_not_offered_the_link_that_adds_a_record(browser, open_page, make_ctx):
+    open_page("list_with_search.html")
+    assert await _edits_dropped(make_ctx, "What is the price of the Metronome?") == {"Add product"}
+
+
+async def test_an_errand_or_a_question_saying_add_keeps_it(browser, open_page, make_ctx):
+    open_page("list_with_search.html")
+    assert await _edits_dropped(make_ctx, "Add a product named Metronome.") == set()
+    assert await _edits_dropped(make_ctx, "Which fields must I fill to add a product?") == set()
