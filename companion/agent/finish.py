@@ -46,6 +46,7 @@ from companion.act.prefilter import element_skip_reason
 from companion.agent.seen_text import SeenText
 from companion.llm.answers import FinalAnswer, Verification
 from companion.llm.fit import declare
+from companion.observe.rows import states_asked_cells
 from companion.observe.values import EMAIL, Problem
 from companion.pagemem.model import PageMem
 from companion.pagemem.widgets import SUBMIT_WORDS
@@ -206,6 +207,17 @@ def narrowed_as_asked(task: str, pagemem: PageMem | None) -> bool:
         return False
     values = [v for _, v in parse_qsl(urlsplit(pagemem.url).query) if re.search(r"[^\W\d_]", v)]
     return any(names_action(task, v) for v in values)
+
+
+def answered_by_named_row(task: str, pagemem: PageMem | None, observation: str) -> bool:
+    """A question that looks up a row the task names, on a page that shows that row, with an observation stating
+    the row's cells under the columns the task names ("Price: 138.99" in the Turntable's row, for its price): the
+    answer is the page's, verified by rule, and the verification call is not asked. On the held-out admin that
+    call said "The task does not ask for information about the price of the Turntable" of that very answer, and
+    the task wandered on. Not for a count (no row holds it)."""
+    if pagemem is None or not is_question(task) or asks_count(task):
+        return False
+    return states_asked_cells(task, pagemem.sections, observation)
 
 
 # ---------------------------------------------------------------------------- an answer that found nothing
@@ -401,6 +413,8 @@ class EndGate:
         if idle and ("nothing done",) not in self.end_warnings:
             self.end_warnings.add(("nothing done",))
             return Refused(idle, "rule")
+        if not self.verified and answered_by_named_row(self.task, f.pagemem, f.observation):
+            self.verified = True  # the page's own row answers it, and the observation says so: no call to judge
         if not self.verified:
             self.verified = True
             verdict = await verify_end_task(self.task, f.history(False), f.observation, f.done,

@@ -179,3 +179,27 @@ def picked_rows_extraction(section: PageSection, positions: list[int]) -> str | 
         lines.append(f"- … and {len(shown) - MAX_ROWS_SHOWN} more rows")
     return label + ":\n" + "\n".join(lines)
 
+
+def asked_cells(task: str, section: PageSection) -> list[list[str]]:
+    """Per row the task names by rule, the values of its cells under a column header that shares a word with the
+    task ("Price" for "What is the price of the Turntable?"; "Customer" and "Email" for "the email address of the
+    customer who placed order 117"), the cell that identifies the row aside. Empty for a table with no headers."""
+    table, rows = section_rows(section)
+    if table is None or not table.headers or not rows:
+        return []
+    asked = set(content_words(task))
+    anchors = task_identifiers(task)
+    out = []
+    for i in matching(task, rows):
+        cells = [v for h, v in table.labelled(rows[i])
+                 if h and set(content_words(h)) & asked and not any(row_holds([v], a.text) for a in anchors)]
+        if cells:
+            out.append(cells)
+    return out
+
+
+def states_asked_cells(task: str, sections: list[PageSection], text: str) -> bool:
+    """`text` states every asked cell (asked_cells) of a row the task names on these sections: the question is a
+    lookup the page answers, and the text gives that answer."""
+    return any(all(names_in(text, v) for v in cells) for s in sections for cells in asked_cells(task, s))
+
