@@ -29,7 +29,7 @@ _ORDER = {"number": 0, "email": 1, "name": 2}  # the most selective first
 
 def search_terms(task: str, controls: set[str] | frozenset[str] = frozenset()) -> list[str]:
     """What to search for, from the task: at most MAX_TERMS values, none of them a control's name (lower case)."""
-    values = sorted((v for v in identifiers(task) if v.kind in _ORDER), key=lambda v: _ORDER[v.kind])
+    values = sorted((v for v in identifiers(task, one_word=True) if v.kind in _ORDER), key=lambda v: _ORDER[v.kind])
     terms = [v.text for v in values if len(v.text) <= MAX_TERM_CHARS and v.text.lower() not in controls]
     return list(dict.fromkeys(terms))[:MAX_TERMS]
 

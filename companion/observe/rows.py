@@ -33,7 +33,7 @@ _TOKEN = re.compile(r"(?<![\w$€£.,-])#?[A-Za-z0-9](?:[\w-]*[A-Za-z0-9])?")
 def identifiers(task: str) -> list[str]:
     """The values in the task a row may be identified by, as written (without a leading '#'): values.identifiers,
     the one definition the grounding checks and the compound searches use too."""
-    return [v.text for v in task_identifiers(task)]
+    return [v.text for v in task_identifiers(task, one_word=True)]
 
 
 def holds(cell: str, value: str) -> bool:
@@ -129,7 +129,7 @@ def absent_names(task: str, section: PageSection, rows: list[list[str]]) -> list
         return []
     if sorted(len([c for c in row if c]) for row in rows)[len(rows) // 2] < 2:
         return []  # rows of one cell are a list of links (a navigation bar), not records that could hold it
-    values = task_identifiers(task)
+    values = task_identifiers(task, one_word=True)
     text = lower_lines(section.details)
     folded = set(content_words(section.details))
     if not values or any(v.in_text(text) or set(content_words(v.text)) <= folded for v in values):
@@ -188,7 +188,7 @@ def asked_cells(task: str, section: PageSection) -> list[list[str]]:
     if table is None or not table.headers or not rows:
         return []
     asked = set(content_words(task))
-    anchors = task_identifiers(task)
+    anchors = task_identifiers(task, one_word=True)
     out = []
     for i in matching(task, rows):
         cells = [v for h, v in table.labelled(rows[i])

@@ -123,14 +123,18 @@ def _found(text: str) -> list[Value]:
     return list(dict.fromkeys(out))
 
 
-def identifiers(task: str) -> list[Value]:
-    """What the task identifies its row by: emails, quoted strings, names, "#110", "SKU-104", long numbers."""
+def identifiers(task: str, *, one_word: bool = False) -> list[Value]:
+    """What the task identifies its row by: emails, quoted strings, names, "#110", "SKU-104", long numbers; with
+    `one_word`, one capitalised word inside a sentence too ("the Turntable"). Finding rows (rows.py) and searching
+    (act/search_for.py) take it; the grounding checks do not: there it would make "Blue" of "the Blue kettle" an
+    anchor that the price must share a row with, and the heading "Blue kettle" is a row without the price."""
     out = [v for v in _found(task) if v.kind != "date"]
     out += [Value("name", n) for n in _names(task, skip_first=True)]
     for m in _IDENTIFIER.finditer(task):
         if not any(m.group(0) in v.text for v in out):
             out.append(Value("number", next(g for g in m.groups() if g)))
-    out += [Value("name", n) for n in _one_word_names(task, out)]
+    if one_word:
+        out += [Value("name", n) for n in _one_word_names(task, out)]
     return list(dict.fromkeys(out))
 
 

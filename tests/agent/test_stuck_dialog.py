@@ -42,5 +42,5 @@ def test_a_dialog_whose_dismiss_does_nothing_lets_the_page_behind_it_back_in(bro
     assert result.answer == PRICE
     assert result.actions == ['Clicked button "Reject all"']  # one dismiss, then the page behind it
     first, second = llm_server.prompts("action_selection")[:2]
-    assert "Add to basket" not in first  # while the dialog was fresh, only it was offered
-    assert 'button "Add to basket"' in second and PRICE in second
+    assert 'link "Kettles"' not in first  # while the dialog was fresh, only it was offered
+    assert 'link "Kettles"' in second and PRICE in second

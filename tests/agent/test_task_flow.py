@@ -120,9 +120,9 @@ def test_an_invented_extraction_value_never_reaches_the_observation(browser, pag
     assert result.answer == "$24.50"
     assert not any("$15" in p for p in server.prompts("page_task_summary") + server.prompts("action_selection"))
     assert result.actions == ['Clicked link "Kettles"']
-    # The one verification saw the price with the page it was read on, checked by rule.
-    (verification,) = server.prompts("end_task_verification")
-    assert '24.50: on "Kettles - Kettle Shop"' in verification
+    # The Blue kettle's row shows the price the observation states: verified by rule, with no verification call
+    # (agent/finish.py answered_by_named_row), which would have read the invented $15 had it been let through.
+    assert server.prompts("end_task_verification") == []
 
 
 @pytest.mark.paper_pipeline
