@@ -43,6 +43,9 @@ OWN_TEXT_TOKENS = 100
 # whole of it is shown (a breadcrumb, a search box, three year links cost a summary call each on the admin's lists).
 TINY_SECTION_TOKENS = 60
 PAPER_TINY_TOKENS = 24  # with small pages off: only a link or a heading goes without a summary call
+# Extractions this short are the step's observation as they are (task_summary.direct_summary): the summary call's
+# answer may be longer (TASK_SUMMARY_MAX_TOKENS), so it could only restate them.
+DIRECT_SUMMARY_TOKENS = 120
 
 
 class BudgetError(RuntimeError):
@@ -71,6 +74,12 @@ class Budget(BaseModel):
         """A selected section whose details string is this short is its own extraction (extraction.py); the small
         page's idea for one section, so it is off (0) with small pages off: the paper's pipeline everywhere."""
         return OWN_TEXT_TOKENS if self.small_page_tokens else 0
+
+    @property
+    def direct_summary_tokens(self) -> int:
+        """Extractions this short are the step's observation themselves, with no page task summary call
+        (task_summary.direct_summary); the small page's idea too, so it is off (0) with small pages off."""
+        return DIRECT_SUMMARY_TOKENS if self.small_page_tokens else 0
 
     @property
     def tiny_tokens(self) -> int:

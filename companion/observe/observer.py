@@ -40,7 +40,7 @@ from companion.observe.reselect import SelectionBasis, added_refs, reselect_reas
 from companion.observe.rows import absent_note, matched_rows, picked_rows_extraction, rows_extraction
 from companion.observe.selection import select_sections
 from companion.observe.structure import controls_description, structural_kind
-from companion.observe.task_summary import summarize_for_task
+from companion.observe.task_summary import direct_summary, summarize_for_task
 from companion.observe.whole import as_observation, fits_whole, for_history, small_entries, whole_text
 from companion.pagemem.model import Element, PageMem, PageSection
 from companion.pagemem.tokens import count_tokens
@@ -281,7 +281,8 @@ class PageObserver:
         entries = [f"{top[sid].purpose or top[sid].kind}: {extractions[sid]}" for sid in extract_ids if extractions[sid]]
         if added_entry:
             entries.append(added_entry)
-        summary = await summarize_for_task(caller, self.budget, task, history, pagemem, entries)
+        summary = (direct_summary(entries) if fits_whole("\n".join(entries), self.budget.direct_summary_tokens)
+                   else await summarize_for_task(caller, self.budget, task, history, pagemem, entries))
         return observation(summary, extractions=extractions, list_scans=scans, by_rule=list(as_rows.values()),
                            named_rows=any(matched_rows(task, top[sid]) for sid in as_rows),
                            list_items={sid: [it.id for _, it in pairs] for sid, pairs in picked.items()})
