@@ -330,15 +330,11 @@ def _plain_element(pm, c: Candidate) -> Element | None:
     return pm.element_by_ref(c.element) if c.kind == "element" and c.element is not None and c.pick is None else None
 
 
-def unnamed_list_choices(task: str, pm, offered: list[Candidate]) -> set[str]:
-    """The keys of the links that only re-query this page (its path, another query: a filter's choice) and share
-    no word with the task, when the page has MANY_LIST_CHOICES or more of them. They are the list's own controls:
-    a filter choice the task does not name narrows the list to what the task does not ask about. On the held-out
-    admin, the product list's 35 filter links filled a whole filtering call of a price lookup, of which the model
-    kept "clearance". Pages ("2", "Next") stay: they show more of the list. A column header's sort link is
-    sort_links_unasked's. (A link to this very URL is gone already: prefilter.)"""
+def _list_choices(task: str, pm, offered: list[Candidate]) -> dict[str, bool]:
+    """The links that only re-query this page (a filter's choices; not pages, not sort headers): key -> whether
+    it shares a word with the task."""
     asked = set(content_words(task))
-    choices: dict[str, bool] = {}  # key -> named by the task
+    choices: dict[str, bool] = {}
     for c in offered:
         el = _plain_element(pm, c)
         if el is None or el.role != "link" or el.column_header or not requeries_this_page(el, pm.url):
@@ -346,6 +342,24 @@ def unnamed_list_choices(task: str, pm, offered: list[Candidate]) -> set[str]:
         name = (el.name or el.text or "").strip()
         if not _PAGING_NAME.match(name):
             choices[c.key] = bool(set(content_words(name)) & asked)
+    return choices
+
+
+def named_list_choices(task: str, pm, offered: list[Candidate]) -> set[str]:
+    """The keys of the list's own choices the task shares a word with ("Pending" for "How many orders are
+    pending?"): offered first, as the way to the rows the task is about. The default model, offered "Pending" among
+    25 actions for that count, paged to the list's third page instead and counted what it saw there."""
+    return {key for key, named in _list_choices(task, pm, offered).items() if named}
+
+
+def unnamed_list_choices(task: str, pm, offered: list[Candidate]) -> set[str]:
+    """The keys of the links that only re-query this page (its path, another query: a filter's choice) and share
+    no word with the task, when the page has MANY_LIST_CHOICES or more of them. They are the list's own controls:
+    a filter choice the task does not name narrows the list to what the task does not ask about. On the held-out
+    admin, the product list's 35 filter links filled a whole filtering call of a price lookup, of which the model
+    kept "clearance". Pages ("2", "Next") stay: they show more of the list. A column header's sort link is
+    sort_links_unasked's. (A link to this very URL is gone already: prefilter.)"""
+    choices = _list_choices(task, pm, offered)
     if len(choices) < MANY_LIST_CHOICES:
         return set()
     return {key for key, named in choices.items() if not named}
@@ -483,6 +497,7 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
         # A small page: its candidates are few enough for one call, which the observation (the whole page, or its
         # task summary over the whole page) explains; a call per section bought nothing (8 calls on a 25-element page).
         groups = [(SMALL_PAGE_CONTEXT, chunk) for chunk in _chunks(offered, MAX_ELEMENTS_PER_CALL)]
+    unseen = unseen_searches(offered, pm, lambda el: ctx.page.form_of(el.key) is not None)
     if len(offered) <= FEW_CANDIDATES:
         kept = {c.key for c in offered}  # nothing to narrow: the call could only drop what the task needs
     else:
@@ -490,8 +505,13 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
         kept = guard_kept(ctx.task, offered, {c.key for group in results for c in group},
                           lambda c: pm.element_by_ref(c.element) if c.element is not None else None,
                           lambda el: _form_group(ctx, pm, el), list(pm.all_elements()))
-        kept |= unseen_searches(offered, pm)
-    out = [c for c in offered if c.key in kept]
+        kept |= set(unseen)
+    # The direct ways to the rows the task is about come first: a search for what the page shows nowhere, then the
+    # list's choices the task names. The default model, offered the search in the middle of 29 actions, took the
+    # sidebar's "Customers" for "the customer who placed order SO-1010" instead.
+    leads = [*unseen, *named_list_choices(ctx.task, pm, offered)]
+    rank = {key: i for i, key in enumerate(leads)}
+    out = sorted((c for c in offered if c.key in kept), key=lambda c: rank.get(c.key, len(rank)))
     # The nav group is the last result; text to select (a task asking for it) and type-URL follow, always available.
     fixed = [*text_candidates(ctx.task, ctx.page.snapshot), *scroll_candidates(ctx.task, ctx.page.snapshot),
              Candidate(kind="type_url", label=TYPE_URL_LABEL)]

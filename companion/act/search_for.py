@@ -8,13 +8,16 @@ The values are the task's own identifiers (observe/values.py identifiers): a num
 string or a name, the most selective first; a value that is the name of one of the page's buttons or links
 ("press "Search"") is a control, not a query.
 
-A search for a value the page shows nowhere is kept past the candidate filtering call (`unseen_searches`): the
-row the task names is not on this page, and the search box is the one way to it that costs a single step. On the
+A search for a value the page shows nowhere is kept past the candidate filtering call and offered first
+(`unseen_searches`): the row the task names is not on this page, and the search box is the one way to it that
+costs a single step. On the
 held-out admin's product list, asked for the Turntable's price (on the list's third page), the filtering call
 kept only "Add product", and the task was lost on the add form.
 """
 
 from __future__ import annotations
+
+from typing import Callable
 
 from companion.act.elements import is_search_field, label
 from companion.act.models import Candidate
@@ -48,12 +51,13 @@ def search_candidates(terms: list[str], el: Element, section: PageSection) -> li
                       section_id=section.id, text=term) for term in terms]
 
 
-def unseen_searches(offered: list[Candidate], pm: PageMem) -> set[str]:
+def unseen_searches(offered: list[Candidate], pm: PageMem, sends: Callable[[Element], bool]) -> list[str]:
     """The keys of the compound searches whose term no section of the page shows (a search already run shows it,
-    in its box and its results)."""
-    searches = [c for c in offered if c.kind == "element" and c.text]
+    in its box and its results), of boxes that `sends` (in a form: a query to the site). A box outside every form
+    filters what the page holds at most (the admin's sidebar "Filter navigation items"), which the term is not in."""
+    searches = [c for c in offered if c.kind == "element" and c.text and c.element is not None]
     if not searches:
-        return set()
+        return []
     text = "\n".join(s.details for s in pm.sections)
-    return {c.key for c in searches if not names_in(text, c.text or "")}
-
+    return [c.key for c in searches if not names_in(text, c.text or "")
+            and (el := pm.element_by_ref(c.element)) is not None and sends(el)]

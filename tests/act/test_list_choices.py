@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.act.candidates import element_candidate, record_edits_unasked, sort_links_unasked, unnamed_list_choices
+from companion.act.candidates import (element_candidate, named_list_choices, record_edits_unasked, sort_links_unasked,
+                                      unnamed_list_choices)
 
 pytestmark = pytest.mark.browser
 
@@ -58,3 +59,13 @@ async def test_an_errand_or_a_question_saying_add_keeps_it(browser, open_page, m
     open_page("list_with_search.html")
     assert await _edits_dropped(make_ctx, "Add a product named Metronome.") == set()
     assert await _edits_dropped(make_ctx, "Which fields must I fill to add a product?") == set()
+
+
+async def test_the_choice_a_task_names_is_the_lead_offered_first(browser, open_page, make_ctx):
+    open_page("filtered_list.html")
+    task = "How many discontinued products are there?"
+    ctx = await make_ctx(task)
+    pm = ctx.pagemem
+    offered = [element_candidate(el, s.id) for s in pm.sections for el in s.all_elements()]
+    assert {pm.element_by_ref(c.element).name for c in offered if c.key in named_list_choices(task, pm, offered)} == {
+        "Discontinued"}
