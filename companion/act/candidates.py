@@ -345,11 +345,11 @@ def _list_choices(task: str, pm, offered: list[Candidate]) -> dict[str, bool]:
     return choices
 
 
-def named_list_choices(task: str, pm, offered: list[Candidate]) -> set[str]:
+def named_list_choices(task: str, pm, offered: list[Candidate]) -> list[str]:
     """The keys of the list's own choices the task shares a word with ("Pending" for "How many orders are
-    pending?"): offered first, as the way to the rows the task is about. The default model, offered "Pending" among
-    25 actions for that count, paged to the list's third page instead and counted what it saw there."""
-    return {key for key, named in _list_choices(task, pm, offered).items() if named}
+    pending?"), in page order: offered first, as the way to the rows the task is about. The default model, offered
+    "Pending" among 25 actions for that count, paged to the list's third page instead and counted what it saw there."""
+    return [key for key, named in _list_choices(task, pm, offered).items() if named]
 
 
 def unnamed_list_choices(task: str, pm, offered: list[Candidate]) -> set[str]:
