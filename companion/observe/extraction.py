@@ -5,8 +5,8 @@ image of at least 50x50 px (from its alt text and file name; the outline rendere
 such images). For a list section it is the selected items, numbered by their position in the list.
 
 One extraction call per selected section (but one whose details string is a few lines: is_own_extraction);
-sections run concurrently. The answer is cached on the section
-under (task, details string) and reused while that string is unchanged. A details string too big for one
+sections run concurrently. A table's rows are read one line
+each (compact_rows). The answer is cached on the section under (task, details string) and reused while that string is unchanged. A details string too big for one
 prompt is split into consecutive pieces, one call each, and the answers are joined in order. A piece the
 model gave no valid answer for is its own extraction, as long as an extraction may be (calls.Fallback); it is
 not cached, so the next step asks again.
@@ -25,6 +25,7 @@ from companion.observe.budget import Budget, preview, prompt_tokens, split_text
 from companion.observe.calls import Caller, Fallback
 from companion.llm.usage import record_dropped
 from companion.observe.grounding import grounded_sentences, page_content
+from companion.observe.outline import compact_rows
 from companion.observe.values import ValueCheck
 from companion.pagemem.model import PageMem, PageSection
 from companion.pagemem.tokens import count_tokens
@@ -91,7 +92,9 @@ def extraction_key(task: str, details: str) -> str:
 async def extract(caller: Caller, budget: Budget, task: str, history: str, pagemem: PageMem,
                   section: PageSection, details: str, purpose: str | None = None) -> tuple[str, bool]:
     """(extraction, from_cache). Splits the details into pieces when one prompt cannot hold them.
-    `purpose` overrides the section's label (a dialog shown from inside its host section)."""
+    `purpose` overrides the section's label (a dialog shown from inside its host section). A table's rows are
+    read one line each (outline.compact_rows: half the tokens of a list page's table)."""
+    details = compact_rows(details)
     key = extraction_key(task, details)
     cached = section.cached_extraction(key)
     if cached is not None:

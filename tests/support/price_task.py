@@ -12,8 +12,9 @@ PRICE_TASK = "What is the price of the Blue kettle?"
 
 def blue_price(text: str) -> str:
     # The table row as the page showed it ("cell: Blue kettle - cell: $24.50"), or as data with its headers
-    # ("Name: Blue kettle | Price: $24.50", the rows the task names: observe/rows.py).
-    match = re.search(r"Blue kettle(?:\W+cell: | \| \w+: )(\$\d+\.\d\d)", text)
+    # ("Name: Blue kettle | Price: $24.50", the rows the task names: observe/rows.py), or one row a line as an
+    # extraction reads a table ("row: Blue kettle | $24.50": observe/outline.compact_rows).
+    match = re.search(r"Blue kettle(?:\W+cell: | \| (?:\w+: )?)(\$\d+\.\d\d)", text)
     return match.group(1) if match else "not found"
 
 
