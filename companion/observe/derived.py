@@ -44,7 +44,7 @@ MAX_COUNT = 500
 GENERIC_ITEMS = frozenset("item result product entry row option link choice record order listing article post review "
                           "comment message file thing one element".split())
 # Words of the outline itself, not of the page: a role or an attribute name in a details line.
-_OUTLINE_WORDS = frozenset("text link button listitem row cell gridcell columnheader heading img image option "
+_OUTLINE_WORDS = frozenset("text link button listitem row cell gridcell columnheader rowheader heading img image option "
                            "value checked selected expanded disabled".split())
 
 

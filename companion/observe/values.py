@@ -144,9 +144,14 @@ def values_of(sentence: str, anchors: list[Value], *, named: bool) -> list[Value
     is an answer) runs of capitalised words."""
     out = _found(sentence)
     names = _quoted(sentence) if not named else _names(sentence, skip_first=False)
-    out += [Value("name", n) for n in names if not EMAIL.search(n) and not URL.search(n)]
-    out += [Value("price", q.text) for q in quantities(sentence) if q.unit not in ("", "%") or not q.integer]
     taken = " ".join(a.text.lower() for a in anchors)
+    # A run of capitals around the task's own code ("Order SO-1010 was placed by …") is the code with a word
+    # before it, no value: the code is the anchor, and "Order" alone names nothing.
+    codes = {a.text.lower() for a in anchors if a.kind == "number"}
+    names = [n if len(kept := [w for w in n.split() if w.lower() not in codes]) == len(n.split())
+             else " ".join(kept) if len(kept) >= 2 else "" for n in names]
+    out += [Value("name", n) for n in names if n and not EMAIL.search(n) and not URL.search(n)]
+    out += [Value("price", q.text) for q in quantities(sentence) if q.unit not in ("", "%") or not q.integer]
     out = list(dict.fromkeys(out))
     # A value inside a longer one (a date in a quoted title) is that one's part, checked with it.
     return [v for v in out if v.text.lower() not in taken and not any(w != v and v.text in w.text for w in out)]

@@ -147,6 +147,20 @@ def is_modal(node: Node) -> bool:
     return node.el.modal
 
 
+def is_row_header(th: Node) -> bool:
+    """A <th> that heads its row, not a column: scope="row", or (no scope) a cell of a body row that holds data cells
+    (<td>), outside a <thead>. A list page commonly makes each row's first field a <th> (the order number that
+    links to the order); read as a column header, every such row looked like the table's heading, and a value
+    found beside it (the order's customer) was "not found with" the order it shares the row with."""
+    scope = th.attrs.get("scope", "").lower()
+    if scope in ("row", "rowgroup"):
+        return True
+    row = th.parent
+    if scope or row is None or row.tag != "tr" or (row.parent is not None and row.parent.tag == "thead"):
+        return False
+    return any(c.tag == "td" for c in row.children)
+
+
 def _seen_box(box: Box | None) -> bool:
     """A box a person can see: an area, and more than a 1 px dot (a tracking pixel; the sr-only pattern in
     a snapshot taken before the extension marked it)."""
@@ -193,6 +207,9 @@ def _build_tree(snapshot: Snapshot) -> PageTree:
             else:
                 node.parent = parent
                 parent.children.append(node)
+        for node in linked:
+            if node.tag == "th" and node.role == "columnheader" and is_row_header(node):
+                node.role = "rowheader"
     top = snapshot.frames[0].frame if snapshot.frames else 0
     page_roots: list[Node] = list(frame_roots.get(top, []))
     for f, roots in frame_roots.items():

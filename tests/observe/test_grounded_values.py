@@ -152,3 +152,25 @@ def test_an_order_code_is_found_in_lower_case_text_so_another_rows_email_is_not_
     assert check.problems(claim) == [Problem("bob@shop.test", "SO-1010")]
     orders = ORDERS.replace("<td>110</td>", "<td>SO-1010</td>")
     assert _check(task, orders, customers).problems(claim.replace("bob@", "ann@")) == []  # joined by Ann Lee's row
+
+
+ORDERS_ROW_HEADERS = """<html><body><h1>Orders</h1>
+<table><thead><tr><th><input type=checkbox aria-label="Select all"></th><th>Number</th><th>Customer</th><th>Total</th>
+</tr></thead><tbody>
+<tr><td><input type=checkbox aria-label="Select SO-1010"></td><th><a href="/o/10/">SO-1010</a></th><td>Ann Lee</td><td>12.50</td></tr>
+<tr><td><input type=checkbox aria-label="Select SO-1011"></td><th><a href="/o/11/">SO-1011</a></th><td>Bob Stone</td><td>7.00</td></tr>
+</tbody></table></body></html>"""
+
+
+def test_a_row_whose_first_field_is_a_th_is_a_row_not_the_tables_heading():
+    # Seen on the held-out admin: each order row's number was a <th>, so every row read as a column header row and
+    # "Order SO-1010 was placed by Ann Lee" was dropped as "Ann Lee was not found with SO-1010 on this page".
+    task = "Who placed order SO-1010?"
+    check = _check(task, ORDERS_ROW_HEADERS)
+    assert check.problems("Order SO-1010 was placed by Ann Lee.") == []
+    assert check.problems("Order SO-1010 was placed by Bob Stone.") == [Problem("Bob Stone", "SO-1010")]
+
+
+def test_a_th_heads_its_row_in_the_body_and_its_column_in_the_thead():
+    outline = "\n".join(s.details for s in divide_page(snapshot_from_html(ORDERS_ROW_HEADERS)).sections)
+    assert "rowheader" in outline and outline.count("columnheader") == 4  # the thead's four cells only
