@@ -36,6 +36,7 @@ from companion.observe.dropdowns import show_known_dropdowns
 from companion.observe.digest import ListSelection, PageDigest, render_added_group
 from companion.observe.extraction import extract, format_details, is_own_extraction
 from companion.observe.listitems import ListScan, one_line, select_list_items
+from companion.observe.ranked import ranked_rows
 from companion.observe.reselect import SelectionBasis, added_refs, reselect_reason
 from companion.observe.rows import absent_note, matched_rows, picked_rows_extraction, rows_extraction
 from companion.observe.selection import select_sections
@@ -353,6 +354,8 @@ class PageObserver:
 async def _scan(caller: Caller, budget: Budget, task: str, history: str, section: PageSection) -> ListScan:
     """SelectListItems, or with no call the rows the task names by a value they hold (rows.py)."""
     hits = matched_rows(task, section)
+    if not hits and (ranked := ranked_rows(task, section)) is not None:
+        hits = ranked.positions  # the rows a superlative picks by rule (ranked.py)
     n = len(section.items)
     if hits or absent_note(task, section):  # the rows the task names, or none when its code is on no row
         return ListScan(selected=hits, scanned=n, total=n, by_rule=True)
@@ -372,8 +375,13 @@ def _rows_as_data(task: str, section: PageSection) -> str | None:
     to the extraction call, which reads the rest of the section too. The held-out admin's product table sits in
     such a form, and the model, given all of it, said the Turntable's row was not there."""
     if section.kind != "list" and structural_kind(section) != "table":
-        return rows_extraction(task, section, named_only=True)
-    return rows_extraction(task, section)
+        text = rows_extraction(task, section, named_only=True)
+    else:
+        text = rows_extraction(task, section)
+    if text is None:  # a superlative the table answers by rule ("the highest price": ranked.py)
+        ranked = ranked_rows(task, section)
+        text = ranked.text if ranked is not None else None
+    return text
 
 
 def _controls_extraction(section: PageSection) -> str | None:

@@ -1,0 +1,95 @@
+"""A superlative over a table, read by rule: "Which product has the highest price?" is the row whose cell under
+the column the task names ("Price") holds the largest number, shown with its headers like the rows a task names
+(rows.py), and with what the rows' order says of the rest of the list.
+
+The default model, given a product table sorted by price with the dearest first, answered the fifth row's product
+("the French Press, 182.99") over the first one's (204.99), and on the same list sorted the other way it answered
+the cheapest as the highest. A model reading fifteen rows of numbers is the wrong tool for a maximum; a rule is not.
+
+What the rows' order tells: shown largest first (or smallest first for a lowest), the first row is the list's
+extreme on every page, as far as the site sorts the whole list; shown the other way, the extreme of the rows shown
+may not be the list's (a later page, or the other sort order, holds it); in no order, it is the extreme of the rows
+shown. The note says which, so that the actor may sort or page before it answers.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel
+
+from companion.observe.outline import Table
+from companion.observe.rows import row_text, section_rows
+from companion.pagemem.model import PageSection
+from companion.text import content_words
+
+_HIGH = re.compile(r"\b(?:highest|largest|biggest|greatest|maximum|most expensive|priciest|dearest)\b", re.I)
+_LOW = re.compile(r"\b(?:lowest|smallest|least expensive|cheapest|minimum)\b", re.I)
+# A superlative of cost names no column of its own: it ranks the column of prices.
+_COST = re.compile(r"\b(?:most expensive|least expensive|priciest|dearest|cheapest)\b", re.I)
+_COST_HEADER = re.compile(r"\b(?:price|cost|amount|total|fee)\b", re.I)
+# "$1,204.99", "US$ 5", "12 kg", "-3"; not a code ("SKU-142")
+_NUMBER = re.compile(r"^(?:[A-Z]{0,3}[^\w\s-]\s?)?(-?\d[\d,]*(?:\.\d+)?)\s*[^\d\s]{0,4}$")
+MIN_NUMERIC_SHARE = 0.8  # most of the column's cells are numbers: it can be ranked
+
+
+class Ranked(BaseModel):
+    positions: list[int]  # 0-based rows holding the extreme (ties: all)
+    text: str  # the extraction: the rows with their headers, and what the order says
+
+
+def number(cell: str) -> float | None:
+    m = _NUMBER.match(cell.strip())
+    return float(m.group(1).replace(",", "")) if m else None
+
+
+def _direction(task: str) -> int:
+    high, low = _HIGH.search(task), _LOW.search(task)
+    if bool(high) == bool(low):
+        return 0
+    return 1 if high else -1
+
+
+def _column(task: str, table: Table, rows: list[list[str]]) -> int | None:
+    """The column the superlative ranks: the one numeric column whose header the task names (a word in common), or
+    for a superlative of cost the one numeric column headed like a price."""
+    asked = set(content_words(task))
+
+    def numeric(col: int) -> bool:
+        values = [number(r[col]) for r in rows if col < len(r) and r[col]]
+        return len(values) >= 2 and sum(v is not None for v in values) >= MIN_NUMERIC_SHARE * len(values)
+
+    named = [i for i, h in enumerate(table.headers) if h and set(content_words(h)) & asked and numeric(i)]
+    if not named and _COST.search(task):
+        named = [i for i, h in enumerate(table.headers) if _COST_HEADER.search(h) and numeric(i)]
+    return named[0] if len(named) == 1 else None
+
+
+def ranked_rows(task: str, section: PageSection) -> Ranked | None:
+    """The rows holding the extreme the task asks for in the column it names, or None (no superlative, no such
+    column, fewer than two rows)."""
+    sense = _direction(task)
+    if not sense:
+        return None
+    table, rows = section_rows(section)
+    if table is None or not table.headers or len(rows) < 2:
+        return None
+    col = _column(task, table, rows)
+    if col is None:
+        return None
+    values = [number(r[col]) if col < len(r) else None for r in rows]
+    shown = [(i, v) for i, v in enumerate(values) if v is not None]
+    best = max(v for _, v in shown) if sense > 0 else min(v for _, v in shown)
+    positions = [i for i, v in shown if v == best]
+    head = table.headers[col]
+    word = "Highest" if sense > 0 else "Lowest"
+    ordered = [v for _, v in shown]
+    if ordered == sorted(ordered, reverse=sense > 0):
+        order = f"the rows are sorted by {head}, {word.lower()} first: the first row is the list's {word.lower()}"
+    elif ordered == sorted(ordered, reverse=sense < 0):
+        order = (f"the rows are sorted by {head}, {'lowest' if sense > 0 else 'highest'} first: a later page, or "
+                 f"the other sort order, may hold a {'higher' if sense > 0 else 'lower'} one")
+    else:
+        order = f"of the {len(rows)} rows shown"
+    lines = [f"- row {i + 1}: {row_text(table, rows[i])}" for i in positions]
+    return Ranked(positions=positions, text=f"{word} {head} ({order}):\n" + "\n".join(lines))

@@ -1,0 +1,71 @@
+"""A superlative over a table is read by rule (observe/ranked.py): the row holding the largest or smallest number
+in the column the task names, with its headers, and what the rows' order says of the rest of the list. Pure: pages
+from tests/support/htmlsnap.py, the pipeline's calls against the lexical stand-in (the real client)."""
+
+from __future__ import annotations
+
+from companion.observe import PageObserver
+from companion.observe.ranked import number, ranked_rows
+from companion.pagemem.divide import divide_page
+from tests.support.htmlsnap import snapshot_from_html
+
+PRODUCTS = [("Seed Kit", "$1,204.99", "51"), ("Candle", "$197.99", "28"), ("Webcam", "$190.99", "5"),
+            ("Novel", "$189.99", "56"), ("Press", "$182.99", "33"), ("Soundbar", "$175.99", "10")]
+
+
+def page(rows) -> str:
+    body = "".join(f"<tr><th><a href='/p/{n}/'>{n}</a></th><td>{p}</td><td>{s}</td></tr>" for n, p, s in rows)
+    return ("<html><body><h1>Products</h1><table><thead><tr><th>Name</th><th>Price</th><th>Stock</th></tr></thead>"
+            f"<tbody>{body}</tbody></table><p>Prices include tax; stock is counted every night at the warehouse, "
+            "and a product out of stock stays listed until it is discontinued.</p></body></html>")
+
+
+def table(rows):
+    pm = divide_page(snapshot_from_html(page(rows), url="http://127.0.0.1/p/", title="Products"))
+    return pm, next(s for s in pm.sections if s.kind == "list")
+
+
+def test_numbers_are_read_with_currency_and_thousands_separators():
+    assert number("$1,204.99") == 1204.99 and number("12 kg") == 12 and number("-3") == -3
+    assert number("Seed Kit") is None and number("SKU-142") is None
+
+
+def test_the_highest_of_a_column_the_task_names_is_its_row_with_headers_and_the_sort_said():
+    _, section = table(PRODUCTS)
+    ranked = ranked_rows("Which product has the highest price?", section)
+    assert ranked.positions == [0]
+    assert ranked.text == ("Highest Price (the rows are sorted by Price, highest first: the first row is the list's "
+                           "highest):\n- row 1: Name: Seed Kit | Price: $1,204.99 | Stock: 51")
+
+
+def test_rows_sorted_the_other_way_say_a_later_page_may_hold_the_extreme():
+    _, section = table(list(reversed(PRODUCTS)))
+    ranked = ranked_rows("Which product is the most expensive?", section)  # a cost superlative ranks the prices
+    assert ranked.positions == [5] and "sorted by Price, lowest first: a later page" in ranked.text
+
+
+def test_unsorted_rows_give_the_extreme_of_the_rows_shown_and_the_lowest_works_too():
+    _, section = table(PRODUCTS[2:] + PRODUCTS[:2])
+    ranked = ranked_rows("Which product has the lowest stock?", section)
+    assert ranked.positions == [0] and ranked.text.startswith("Lowest Stock (of the 6 rows shown):\n- row 1: Name: Webcam")
+
+
+def test_no_superlative_or_no_named_numeric_column_ranks_nothing():
+    _, section = table(PRODUCTS)
+    assert ranked_rows("What is the price of the Candle?", section) is None
+    assert ranked_rows("Which product has the highest rating?", section) is None  # no such column
+    assert ranked_rows("Which name is the highest?", section) is None  # a column of words
+
+
+async def test_the_observation_states_the_ranked_row_with_no_item_selection_or_extraction_call(lexical):
+    pm, section = table(PRODUCTS)
+    obs = await PageObserver(client=lexical.client).observe("Which product has the highest price?", "", pm)
+    assert obs.extractions[section.id].startswith("Highest Price (the rows are sorted by Price, highest first")
+    assert obs.list_scans[section.id].by_rule
+    assert not [p for p, user in lexical.prompts() if p in ("list_item_selection", "detail_extraction") and "Seed" in user]
+
+
+def test_a_superlative_of_time_ranks_no_column_of_numbers():
+    # "the latest order's total" asks for the newest row's total, not the largest total.
+    _, section = table(PRODUCTS)
+    assert ranked_rows("What is the price of the latest product?", section) is None
