@@ -66,3 +66,18 @@ def asks_count(task: str) -> bool:
     """The task asks for a count ("How many orders are pending?", "the number of products")."""
     return _COUNT.search(task) is not None
 
+
+
+# What deletes: a control or an option that removes records ("Delete selected customers", "Remove", "Erase all").
+_DELETES = re.compile(r"^\W*(?:delete|remove|erase|destroy|purge|wipe)\b", re.I)
+_DELETE_WORDS = re.compile(r"\b(?:delet\w*|remov\w*|eras\w*|destroy\w*|purg\w*|wip\w*|clear\w*)\b", re.I)
+
+
+def deletes(label: str) -> bool:
+    """The control or option's label opens with a verb that removes something."""
+    return _DELETES.match(label or "") is not None
+
+
+def asks_deletion(task: str) -> bool:
+    """The task says to delete, remove, erase, clear or wipe something."""
+    return _DELETE_WORDS.search(task) is not None

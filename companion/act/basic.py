@@ -24,6 +24,7 @@ from companion.llm.fit import declare, declare_choice
 from companion.pagemem.model import Element
 from companion.pagemem.widgets import is_text_field
 from companion.protocol import ActionResult
+from companion.task_asks import asks_deletion, deletes
 from companion.text import as_quoted, without_quote_marks
 
 log = logging.getLogger(__name__)
@@ -141,10 +142,20 @@ async def select_option(ctx: AgentContext, el: Element, *, field_hint: str = "")
     """SelectOption on a native <select>: the LLM picks one of its options, set by label."""
     if not el.options:
         raise ActionFailed(f"{label(el)} has no options to choose from")
+    options = offered_options(ctx.task, el.options)
+    if not options:
+        raise ActionFailed(f"{label(el)} only offers to delete, and the task asks for no deletion")
     field = field_description(el, ctx.typed_secrets, options=False) + (f" ({field_hint})" if field_hint else "")
-    reply = await llm.decided_twice(lambda v: llm.choose("select_option", v, n=len(el.options), max_tokens=CHOICE_TOKENS),
-                                    _variables(ctx, field=field, options=el.options), prompt="select_option")
-    return await set_option(ctx, el, el.options[reply.answer.index])
+    reply = await llm.decided_twice(lambda v: llm.choose("select_option", v, n=len(options), max_tokens=CHOICE_TOKENS),
+                                    _variables(ctx, field=field, options=options), prompt="select_option")
+    return await set_option(ctx, el, options[reply.answer.index])
+
+
+def offered_options(task: str, options: list[str]) -> list[str]:
+    """The options the model may choose among: not one that deletes ("Delete selected customers") unless the task
+    asks for a deletion. Asked to change a customer's city, the default model filled a customer list's bulk-action
+    form with "Delete selected customers" and sent it; only the user's confirmation stood between it and the loss."""
+    return options if asks_deletion(task) else [o for o in options if not deletes(o)]
 
 
 async def set_option(ctx: AgentContext, el: Element, option: str) -> str:
@@ -153,6 +164,8 @@ async def set_option(ctx: AgentContext, el: Element, option: str) -> str:
     noop = selecting_noop(el, option)
     if noop:
         raise NoOp(noop, say.selected(el, option))
+    if option not in offered_options(ctx.task, [option]):
+        raise ActionFailed(f'not chosen: "{option}" deletes, and the task asks for no deletion')
     await browser(ctx, ctx.session.select(el.ref, label=option, tab=ctx.tab), f"selecting {option!r} in {label(el)}")
     el.value = el.selected_option = option
     el.clicked = True

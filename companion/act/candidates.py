@@ -26,6 +26,7 @@ from companion import llm
 from companion.act.context import AgentContext
 from companion.act.filter_guard import guard_kept
 from companion.act.gestures import PageGestures, element_candidates, scroll_candidates, text_candidates
+from companion.act.list_choices import entry_name, named_list_choices, plain_element, unnamed_list_choices
 from companion.act.models import Candidate
 from companion.act.prefilter import prefilter, usable_elements
 from companion.act.premature import changes_site, requeries_this_page
@@ -37,7 +38,7 @@ from companion.memory.learn import known_dropdowns
 from companion.memory.records import DropdownRecord
 from companion.pagemem.model import Element, PageSection
 from companion.pagemem.widgets import is_submit_like
-from companion.task_asks import is_question
+from companion.task_asks import asks_deletion, deletes, is_question
 from companion.text import content_words
 
 if TYPE_CHECKING:  # the OBSERVE engineer's model; only its contract fields are read here
@@ -314,55 +315,11 @@ def _chunks(items: list, size: int) -> list[list]:
     return [items[i:i + size] for i in range(0, len(items), size)] or [[]]
 
 
-MANY_LIST_CHOICES = 8  # a filter panel, not a pair of tabs: below this the links stay, the model reads them all
-_PAGING_NAME = re.compile(r"^(?:(?:\d+|next|previous|prev|first|last|more|show all|older|newer)\b|[‹›«»<>]+)", re.I)
-
-
 # Words that ask about an order of the list: only then can a column header's sort link help ("the cheapest").
 _ORDERING = re.compile(
     r"\b(?:most|least|best|worst|top|bottom|first|last|recent|newest|oldest|latest|earliest|cheapest|dearest|"
     r"priciest|highest|lowest|largest|smallest|biggest|greatest|longest|shortest|maximum|minimum|max|min|"
     r"sort(?:ed|s)?|order(?:ed)? by|rank(?:ed|s)?|ascending|descending|alphabetical(?:ly)?)\b", re.I)
-
-
-def _plain_element(pm, c: Candidate) -> Element | None:
-    """The element a candidate acts on as itself (not a remembered menu entry behind it, not a gesture)."""
-    return pm.element_by_ref(c.element) if c.kind == "element" and c.element is not None and c.pick is None else None
-
-
-def _list_choices(task: str, pm, offered: list[Candidate]) -> dict[str, bool]:
-    """The links that only re-query this page (a filter's choices; not pages, not sort headers): key -> whether
-    it shares a word with the task."""
-    asked = set(content_words(task))
-    choices: dict[str, bool] = {}
-    for c in offered:
-        el = _plain_element(pm, c)
-        if el is None or el.role != "link" or el.column_header or not requeries_this_page(el, pm.url):
-            continue
-        name = (el.name or el.text or "").strip()
-        if not _PAGING_NAME.match(name):
-            choices[c.key] = bool(set(content_words(name)) & asked)
-    return choices
-
-
-def named_list_choices(task: str, pm, offered: list[Candidate]) -> list[str]:
-    """The keys of the list's own choices the task shares a word with ("Pending" for "How many orders are
-    pending?"), in page order: offered first, as the way to the rows the task is about. The default model, offered
-    "Pending" among 25 actions for that count, paged to the list's third page instead and counted what it saw there."""
-    return [key for key, named in _list_choices(task, pm, offered).items() if named]
-
-
-def unnamed_list_choices(task: str, pm, offered: list[Candidate]) -> set[str]:
-    """The keys of the links that only re-query this page (its path, another query: a filter's choice) and share
-    no word with the task, when the page has MANY_LIST_CHOICES or more of them. They are the list's own controls:
-    a filter choice the task does not name narrows the list to what the task does not ask about. On the held-out
-    admin, the product list's 35 filter links filled a whole filtering call of a price lookup, of which the model
-    kept "clearance". Pages ("2", "Next") stay: they show more of the list. A column header's sort link is
-    sort_links_unasked's. (A link to this very URL is gone already: prefilter.)"""
-    choices = _list_choices(task, pm, offered)
-    if len(choices) < MANY_LIST_CHOICES:
-        return set()
-    return {key for key, named in choices.items() if not named}
 
 
 def sort_links_unasked(task: str, pm, offered: list[Candidate]) -> set[str]:
@@ -372,7 +329,7 @@ def sort_links_unasked(task: str, pm, offered: list[Candidate]) -> set[str]:
     a link that reorders the table."""
     if _ORDERING.search(task):
         return set()
-    return {c.key for c in offered if (el := _plain_element(pm, c)) is not None and el.role == "link" and el.column_header}
+    return {c.key for c in offered if (el := plain_element(pm, c)) is not None and el.role == "link" and el.column_header}
 
 
 # A control that adds or deletes a record ("Add product", "New issue", "Delete"): in a question it only leads away.
@@ -381,14 +338,39 @@ _ADD_OR_DELETE_WORDS = frozenset({"add", "new", "create", "delete", "remove"})
 
 
 def record_edits_unasked(task: str, pm, offered: list[Candidate]) -> set[str]:
-    """In a question that says none of their words, the keys of the links and buttons that add or delete a record.
-    A question is answered by reading: asked for a price, the default model opened "Add product" from the product
-    list and then "Add" beside Groups, two steps on empty forms; asked for a customer's email on an order's page,
-    the filtering call kept only "Delete". (A form that would change the site is one_per_changing_form's.)"""
-    if not is_question(task) or _ADD_OR_DELETE_WORDS & set(re.findall(r"[a-z]+", task.lower())):
+    """The keys of what deletes (a link, a button, a remembered menu entry: "Delete selected customers") in a task
+    that asks for no deletion, and in a question that says none of their words, of the links and buttons that add
+    a record too. A question is answered by reading: asked for a price, the default model opened "Add product" from
+    the product list and then "Add" beside Groups, two steps on empty forms; asked for a customer's email on an
+    order's page, the filtering call kept only "Delete". (A form that would change the site is
+    one_per_changing_form's; an option of a form's select that deletes is basic.offered_options'.)"""
+    out: set[str] = set()
+    if is_question(task) and not _ADD_OR_DELETE_WORDS & set(re.findall(r"[a-z]+", task.lower())):
+        out |= {c.key for c in offered if (el := plain_element(pm, c)) is not None and el.role in ("link", "button")
+                and _ADDS_OR_DELETES.match(el.name or el.text or "")}
+    if not asks_deletion(task):
+        out |= {c.key for c in offered if c.kind == "element" and deletes(
+            entry_name(c) or ((el.name or el.text or "") if (el := plain_element(pm, c)) is not None else ""))}
+    return out
+
+
+# A control of the session, the account or the page's look, not of the site's content ("Log out", "Change password",
+# "View site", "Toggle theme"); and the task's words that could ask for one.
+_SESSION = re.compile(r"\b(?:log\s?-?(?:out|off)|sign\s?-?(?:out|off)|change (?:your |my )?password|password change|"
+                      r"(?:view|visit|back to|go to) (?:the )?site|(?:account|profile) settings|theme|dark mode|light mode)\b",
+                      re.I)
+_ASKS_SESSION = re.compile(r"\b(?:log|sign|password|site|account|profile|settings|theme|dark|light|mode)\b", re.I)
+
+
+def session_controls_unasked(task: str, pm, offered: list[Candidate]) -> set[str]:
+    """The keys of the links and buttons of the session, the account and the page's look when the task says nothing
+    of them: no task about the site's content is done there (exploration keeps the same pages out of the bookmarks:
+    memory/bookmarks.py). On the held-out admin, asked for a product's price, the default model took "Change
+    password" and then "View site". Not "Log in" or "Register": a task may need them unsaid."""
+    if _ASKS_SESSION.search(task):
         return set()
-    return {c.key for c in offered if (el := _plain_element(pm, c)) is not None and el.role in ("link", "button")
-            and _ADDS_OR_DELETES.match(el.name or el.text or "")}
+    return {c.key for c in offered if (el := plain_element(pm, c)) is not None and el.role in ("link", "button")
+            and _SESSION.search(el.name or el.text or "")}
 
 
 def one_per_changing_form(ctx: AgentContext, pm, offered: list[Candidate]) -> dict[str, Candidate | None]:
@@ -483,7 +465,7 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
     groups.append(("navigation actions (pages visited earlier, bookmarks, other tabs)", nav))
     offered = _unique([c for _, group in groups for c in group])
     unnamed = (unnamed_list_choices(ctx.task, pm, offered) | sort_links_unasked(ctx.task, pm, offered)
-               | record_edits_unasked(ctx.task, pm, offered))
+               | record_edits_unasked(ctx.task, pm, offered) | session_controls_unasked(ctx.task, pm, offered))
     if unnamed:
         offered, groups = [c for c in offered if c.key not in unnamed], [
             (context, [c for c in group if c.key not in unnamed]) for context, group in groups]
@@ -505,11 +487,12 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
         kept = guard_kept(ctx.task, offered, {c.key for group in results for c in group},
                           lambda c: pm.element_by_ref(c.element) if c.element is not None else None,
                           lambda el: _form_group(ctx, pm, el), list(pm.all_elements()))
-        kept |= set(unseen)
-    # The direct ways to the rows the task is about come first: a search for what the page shows nowhere, then the
-    # list's choices the task names. The default model, offered the search in the middle of 29 actions, took the
-    # sidebar's "Customers" for "the customer who placed order SO-1010" instead.
+    # The direct ways to the rows the task is about come first, past the filtering call: a search for what the page
+    # shows nowhere, then the list's choices the question names. The default model, offered the search in the middle
+    # of 29 actions, took the sidebar's "Customers" for "the customer who placed order SO-1010" instead; the
+    # filtering call kept "By joined on" alone of a customer list's facets for "How many customers are inactive?".
     leads = [*unseen, *named_list_choices(ctx.task, pm, offered)]
+    kept |= set(leads)
     rank = {key: i for i, key in enumerate(leads)}
     out = sorted((c for c in offered if c.key in kept), key=lambda c: rank.get(c.key, len(rank)))
     # The nav group is the last result; text to select (a task asking for it) and type-URL follow, always available.

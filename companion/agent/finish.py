@@ -41,6 +41,7 @@ from urllib.parse import parse_qsl, urldefrag, urlsplit
 
 from companion import llm
 from companion.act.elements import SEARCH_WORDS, is_search_field, label
+from companion.act.list_choices import names_facet
 from companion.act.named_fields import fields_in_scope, names_action, unset_named
 from companion.act.prefilter import element_skip_reason
 from companion.agent.seen_text import SeenText
@@ -185,7 +186,9 @@ def _whole_list(target: str | None, page: str) -> bool:
 def unnarrowed_count(task: str, pagemem: PageMem | None, actions_done: list[str]) -> tuple[str, ...]:
     """For a count question ("How many orders are pending?"): the controls this page shows that the task names and
     no action used, a filter's choice above all (link "Pending"). The default model answered "60", the list's
-    total under its paginator, for the pending count, the "Pending" filter beside it never applied. A choice the
+    total under its paginator, for the pending count, the "Pending" filter beside it never applied. A yes/no
+    choice or a closed facet the task names by its title counts too ("No" under "By is active" for "How many
+    customers are inactive?": act/list_choices.names_facet; the model answered the list's total, 30). A choice the
     page's address already holds (?status=pending) is applied."""
     if pagemem is None or not is_question(task) or not asks_count(task) or any(a.startswith("Clicked") for a in actions_done):
         return ()  # after a click the list may be narrowed already (by another choice: the model's to judge)
@@ -194,7 +197,7 @@ def unnarrowed_count(task: str, pagemem: PageMem | None, actions_done: list[str]
     return tuple(dict.fromkeys(
         f'{el.role} "{el.name}" is not used' for el in pagemem.all_elements()
         if el.role in _NARROWING_ROLES and not el.disabled and not el.clicked and el.name and not el.column_header
-        and names_action(task, el.name) and f'"{el.name}"' not in used and el.name.lower() not in address
+        and (names_action(task, el.name) or names_facet(task, pagemem, el)) and f'"{el.name}"' not in used and el.name.lower() not in address
         and element_skip_reason(el, pagemem.url) is None and not _whole_list(el.url, pagemem.url)))
 
 

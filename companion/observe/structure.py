@@ -135,12 +135,35 @@ def _is_pagination(links: list[Node], texts: list[Node]) -> bool:
     return bool(numbers) and min(numbers) < 1000 and len(pages) >= 2 and len(pages) >= len(words) - 2
 
 
+def _titles(roots: list[Node]) -> set[int]:
+    """The nodes (by id) that title a group of choices besides headings: a disclosure's button (<details><summary>)."""
+    return {id(g.children[0]) for g in all_nodes(roots) if g.role == "group" and g.children
+            and g.children[0].role in ("button", "text")}
+
+
+def choice_titles(section: PageSection, *, titles_only: bool = False) -> dict[int, str]:
+    """Element number -> the title of the group of choices it sits under (the heading or disclosure button before
+    it, as _groups reads a filter panel: "By is active" for its "Yes" and "No"). With `titles_only`, the numbers of
+    the disclosure buttons that title a group, each with its own name."""
+    roots = parse_outline(section.details)
+    titles = _titles(roots)
+    out: dict[int, str] = {}
+    current: str | None = None
+    for node in all_nodes(roots):
+        if node.role == "heading" or id(node) in titles:
+            current = node.text
+            if titles_only and node.index is not None and id(node) in titles:
+                out[node.index] = node.text
+        elif current is not None and node.index is not None and not titles_only:
+            out[node.index] = current
+    return out
+
+
 def _groups(roots: list[Node]) -> list[tuple[str, list[str]]]:
     """Headings (or a group's first button) each followed by links or choices: (heading, choice names). A filter
     panel is two or more."""
     groups: list[tuple[str, list[str]]] = []
-    titles = {id(g.children[0]) for g in all_nodes(roots) if g.role == "group" and g.children
-              and g.children[0].role in ("button", "text")}  # a disclosure's button titles its group
+    titles = _titles(roots)
     for node in all_nodes(roots):
         if node.role == "heading" or id(node) in titles:
             groups.append((node.text, []))

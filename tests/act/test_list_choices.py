@@ -1,15 +1,17 @@
 """A list's own filter choices (links that only re-query this page) that the task does not name are not offered
 when the page has many of them, nor a table's sort links when the task asks nothing about an order
-(act/candidates.py unnamed_list_choices, sort_links_unasked); the pages and a choice the task names stay. Nor, in
+(act/list_choices.py unnamed_list_choices, act/candidates.py sort_links_unasked); the pages and a choice the task names stay. Nor, in
 a question, a link that adds or deletes a record (record_edits_unasked). Real Chromium, the real extension, on a
 fixture page."""
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import pytest
 
-from companion.act.candidates import (element_candidate, named_list_choices, record_edits_unasked, sort_links_unasked,
-                                      unnamed_list_choices)
+from companion.act.candidates import element_candidate, record_edits_unasked, sort_links_unasked
+from companion.act.list_choices import named_list_choices, polarity, unnamed_list_choices
 
 pytestmark = pytest.mark.browser
 
@@ -69,3 +71,43 @@ async def test_the_choice_a_task_names_is_the_lead_offered_first(browser, open_p
     offered = [element_candidate(el, s.id) for s in pm.sections for el in s.all_elements()]
     assert {pm.element_by_ref(c.element).name for c in offered if c.key in named_list_choices(task, pm, offered)} == {
         "Discontinued"}
+
+
+async def _leads(make_ctx, task: str) -> list[str]:
+    """The leads named_list_choices gives, in page order: each one's label, and for a link its query."""
+    ctx = await make_ctx(task)
+    pm = ctx.pagemem
+    offered = [element_candidate(el, s.id) for s in pm.sections for el in s.all_elements()]
+    leads = named_list_choices(task, pm, offered)
+    return [c.label + (f" {urlsplit(el.url).query}" if el.url else "")
+            for c in offered if c.key in leads for el in [pm.element_by_ref(c.element)]]
+
+
+def test_a_facet_title_is_said_as_it_is_or_negated():
+    assert polarity("How many members are inactive?", "By is active") == -1
+    assert polarity("Which members have not subscribed?", "By is subscribed") == -1
+    assert polarity("How many members are unsubscribed?", "Subscribed") == -1
+    assert polarity("How many members are active?", "By is active") == 1
+    assert polarity("How many members are active?", "By plan") == 0
+
+
+async def test_a_question_negating_a_facet_leads_to_its_no(browser, open_page, make_ctx):
+    open_page("facets_list.html")
+    leads = await _leads(make_ctx, "How many members are unsubscribed?")
+    assert leads == ['link "No" subscribed=0']
+
+
+async def test_a_question_saying_a_facet_leads_to_its_yes(browser, open_page, make_ctx):
+    open_page("facets_list.html")
+    leads = await _leads(make_ctx, "How many members are verified?")
+    assert leads == ['link "Yes" verified=1']
+
+
+async def test_a_closed_facet_the_question_names_is_the_way_to_its_choices(browser, open_page, make_ctx):
+    open_page("facets_list.html")
+    assert await _leads(make_ctx, "How many members are on the gold plan?") == ['button "By plan"']
+
+
+async def test_an_errand_is_not_led_to_filter_the_list_by_the_value_it_sets(browser, open_page, make_ctx):
+    open_page("filtered_list.html")
+    assert await _leads(make_ctx, "Set the status of the Kettle to discontinued.") == []
