@@ -47,7 +47,7 @@ from companion.act.prefilter import element_skip_reason
 from companion.agent.seen_text import SeenText
 from companion.llm.answers import FinalAnswer, Verification
 from companion.llm.fit import declare
-from companion.observe.rows import states_asked_cells
+from companion.observe.rows import off_named_row, states_asked_cells
 from companion.observe.values import EMAIL, Problem
 from companion.pagemem.model import PageMem
 from companion.pagemem.widgets import SUBMIT_WORDS
@@ -319,6 +319,19 @@ def wrong_kind_answer(answer: str, task: str, pagemem: PageMem | None, actions_d
     return (f"the task asks for {wanted[0]} and the answer gives none; left to try: " + "; ".join(left))
 
 
+def off_row(answer: str, task: str, pagemem: PageMem | None) -> str | None:
+    """Why a lookup's answer whose values are all outside the row the question names, that row in sight, cannot
+    end it yet (refused once: the row's own page may hold what the list does not show; observe/rows.off_named_row)."""
+    if pagemem is None or not is_question(task) or asks_count(task) or requested_actions(task):
+        return None
+    off = off_named_row(task, pagemem.sections, answer)
+    if off is None:
+        return None
+    values, anchor = off
+    return (f"the answer's {', '.join(values)} is not in the row of {anchor} on this page, and that row shows no such "
+            f"value: the record's own page (the row's link) may show what the question asks")
+
+
 def not_supported(unseen: list[str], misplaced: list[Problem] = ()) -> str:
     """'the answer states 5, which no page visited showed; its bob@shop.test was not found with 110 on any page'."""
     said = [f"the answer states {', '.join(unseen)}, which no page visited showed"] if unseen else []
@@ -432,4 +445,8 @@ class EndGate:
         if hollow:  # "not provided", or an unseen price, while the site was not searched
             llm.record_dropped(str(p) for p in [*map(Problem, unseen), *misplaced])
             return Refused(hollow, "rule")
+        beside = off_row(final.text, self.task, f.pagemem)
+        if beside and ("off the named row",) not in self.end_warnings:
+            self.end_warnings.add(("off the named row",))
+            return Refused(beside, "rule")
         return Answer(final.text, final.stood_in)

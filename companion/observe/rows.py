@@ -203,3 +203,33 @@ def states_asked_cells(task: str, sections: list[PageSection], text: str) -> boo
     lookup the page answers, and the text gives that answer."""
     return any(all(names_in(text, v) for v in cells) for s in sections for cells in asked_cells(task, s))
 
+
+
+# A value an answer states that a row could hold: a token with a digit (a number, a price, a code, a date's day) or an
+# email. Words alone are left out: a name may be written otherwise than in its cell.
+_ANSWER_VALUE = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+|[$€£]?\d[\d,]*(?:\.\d+)?")
+
+
+def off_named_row(task: str, sections: list[PageSection], answer: str) -> tuple[list[str], str] | None:
+    """When a row the question names is on these sections, the answer's values (numbers, prices, emails: the
+    task's own identifiers aside) if none of them is in that row, with the row's identifier; else None. The
+    default model answered "1" for the total quantity of an order whose row on the order list shows no quantity
+    at all ("1" was the list's "1 result"); the order's own page lists its lines."""
+    anchors = identifiers(task)
+    rest = answer
+    for a in anchors:
+        rest = re.sub(re.escape(a), " ", rest, flags=re.IGNORECASE)
+    values = [v for v in (t.lstrip("$€£").rstrip(".,") for t in _ANSWER_VALUE.findall(rest)) if v]
+    if not values:
+        return None
+    for section in sections:
+        _, rows = section_rows(section)
+        hits = matching(task, rows) if rows else []
+        if not hits:
+            continue
+        held = " | ".join(cell for i in hits for cell in rows[i])  # a value after its currency sign counts
+        if any(re.search(rf"(?<![\w.,-]){re.escape(v)}(?![\w-]|[.,]\d)", held, re.IGNORECASE) for v in values):
+            return None
+        anchor = next((a for a in anchors if any(row_holds(rows[i], a) for i in hits)), anchors[0] if anchors else "")
+        return values, anchor
+    return None

@@ -174,3 +174,11 @@ def test_a_row_whose_first_field_is_a_th_is_a_row_not_the_tables_heading():
 def test_a_th_heads_its_row_in_the_body_and_its_column_in_the_thead():
     outline = "\n".join(s.details for s in divide_page(snapshot_from_html(ORDERS_ROW_HEADERS)).sections)
     assert "rowheader" in outline and outline.count("columnheader") == 4  # the thead's four cells only
+
+
+def test_the_value_a_set_errand_writes_identifies_no_row():
+    # The new city is on no row yet: searching the customer list for it found nothing (and the default model typed
+    # it into the sidebar's filter). The record is identified by the rest of the task.
+    assert identifiers("Change the city of the customer Bruno Smith to Munich.", one_word=True) == [
+        Value("name", "Bruno Smith")]
+    assert identifiers("Add the tag gift to the product Kite.", one_word=True) == [Value("name", "Kite")]

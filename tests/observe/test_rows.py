@@ -174,7 +174,10 @@ def test_the_rows_a_task_names_in_a_table_inside_a_form_are_found_by_rule():
     section = PageSection(id="s2", kind="normal", roots=[], tag="div", details=details)
     assert _rows_as_data("What is the price of the Turntable?", section) == (
         "Row matching the task (1 of 3):\n- row 1: Name: Turntable | Price: 249.00")
-    assert _rows_as_data("Which product is the cheapest?", section) is None
+    # A superlative is read by rule too (observe/ranked.py); a question naming no row and asking no extreme is not.
+    assert _rows_as_data("Which product is the cheapest?", section) == (
+        "Lowest Price (of the 3 rows shown):\n- row 2: Name: Kettle | Price: 25.00")
+    assert _rows_as_data("Which products are lamps?", section) is None
     assert _rows_as_data("Who bought order #150?", section) is None  # no absent-code note for a mixed section
 
 
@@ -227,3 +230,14 @@ async def test_a_named_row_short_enough_is_the_observation_with_no_task_summary_
     assert not obs.whole and not obs.small  # the pipeline's path, not a page shown whole
     assert "Number: 117 | Customer: Cy Diaz | Email: cy@example.com" in obs.summary and "\n" not in obs.summary
     assert [p for p, _ in lexical.prompts() if p == "page_task_summary"] == []
+
+
+def test_an_answer_whose_values_are_outside_the_named_row_is_said_so():
+    from companion.observe.rows import off_named_row
+
+    pm = divide_page(snapshot_from_html(PAGE, url="http://127.0.0.1/orders/", title="Orders"))
+    task = "What is the total quantity of items in order #110?"
+    assert off_named_row(task, pm.sections, "Order 110 has 1 item.") == (["1"], "110")
+    assert off_named_row("What is the total of order #110?", pm.sections, "It is $21.50.") is None  # in the row
+    assert off_named_row(task, pm.sections, "Bo Chen") is None  # no value a row could hold: not judged
+    assert off_named_row("What is the total of order #999?", pm.sections, "5") is None  # no row named in sight
