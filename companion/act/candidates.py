@@ -36,6 +36,7 @@ from companion.act.sites import policy_of
 from companion.llm.fit import declare_subset
 from companion.memory.learn import known_dropdowns
 from companion.memory.records import DropdownRecord
+from companion.observe.rows import named_row_links
 from companion.pagemem.model import Element, PageSection
 from companion.pagemem.widgets import is_submit_like
 from companion.task_asks import asks_deletion, deletes, is_question
@@ -373,6 +374,14 @@ def session_controls_unasked(task: str, pm, offered: list[Candidate]) -> set[str
             and _SESSION.search(el.name or el.text or "")}
 
 
+def named_row_leads(task: str, pm, offered: list[Candidate]) -> list[str]:
+    """The keys of the links in the rows the task names (observe/rows.named_row_links), in page order: the way to
+    the record itself. Asked to change Bruno Smith's city on the customer list showing his row, the filtering call
+    kept only the bulk-action button and a search of the sidebar, and the model never opened his record."""
+    wanted = {index for s in pm.sections for index in named_row_links(task, s)}
+    return [c.key for c in offered if (el := plain_element(pm, c)) is not None and el.index in wanted]
+
+
 def one_per_changing_form(ctx: AgentContext, pm, offered: list[Candidate]) -> dict[str, Candidate | None]:
     """In a question, a form that would change the site (premature.changes_site: POST, or a record's values) is
     offered by one control, its submit button (else its first field), saying so; its other controls are not offered.
@@ -491,7 +500,7 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
     # shows nowhere, then the list's choices the question names. The default model, offered the search in the middle
     # of 29 actions, took the sidebar's "Customers" for "the customer who placed order SO-1010" instead; the
     # filtering call kept "By joined on" alone of a customer list's facets for "How many customers are inactive?".
-    leads = [*unseen, *named_list_choices(ctx.task, pm, offered)]
+    leads = [*unseen, *named_list_choices(ctx.task, pm, offered), *named_row_leads(ctx.task, pm, offered)]
     kept |= set(leads)
     rank = {key: i for i, key in enumerate(leads)}
     out = sorted((c for c in offered if c.key in kept), key=lambda c: rank.get(c.key, len(rank)))

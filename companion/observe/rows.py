@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from companion.observe.outline import Table, all_nodes, parse_outline, read_table
+from companion.observe.outline import Table, all_nodes, cells, is_header_row, parse_outline, read_table
 from companion.observe.values import identifiers as task_identifiers, lower_lines
 from companion.pagemem.model import PageSection
 from companion.task_asks import asks_count, is_question
@@ -233,3 +233,12 @@ def off_named_row(task: str, sections: list[PageSection], answer: str) -> tuple[
         anchor = next((a for a in anchors if any(row_holds(rows[i], a) for i in hits)), anchors[0] if anchors else "")
         return values, anchor
     return None
+
+
+def named_row_links(task: str, section: PageSection) -> list[int]:
+    """The element numbers of the links in the rows the task names by rule (the record's own page, as a list links
+    it from its row), in page order."""
+    roots = parse_outline(section.details)
+    rows = [n for n in all_nodes(roots) if n.role == "row" and cells(n) and not is_header_row(n)]
+    hits = matching(task, [[c.shown_text() for c in cells(r)] for r in rows])
+    return [n.index for i in hits for n in rows[i].walk() if n.role == "link" and n.index is not None]

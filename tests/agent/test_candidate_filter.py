@@ -75,3 +75,13 @@ def test_a_search_for_what_no_row_shows_survives_the_filter(browser, pages, agen
     assert offered[0].startswith("search ") and offered[0].endswith('for "Metronome"'), offered  # kept, and first
     assert not any(label.startswith('link "Orders"') for label in offered)  # the rest is still filtered
 
+
+
+def test_the_link_of_the_row_an_errand_names_survives_the_filter_and_comes_first(browser, pages, agent_llm, memory_dir):
+    # The held-out admin's customer list showed Bruno Smith's row; the filtering call kept only the bulk-action
+    # button and a search, and the model never opened his record to change his city.
+    offered, server = first_offer(browser, pages, agent_llm, memory_dir, "Set the price of the French Press to 30.")
+
+    assert server.prompts("candidate_filtering")  # the filter was asked, and kept only "Add product"
+    assert offered[0] == 'link "French Press"', offered
+    assert not any(label.startswith('link "Kettle"') for label in offered)  # the other rows are still filtered
