@@ -99,7 +99,8 @@ def named_list_choices(task: str, pm, offered: list[Candidate]) -> list[str]:
     for c in offered:
         if c.key in shown:
             out.append(c.key)
-        elif c.kind == "element" and c.pick is not None and c.element is not None:
+        elif c.kind == "element" and c.pick is not None and c.element is not None and c.label.startswith("link "):
+            # (a filter menu's entries are links to the list under another query; a menu of buttons holds actions)
             trigger = pm.element_by_ref(c.element)
             entry = entry_name(c)
             if trigger is not None and entry and _names_choice(task, asked, entry, trigger.name or ""):

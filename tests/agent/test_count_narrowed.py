@@ -78,4 +78,4 @@ def test_a_count_naming_a_yes_no_facet_by_its_title_is_refused_until_its_choice_
 
     refusal = next(n for n in notes(result) if "not narrowed yet" in n)
     assert 'link "No" is not used' in refusal and '"Yes"' not in refusal, refusal
-    assert result.actions == ['Clicked link "No"'] and result.status == "done", result.actions
+    assert result.actions == ['Clicked link "No" (for "By is subscribed")'] and result.status == "done", result.actions

@@ -170,6 +170,6 @@ async def test_with_small_pages_off_every_section_is_extracted_as_the_paper_says
     server = scripted_llm(rules=observation_rules(selection=list(range(len(pm.sections))), items=list(range(10))))
 
     await PageObserver(client=llm_client_for(server), budget=Budget(whole_page_tokens=0, small_page_tokens=0)).observe(
-        "Which product is the cheapest?", "", pm)  # names no row: the rows are picked and extracted by the model
+        "Which products are sold out?", "", pm)  # names no row, asks no extreme: the model picks and extracts rows
 
     assert len(requests_for(server, "detail_extraction")) == len([s for s in pm.sections if s.details.strip()])
