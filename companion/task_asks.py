@@ -81,3 +81,19 @@ def deletes(label: str) -> bool:
 def asks_deletion(task: str) -> bool:
     """The task says to delete, remove, erase, clear or wipe something."""
     return _DELETE_WORDS.search(task) is not None
+
+
+# "Change the city of the customer Bruno Smith to Munich", "Set the stock of the Wireless Mouse to 25", "update the
+# status to shipped": the field a set-errand names and the value it writes. A value ends at a clause's end; a decimal
+# point inside it stays ("$30.00").
+_SET_VALUE = re.compile(
+    r"\b(?:set|change|update)\s+(?:the\s+|its\s+|their\s+|his\s+|her\s+)?(?P<field>[a-z][a-z -]{1,30}?)\s+"
+    r"(?:of\s+[^.;!?]+?\s+)?to\s+[\"'“]?(?P<value>(?:[^\"'”,;!?.\s]|\.(?=\d)|\s(?!and\b|then\b))+)", re.I)
+MAX_FIELD_WORDS = 3
+
+
+def set_request(task: str) -> tuple[str, str] | None:
+    """(field, value) of the one set-errand in the task that names a field and the value to write, else None."""
+    found = [(m.group("field").strip(), m.group("value").strip()) for m in _SET_VALUE.finditer(task)]
+    found = [(f, v) for f, v in found if len(f.split()) <= MAX_FIELD_WORDS and v]
+    return found[0] if len(found) == 1 else None

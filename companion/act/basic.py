@@ -17,7 +17,7 @@ from companion.act.context import AgentContext
 from companion.act.confirmation import confirm_action
 from companion.act.elements import field_description, label
 from companion.act.errors import ActionFailed, NoOp
-from companion.act.named_fields import value_named_for
+from companion.act.named_fields import set_option_for, value_named_for
 from companion.act.prefilter import selecting_noop, toggle_noop, typing_noop
 from companion.bridge.errors import BridgeDisconnected, BridgeError
 from companion.llm.fit import declare, declare_choice
@@ -145,6 +145,9 @@ async def select_option(ctx: AgentContext, el: Element, *, field_hint: str = "")
     options = offered_options(ctx.task, el.options)
     if not options:
         raise ActionFailed(f"{label(el)} only offers to delete, and the task asks for no deletion")
+    named = set_option_for(ctx.task, el)  # "Change the tier … to Gold": the option "Gold" of "Tier", no call
+    if named in options:
+        return await set_option(ctx, el, named)
     field = field_description(el, ctx.typed_secrets, options=False) + (f" ({field_hint})" if field_hint else "")
     reply = await llm.decided_twice(lambda v: llm.choose("select_option", v, n=len(options), max_tokens=CHOICE_TOKENS),
                                     _variables(ctx, field=field, options=options), prompt="select_option")

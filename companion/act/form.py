@@ -33,7 +33,7 @@ from companion.act.elements import (
 )
 from companion.act.errors import ActionFailed
 from companion.act.models import FieldAction, FormField, Outcome
-from companion.act.named_fields import named_values_held, names_action, unset_choice, unset_named
+from companion.act.named_fields import named_values_held, names_action, set_value_for, unset_choice, unset_named
 from companion.llm.fallback import NoDecision
 from companion.llm.fit import declare_choice, declare_subset
 from companion.pagemem.model import Element, PageSection
@@ -145,12 +145,18 @@ async def _fill_and_review(ctx: AgentContext, fill: FieldAction, section: PageSe
     variables = {"task": ctx.task, "history": ctx.history_text(), "form_purpose": purpose}
     review_parts = _parts_shown(ctx, section)
 
-    # Phase 1: which fields, then fill each.
-    reply = await llm.or_stand_in(
-        llm.choose_many("form_field_selection", {**variables, "fields": [describe(ctx, e) for e in fields]},
-                        n=len(fields), max_tokens=min(FIELD_PICK_TOKENS_MAX, 16 + 4 * len(fields))),
-        lambda: None, prompt="form_field_selection", what="every field but the boxes and radios (and those the task names)")
-    chosen = reply.answer.indices if reply is not None else _fields_to_fill(fields)
+    # Phase 1: which fields, then fill each. A set-errand naming one of the form's fields ("Change the city of … to
+    # Munich") has chosen it: no call (the default model chose all eleven fields of a record's form for one city).
+    named = [i for i, e in enumerate(fields) if set_value_for(ctx.task, e) is not None]
+    if len(named) == 1:
+        chosen = named
+    else:
+        reply = await llm.or_stand_in(
+            llm.choose_many("form_field_selection", {**variables, "fields": [describe(ctx, e) for e in fields]},
+                            n=len(fields), max_tokens=min(FIELD_PICK_TOKENS_MAX, 16 + 4 * len(fields))),
+            lambda: None, prompt="form_field_selection",
+            what="every field but the boxes and radios (and those the task names)")
+        chosen = reply.answer.indices if reply is not None else _fields_to_fill(fields)
     for i in with_named(ctx.task, fields, chosen):
         # The fields as the page now has them: filling one (opening a combobox) refreshes the PageMem.
         el = _live(ctx, fields[i])

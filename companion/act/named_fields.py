@@ -37,6 +37,7 @@ import re
 from companion.act.elements import is_checkable, is_empty, is_native_select, label
 from companion.pagemem.model import Element, PageMem, PageSection
 from companion.pagemem.widgets import is_text_field
+from companion.task_asks import set_request
 from companion.text import (
     STOPWORDS, names_in, normalized, quoted_as_written, quoted_spans, singular, split_camel, whole_words,
 )
@@ -178,7 +179,31 @@ def value_named_for(task: str, el: Element) -> str | None:
     values = list(dict.fromkeys(claimed))
     if len(values) == 1:
         return values[0]
-    return None if values else formatted_value(task, el)
+    if values:
+        return None
+    return set_value_for(task, el) or formatted_value(task, el)
+
+
+def set_value_for(task: str, el: Element) -> str | None:
+    """The value a set-errand writes into this field, when the task names the field ("Change the city of the
+    customer Bruno Smith to Munich": "Munich" for the field "City"; task_asks.set_request), else None."""
+    asked = set_request(task)
+    if asked is None:
+        return None
+    field, value = asked
+    wanted = {singular(w) for w in whole_words(field)} - STOPWORDS
+    return value if wanted and wanted <= field_words(el) else None
+
+
+def set_option_for(task: str, el: Element) -> str | None:
+    """The option of a select the set-errand names by its value ("Gold" for "Change the tier … to Gold" in the
+    select "Tier"), when exactly one option reads as that value, else None."""
+    value = set_value_for(task, el)
+    if value is None:
+        return None
+    want = normalized(value)
+    same = [o for o in el.options if normalized(o) == want] or [o for o in el.options if names_in(o, value)]
+    return same[0] if len(same) == 1 else None
 
 
 def named_values_held(task: str, fields: list[Element], typed_secrets: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()) -> list[str]:

@@ -12,17 +12,14 @@ import pytest
 
 from companion.act.candidates import element_candidate, record_edits_unasked, sort_links_unasked
 from companion.act.list_choices import named_list_choices, polarity, unnamed_list_choices
+from tests.support.act_context import names_left_out
 
 pytestmark = pytest.mark.browser
 
 
 async def _dropped(make_ctx, task: str) -> set[str]:
     """The names of the links left out."""
-    ctx = await make_ctx(task)
-    pm = ctx.pagemem
-    offered = [element_candidate(el, s.id) for s in pm.sections for el in s.all_elements()]
-    gone = unnamed_list_choices(task, pm, offered) | sort_links_unasked(task, pm, offered)
-    return {pm.element_by_ref(c.element).name for c in offered if c.key in gone}
+    return await names_left_out(make_ctx, task, unnamed_list_choices, sort_links_unasked)
 
 
 async def test_the_filter_choices_a_task_does_not_name_are_not_offered(browser, open_page, make_ctx):
@@ -46,10 +43,7 @@ async def test_a_few_choices_are_all_offered(browser, open_page, make_ctx):
 
 
 async def _edits_dropped(make_ctx, task: str) -> set[str]:
-    ctx = await make_ctx(task)
-    pm = ctx.pagemem
-    offered = [element_candidate(el, s.id) for s in pm.sections for el in s.all_elements()]
-    return {pm.element_by_ref(c.element).name for c in offered if c.key in record_edits_unasked(task, pm, offered)}
+    return await names_left_out(make_ctx, task, record_edits_unasked)
 
 
 async def test_a_question_is_not_offered_the_link_that_adds_a_record(browser, open_page, make_ctx):

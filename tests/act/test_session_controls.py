@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from companion.act.candidates import element_candidate, session_controls_unasked
+from companion.act.candidates import session_controls_unasked
+from tests.support.act_context import names_left_out
 
 pytestmark = pytest.mark.browser
 
 
 async def _dropped(make_ctx, task: str) -> set[str]:
-    ctx = await make_ctx(task)
-    pm = ctx.pagemem
-    offered = [element_candidate(el, s.id) for s in pm.sections for el in s.all_elements()]
-    return {pm.element_by_ref(c.element).name for c in offered if c.key in session_controls_unasked(task, pm, offered)}
+    return await names_left_out(make_ctx, task, session_controls_unasked)
 
 
 async def test_a_task_about_the_sites_content_is_not_offered_the_session_controls(browser, open_page, make_ctx):

@@ -51,3 +51,13 @@ def make_ctx(browser, tmp_path):
         return ctx
 
     return _make
+
+
+async def names_left_out(make_ctx, task: str, *rules) -> set[str]:
+    """The names of the page's elements whose candidates any of `rules` (rule(task, pm, offered) -> keys, the
+    act/candidates.py and act/list_choices.py rules run before the filtering call) leaves out."""
+    ctx = await make_ctx(task)
+    pm = ctx.pagemem
+    offered = [element_candidate(el, s.id) for s in pm.sections for el in s.all_elements()]
+    gone = set().union(*(rule(task, pm, offered) for rule in rules))
+    return {pm.element_by_ref(c.element).name for c in offered if c.key in gone}
