@@ -254,7 +254,9 @@ _ITEM = re.compile(r"^(?P<indent> *)item \d+:$")
 def groups_of(outline: str) -> list[Group]:
     """Sibling lines of one role under one parent in an accessibility outline (table rows, list items, the
     options of a menu, the "item N:" blocks of a list section), each member with its subtree's text. A row
-    of column headers is the table's heading, not a member."""
+    of column headers is the table's heading, not a member; a row's cells are its parts, no group. On the held-out
+    admin a search that found one order gave its row's cells as the "rows", the select box's cell ("Select
+    SO-1010") the one holding the order's code, and the customer beside it was "not found with" the order."""
     lines = outline.splitlines()
     nodes: list[tuple[int, str, int]] = []  # (depth, role, line index)
     for i, line in enumerate(lines):
@@ -281,12 +283,17 @@ def groups_of(outline: str) -> list[Group]:
     for parent, kids in children.items():
         by_role: dict[str, list[int]] = {}
         for k in kids:
-            by_role.setdefault(nodes[k][1], []).append(k)
+            if nodes[k][1] not in _CELL_ROLES:  # a row's cells are its parts, not items listed side by side
+                by_role.setdefault(nodes[k][1], []).append(k)
         heading = lines[nodes[parent][2]].lower() if parent >= 0 else ""
         for role, members in by_role.items():
             texts = [subtree(k) for k in members]
             body = [t for t in texts if "columnheader" not in t]
             heading_rows = [t for t in texts if "columnheader" in t]
-            if len(body) >= 2:
+            # A table of one row under its header row is a row all the same (a search that found one order).
+            if len(body) >= 2 or (role == "row" and body and heading_rows):
                 out.append(Group(role=role, members=body, heading=" ".join([heading, *heading_rows])))
     return out
+
+
+_CELL_ROLES = frozenset({"cell", "gridcell", "columnheader", "rowheader"})

@@ -182,3 +182,14 @@ def test_the_value_a_set_errand_writes_identifies_no_row():
     assert identifiers("Change the city of the customer Bruno Smith to Munich.", one_word=True) == [
         Value("name", "Bruno Smith")]
     assert identifiers("Add the tag gift to the product Kite.", one_word=True) == [Value("name", "Kite")]
+
+
+def test_a_table_of_one_row_is_a_row_not_its_cells():
+    # A search that found one order: its row's cells were read as the "rows", and the select box's cell ("Select
+    # SO-1010") was the one holding the code, so the customer beside it was "not found with" the order.
+    one = ORDERS_ROW_HEADERS.replace('<tr><td><input type=checkbox aria-label="Select SO-1011"></td><th><a '
+                                     'href="/o/11/">SO-1011</a></th><td>Bob Stone</td><td>7.00</td></tr>', "")
+    one = one.replace("<h1>Orders</h1>", '<h1>Orders</h1><form><input type=search aria-label="Search" '
+                      'value="SO-1010"><button>Search</button><p>1 result (60 total)</p></form>')
+    assert "SO-1011" not in one
+    assert _check("Who placed order SO-1010?", one).problems("Order SO-1010 was placed by Ann Lee.") == []
