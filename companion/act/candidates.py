@@ -442,7 +442,7 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
 
     known = remembered_dropdowns(ctx)
     gestures = PageGestures(ctx.task, pm, ctx.page.snapshot)
-    terms = search_terms(ctx.task, page_controls(pm))
+    terms = search_terms(ctx.task, page_controls(pm), ctx.related_terms)
 
     def usable(section: PageSection, elements: list[Element] | None = None) -> list[Candidate]:
         # A slider or a draggable element is offered as its gesture (act/gestures.py), anything else as itself;

@@ -51,6 +51,9 @@ class AgentContext:
     tabs: list[TabInfo] = field(default_factory=list)
     # The current step's observation summary (AGENT sets it; gather_candidates does too): input prompts show it.
     observation: str = ""
+    # Names, emails and codes the rows the task names hold under a column it speaks of (observe/rows.py
+    # related_values: the order's customer), gathered over the task: searched for like the task's own identifiers.
+    related_terms: list[str] = field(default_factory=list)
     # True once the observer shows every section in full on this page: the view_all candidate is then left out.
     view_all_active: bool = False
     # What is perceived of the tab: the snapshot, the PageMem, form membership (pagemem/page_state.py).

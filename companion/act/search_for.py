@@ -30,11 +30,13 @@ MAX_TERM_CHARS = 60
 _ORDER = {"number": 0, "email": 1, "name": 2}  # the most selective first
 
 
-def search_terms(task: str, controls: set[str] | frozenset[str] = frozenset()) -> list[str]:
-    """What to search for, from the task: at most MAX_TERMS values, none of them a control's name (lower case)."""
+def search_terms(task: str, controls: set[str] | frozenset[str] = frozenset(), related: list[str] = ()) -> list[str]:
+    """What to search for, from the task: at most MAX_TERMS values, none of them a control's name (lower case); then
+    at most MAX_TERMS values the rows the task names joined it to (`related`: the order's customer), latest first."""
     values = sorted((v for v in identifiers(task, one_word=True) if v.kind in _ORDER), key=lambda v: _ORDER[v.kind])
     terms = [v.text for v in values if len(v.text) <= MAX_TERM_CHARS and v.text.lower() not in controls]
-    return list(dict.fromkeys(terms))[:MAX_TERMS]
+    joined = [t for t in reversed(related) if len(t) <= MAX_TERM_CHARS and t.lower() not in controls]
+    return list(dict.fromkeys(terms))[:MAX_TERMS] + [t for t in dict.fromkeys(joined) if t not in terms][:MAX_TERMS]
 
 
 def page_controls(pm: PageMem) -> set[str]:

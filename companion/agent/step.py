@@ -171,6 +171,7 @@ class StepPhases:
         obs.summary = await self._grounded(obs.summary, read=obs.whole)
         await self.events.emit("observation", step=self.step, url=obs.url, page=obs.page_title, text=obs.summary)
         ctx.observation = obs.summary
+        ctx.related_terms = list(dict.fromkeys([*ctx.related_terms, *obs.related]))
         # The history keeps the step's observation (a page shown whole: its start), not the continuation notes.
         summary = obs.history_summary if obs.whole and obs.history_summary else obs.summary
         return StepState(ctx=ctx, obs=obs, page=page, summary=summary, observation=obs.summary, whole=obs.whole,

@@ -38,7 +38,7 @@ from companion.observe.extraction import extract, format_details, is_own_extract
 from companion.observe.listitems import ListScan, one_line, select_list_items
 from companion.observe.ranked import ranked_rows
 from companion.observe.reselect import SelectionBasis, added_refs, reselect_reason
-from companion.observe.rows import absent_note, matched_rows, picked_rows_extraction, rows_extraction
+from companion.observe.rows import absent_note, matched_rows, picked_rows_extraction, related_values, rows_extraction
 from companion.observe.selection import select_sections
 from companion.observe.structure import controls_description, structural_kind
 from companion.observe.task_summary import direct_summary, summarize_for_task
@@ -77,6 +77,8 @@ class Observation(BaseModel):
                                              "selected items (absent: every item is shown, e.g. under view_all)")
     named_rows: bool = Field(False, description="a row the task identifies by a value it holds (a number, code, email, "
                              "name; rows.py) is among this observation's rule-made extractions")
+    related: list[str] = Field(default_factory=list, description="names, emails and codes such a row holds under a "
+                               "column the task speaks of (rows.related_values: the order's customer), to search for")
     whole: bool = Field(False, description="the summary is the shown sections' own text (small enough to show "
                                            "whole, whole.py): no extraction or task summary call was made")
     small: bool = Field(False, description="a small page (or selection): the sections' own text stood in for their "
@@ -286,6 +288,7 @@ class PageObserver:
                    else await summarize_for_task(caller, self.budget, task, history, pagemem, entries))
         return observation(summary, extractions=extractions, list_scans=scans, by_rule=list(as_rows.values()),
                            named_rows=any(matched_rows(task, top[sid]) for sid in as_rows),
+                           related=list(dict.fromkeys(v for sid in as_rows for v in related_values(task, top[sid]))),
                            list_items={sid: [it.id for _, it in pairs] for sid, pairs in picked.items()})
 
     # ------------------------------------------------------------------ helpers

@@ -242,3 +242,13 @@ def named_row_links(task: str, section: PageSection) -> list[int]:
     rows = [n for n in all_nodes(roots) if n.role == "row" and cells(n) and not is_header_row(n)]
     hits = matching(task, [[c.shown_text() for c in cells(r)] for r in rows])
     return [n.index for i in hits for n in rows[i].walk() if n.role == "link" and n.index is not None]
+
+
+_RELATED = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+|^[A-Z][\w'’-]+(?: [A-Z][\w'’-]+)+$|^[A-Za-z]+-\d+$")
+
+
+def related_values(task: str, section: PageSection) -> list[str]:
+    """The names, emails and codes a row the task names holds under a column the task speaks of: what joins the
+    task to another list ("Daniel Ricci" under "Customer" in order SO-1010's row, for "the email address of the
+    customer who placed order SO-1010"). The customer list is then searched for him (act/search_for.py)."""
+    return list(dict.fromkeys(v for cells in asked_cells(task, section) for v in cells if _RELATED.search(v.strip())))

@@ -67,3 +67,12 @@ async def test_only_a_search_for_what_the_page_shows_nowhere_is_kept_past_the_fi
         sends = lambda el: ctx.page.form_of(el.key) is not None  # noqa: E731 (the box is in the page's search form)
         assert unseen_searches(offered, ctx.pagemem, sends) == ([offered[0].key] if kept else []), task
         assert unseen_searches(offered, ctx.pagemem, lambda el: False) == []  # a box outside every form: not kept
+
+
+def test_values_a_named_row_joined_the_task_to_are_searched_after_the_tasks_own():
+    from companion.act.search_for import search_terms
+
+    task = "What is the email address of the customer who placed order SO-1010?"
+    assert search_terms(task, related=["Daniel Ricci"]) == ["SO-1010", "Daniel Ricci"]
+    assert search_terms(task, related=["Ann Lee", "Daniel Ricci"]) == ["SO-1010", "Daniel Ricci", "Ann Lee"]
+    assert search_terms(task, {"daniel ricci"}, related=["Daniel Ricci"]) == ["SO-1010"]  # a control's name

@@ -241,3 +241,11 @@ def test_an_answer_whose_values_are_outside_the_named_row_is_said_so():
     assert off_named_row("What is the total of order #110?", pm.sections, "It is $21.50.") is None  # in the row
     assert off_named_row(task, pm.sections, "Bo Chen") is None  # no value a row could hold: not judged
     assert off_named_row("What is the total of order #999?", pm.sections, "5") is None  # no row named in sight
+
+
+async def test_the_names_a_named_row_holds_under_a_column_the_task_speaks_of_are_kept_to_search_for(lexical):
+    # "the customer who placed order #110": the row's customer joins the task to the customer list.
+    _, _, obs = await observe(lexical, "What is the phone number of the customer who placed order #110?")
+    assert obs.related == ["Bo Chen"]
+    _, _, obs = await observe(lexical, "What is the status of order #110?")
+    assert obs.related == []  # a status is no name to search for
