@@ -49,8 +49,9 @@ from companion.llm.answers import FinalAnswer, Verification
 from companion.llm.fit import declare
 from companion.observe.rows import off_named_row, states_asked_cells
 from companion.observe.values import EMAIL, Problem
-from companion.pagemem.model import PageMem
+from companion.pagemem.model import Element, PageMem
 from companion.pagemem.widgets import SUBMIT_WORDS
+from companion.protocol import ElementRef
 from companion.task_asks import ACTION_VERBS, asks_count, is_question, requested_actions
 from companion.text import content_words
 
@@ -190,15 +191,29 @@ def unnarrowed_count(task: str, pagemem: PageMem | None, actions_done: list[str]
     choice or a closed facet the task names by its title counts too ("No" under "By is active" for "How many
     customers are inactive?": act/list_choices.names_facet; the model answered the list's total, 30). A choice the
     page's address already holds (?status=pending) is applied."""
+    return tuple(dict.fromkeys(f'{el.role} "{el.name}" is not used'
+                               for el in _narrowing_controls(task, pagemem, actions_done)))
+
+
+def _narrowing_controls(task: str, pagemem: PageMem | None, actions_done: list[str]) -> list[Element]:
     if pagemem is None or not is_question(task) or not asks_count(task) or any(a.startswith("Clicked") for a in actions_done):
-        return ()  # after a click the list may be narrowed already (by another choice: the model's to judge)
+        return []  # after a click the list may be narrowed already (by another choice: the model's to judge)
     used = " ".join(actions_done)
     address = pagemem.url.lower()
-    return tuple(dict.fromkeys(
-        f'{el.role} "{el.name}" is not used' for el in pagemem.all_elements()
-        if el.role in _NARROWING_ROLES and not el.disabled and not el.clicked and el.name and not el.column_header
-        and (names_action(task, el.name) or names_facet(task, pagemem, el)) and f'"{el.name}"' not in used and el.name.lower() not in address
-        and element_skip_reason(el, pagemem.url) is None and not _whole_list(el.url, pagemem.url)))
+    return [el for el in pagemem.all_elements()
+            if el.role in _NARROWING_ROLES and not el.disabled and not el.clicked and el.name and not el.column_header
+            and (names_action(task, el.name) or names_facet(task, pagemem, el)) and f'"{el.name}"' not in used
+            and el.name.lower() not in address and element_skip_reason(el, pagemem.url) is None
+            and not _whole_list(el.url, pagemem.url)]
+
+
+def narrowing_choice(task: str, pagemem: PageMem | None, actions_done: list[str]) -> ElementRef | None:
+    """The one choice link unnarrowed_count finds (a filter's "Pending", a facet's "No"), which the step then takes
+    itself: refused once for the count, the default model was offered that link first and chose "view all", a row
+    and the list's page 2 instead. None when there is not exactly one link (a closed facet's button: the model's
+    to open)."""
+    links = [el for el in _narrowing_controls(task, pagemem, actions_done) if el.role == "link"]
+    return links[0].ref if len(links) == 1 else None
 
 
 def narrowed_as_asked(task: str, pagemem: PageMem | None) -> bool:
@@ -355,6 +370,8 @@ class Refused:
 
     why: str
     by: Literal["unseen", "rule", "verifier"]
+    # The one way the rule names (the narrowing choice of a count): the step takes it next, with no choice to make.
+    remedy: ElementRef | None = None
 
 
 @dataclass(frozen=True)
@@ -424,7 +441,8 @@ class EndGate:
         if narrowing and narrowing not in self.end_warnings:
             self.end_warnings.add(narrowing)
             return Refused(f"the count is not narrowed yet: the task names what this page offers to narrow it "
-                           f"({'; '.join(narrowing)}): use it, then count", "rule")
+                           f"({'; '.join(narrowing)}): use it, then count", "rule",
+                           remedy=narrowing_choice(self.task, f.pagemem, f.done))
         idle = None if f.declined else nothing_done(self.task, f.done + f.already_so)
         if idle and ("nothing done",) not in self.end_warnings:
             self.end_warnings.add(("nothing done",))

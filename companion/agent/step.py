@@ -38,6 +38,7 @@ from companion.observe import PageObserver
 from companion.observe.grounding import not_found_note
 from companion.observe.observer import Observation
 from companion.pagemem.model import PageMem
+from companion.protocol import ElementRef
 
 if TYPE_CHECKING:
     from companion.protocol import TaskUsage
@@ -92,6 +93,7 @@ class StepState:
     state: str = ""  # the page as the last choice saw it (loopguard.py's state and text)
     text: str = ""
     reason: str = ""  # the last decision's reason
+    remedy: ElementRef | None = None  # the one way a refused end named (finish.Refused.remedy): taken next, no choice
 
 
 class StepPhases:
@@ -249,6 +251,13 @@ class StepPhases:
         if len(unavailable) == len(st.candidates):
             await self.events.emit("note", step=self.step, text="No action is left to try on this page.")
             return None
+        remedy, st.remedy = st.remedy, None
+        taken = next((c for i, c in enumerate(st.candidates) if remedy is not None and c.kind == "element"
+                      and c.element == remedy and c.pick is None and i not in unavailable), None)
+        if taken is not None:
+            st.reason = f"The end check named {taken.label} as the way to what the task asks: taken as it said."
+            await self.events.emit("note", step=self.step, text=st.reason)
+            return taken
         decision = await select_action(self.task, self.prompt_history(), st.observation + st.not_yet,
                                        [c.label for c in st.candidates], self.guard.nudge(st.state, st.text),
                                        unavailable=unavailable, parts=st.ctx.parts.listed())
@@ -318,6 +327,7 @@ class StepPhases:
             read=st.whole, declined=bool(self.declined_here)))
         if isinstance(verdict, Refused):
             st.end_task_removed = True
+            st.remedy = verdict.remedy
             if verdict.by == "rule":
                 st.observation = await self._refuse_end(verdict.why, st.reason, st.observation)
                 return

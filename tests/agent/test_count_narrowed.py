@@ -59,19 +59,18 @@ def test_a_list_narrowed_by_another_word_is_not_checked_first(browser, pages, ag
                                   start_url=pages.url("orders_list.html") + "?status=Shipped", memory_dir=memory_dir,
                                   max_steps=2), timeout=300)
 
-    assert not any("checked first" in n for n in notes(result))
+    # Step 1 (on ?status=Shipped) is not checked first; refused for the unused "Pending", the step takes it, and
+    # the list narrowed as asked is checked first at step 2.
+    assert not any("checked first" in e.text for e in result.events if e.kind == "note" and e.step == 1)
+    assert result.actions == ['Clicked link "Pending"'], result.actions
 
 
-def test_a_count_naming_a_yes_no_facet_by_its_title_is_refused_until_its_choice_is_used(browser, pages, agent_llm,
-                                                                                         memory_dir):
+def test_a_count_naming_a_yes_no_facet_by_its_title_is_refused_and_its_choice_taken(browser, pages, agent_llm,
+                                                                                      memory_dir):
     # "unsubscribed" is the "No" of the facet "By is subscribed" (act/list_choices.py): the model answered the
-    # list's total for "How many customers are inactive?", the facet's "No" unused beside it.
-    def choose(text: str, labels: list[str]) -> int:
-        if "not narrowed yet" in text and 'Clicked link "No"' not in text:
-            return index_of(labels, r'^link "No"')
-        return index_of(labels, r"^end the task")
-
-    agent_llm(choose=choose, answer=lambda text: "1")
+    # list's total for "How many customers are inactive?", the facet's "No" unused beside it; refused, it still
+    # chose a row, "view all" and page 2. The one choice the refusal names is taken by the step itself.
+    server = agent_llm(choose=lambda text, labels: index_of(labels, r"^end the task"), answer=lambda text: "1")
     result = browser.run(run_task("How many members are unsubscribed?", session=browser.session,
                                   start_url=pages.url("facets_list.html"), memory_dir=memory_dir, max_steps=3),
                          timeout=300)
@@ -79,3 +78,5 @@ def test_a_count_naming_a_yes_no_facet_by_its_title_is_refused_until_its_choice_
     refusal = next(n for n in notes(result) if "not narrowed yet" in n)
     assert 'link "No" is not used' in refusal and '"Yes"' not in refusal, refusal
     assert result.actions == ['Clicked link "No" (for "By is subscribed")'] and result.status == "done", result.actions
+    assert len(server.prompts("action_selection")) == 2  # the end, then the end again: the "No" took no choice
+    assert any("taken as it said" in n for n in notes(result))
