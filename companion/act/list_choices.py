@@ -32,6 +32,11 @@ _ENTRY_NAME = re.compile(r'^[a-z]+ "([^"]*)" \(in the menu of ')  # act/candidat
 MIN_TITLE_WORD = 4  # "by", "is" and other short words of a facet's title say nothing of what it filters
 
 
+def is_paging_link(el: Element) -> bool:
+    """A link to another page of the list ("2", "Next", "Show all")."""
+    return el.role == "link" and _PAGING_NAME.match((el.name or el.text or "").strip()) is not None
+
+
 def plain_element(pm, c: Candidate) -> Element | None:
     """The element a candidate acts on as itself (not a remembered menu entry behind it, not a gesture)."""
     return pm.element_by_ref(c.element) if c.kind == "element" and c.element is not None and c.pick is None else None

@@ -41,12 +41,13 @@ from urllib.parse import parse_qsl, urldefrag, urlsplit
 
 from companion import llm
 from companion.act.elements import SEARCH_WORDS, is_search_field, label
-from companion.act.list_choices import names_facet
+from companion.act.list_choices import is_paging_link, names_facet
 from companion.act.named_fields import fields_in_scope, names_action, unset_named
 from companion.act.prefilter import element_skip_reason
 from companion.agent.seen_text import SeenText
 from companion.llm.answers import FinalAnswer, Verification
 from companion.llm.fit import declare
+from companion.observe.ranked import ranked_rows
 from companion.observe.rows import off_named_row, states_asked_cells
 from companion.observe.values import EMAIL, Problem
 from companion.pagemem.model import Element, PageMem
@@ -214,6 +215,27 @@ def narrowing_choice(task: str, pagemem: PageMem | None, actions_done: list[str]
     to open)."""
     links = [el for el in _narrowing_controls(task, pagemem, actions_done) if el.role == "link"]
     return links[0].ref if len(links) == 1 else None
+
+
+def unsorted_extreme(task: str, pagemem: PageMem | None) -> tuple[str, ElementRef] | None:
+    """For a superlative question ("Which product has the highest price?") on a list of several pages whose rows
+    are not sorted as it asks (observe/ranked.py): why the list's extreme is not in sight, and the ranked column's
+    sort link, which the step takes (sorted as asked, the list's first row holds it). The default model answered the
+    highest of the first page's fifteen unsorted products, then sorted by price the wrong way and stopped there."""
+    if pagemem is None or not is_question(task) or not any(is_paging_link(el) for el in pagemem.all_elements()):
+        return None
+    for section in pagemem.sections:
+        ranked = ranked_rows(task, section)
+        if ranked is None or ranked.order == "asked":
+            continue
+        heading = set(content_words(ranked.header))
+        sorts = [el for el in pagemem.all_elements() if el.role == "link" and el.column_header
+                 and (words := set(content_words(el.name or ""))) and words <= heading]
+        if len(sorts) == 1:
+            said = "sorted the other way" if ranked.order == "reverse" else "not sorted by it"
+            return (f"the list has more pages and its rows are {said}: sort it by {ranked.header} as the question "
+                    f"asks (link \"{sorts[0].name}\"), then its first row answers", sorts[0].ref)
+    return None
 
 
 def narrowed_as_asked(task: str, pagemem: PageMem | None) -> bool:
@@ -443,6 +465,10 @@ class EndGate:
             return Refused(f"the count is not narrowed yet: the task names what this page offers to narrow it "
                            f"({'; '.join(narrowing)}): use it, then count", "rule",
                            remedy=narrowing_choice(self.task, f.pagemem, f.done))
+        unsorted = unsorted_extreme(self.task, f.pagemem)
+        if unsorted and f.pagemem is not None and ("unsorted", f.pagemem.url) not in self.end_warnings:
+            self.end_warnings.add(("unsorted", f.pagemem.url))  # once per page: sorted the wrong way, said again
+            return Refused(unsorted[0], "rule", remedy=unsorted[1])
         idle = None if f.declined else nothing_done(self.task, f.done + f.already_so)
         if idle and ("nothing done",) not in self.end_warnings:
             self.end_warnings.add(("nothing done",))

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Literal
 from urllib.parse import urldefrag
 
 from companion.act import ActionFailed, AgentContext, Candidate, execute, gather_candidates
+from companion.act.candidates import element_candidate
 from companion.act.errors import Declined, NoOp, NotYet
 from companion.act.models import Outcome
 from companion.act.filter_guard import element_name
@@ -252,8 +253,7 @@ class StepPhases:
             await self.events.emit("note", step=self.step, text="No action is left to try on this page.")
             return None
         remedy, st.remedy = st.remedy, None
-        taken = next((c for i, c in enumerate(st.candidates) if remedy is not None and c.kind == "element"
-                      and c.element == remedy and c.pick is None and i not in unavailable), None)
+        taken = self._remedy(st, remedy, unavailable) if remedy is not None else None
         if taken is not None:
             st.reason = f"The end check named {taken.label} as the way to what the task asks: taken as it said."
             await self.events.emit("note", step=self.step, text=st.reason)
@@ -263,6 +263,16 @@ class StepPhases:
                                        unavailable=unavailable, parts=st.ctx.parts.listed())
         st.reason = decision.reason
         return st.candidates[decision.index]
+
+    def _remedy(self, st: StepState, remedy: ElementRef, unavailable: dict[int, str]) -> Candidate | None:
+        """The candidate acting on the element a refused end named: the step's own, else made for it (the filtering
+        call may have left it out), unless it failed or changed nothing here."""
+        for i, c in enumerate(st.candidates):
+            if c.kind == "element" and c.element == remedy and c.pick is None:
+                return None if i in unavailable else c
+        pagemem = st.ctx.pagemem
+        el, section = pagemem.element_by_ref(remedy), pagemem.section_of(remedy)
+        return element_candidate(el, section.id) if el is not None and section is not None else None
 
     def _unavailable(self, st: StepState) -> dict[int, str]:
         """The candidates shown with their number but not choosable, and why."""

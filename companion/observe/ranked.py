@@ -15,6 +15,7 @@ shown. The note says which, so that the actor may sort or page before it answers
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from pydantic import BaseModel
 
@@ -36,6 +37,8 @@ MIN_NUMERIC_SHARE = 0.8  # most of the column's cells are numbers: it can be ran
 class Ranked(BaseModel):
     positions: list[int]  # 0-based rows holding the extreme (ties: all)
     text: str  # the extraction: the rows with their headers, and what the order says
+    header: str  # the ranked column's header
+    order: Literal["asked", "reverse", "none"]  # the rows sorted as the question asks, the other way, or neither
 
 
 def number(cell: str) -> float | None:
@@ -85,11 +88,11 @@ def ranked_rows(task: str, section: PageSection) -> Ranked | None:
     word = "Highest" if sense > 0 else "Lowest"
     ordered = [v for _, v in shown]
     if ordered == sorted(ordered, reverse=sense > 0):
-        order = f"the rows are sorted by {head}, {word.lower()} first: the first row is the list's {word.lower()}"
+        order, said = "asked", f"the rows are sorted by {head}, {word.lower()} first: the first row is the list's {word.lower()}"
     elif ordered == sorted(ordered, reverse=sense < 0):
-        order = (f"the rows are sorted by {head}, {'lowest' if sense > 0 else 'highest'} first: a later page, or "
-                 f"the other sort order, may hold a {'higher' if sense > 0 else 'lower'} one")
+        order, said = "reverse", (f"the rows are sorted by {head}, {'lowest' if sense > 0 else 'highest'} first: a later "
+                                  f"page, or the other sort order, may hold a {'higher' if sense > 0 else 'lower'} one")
     else:
-        order = f"of the {len(rows)} rows shown"
+        order, said = "none", f"of the {len(rows)} rows shown"
     lines = [f"- row {i + 1}: {row_text(table, rows[i])}" for i in positions]
-    return Ranked(positions=positions, text=f"{word} {head} ({order}):\n" + "\n".join(lines))
+    return Ranked(positions=positions, text=f"{word} {head} ({said}):\n" + "\n".join(lines), header=head, order=order)

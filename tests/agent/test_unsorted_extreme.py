@@ -1,0 +1,32 @@
+"""A superlative question on a list of several pages whose rows are not sorted as it asks is refused once, and the
+step takes the ranked column's sort link itself (agent/finish.py unsorted_extreme, Refused.remedy); sorted as
+asked, the first row answers. Real headless Chromium, the real extension, the scripted LLM."""
+
+from __future__ import annotations
+
+from companion.agent.loop import run_task
+from tests.support.agent_llm import index_of
+from tests.support.task_events import notes
+
+
+def _run(browser, pages, agent_llm, memory_dir, start: str):
+    server = agent_llm(choose=lambda text, labels: index_of(labels, r"^end the task"), answer=lambda text: "Seed Kit")
+    result = browser.run(run_task("Which product has the highest price?", session=browser.session,
+                                  start_url=pages.url(start), memory_dir=memory_dir, max_steps=3), timeout=300)
+    return server, result
+
+
+def test_an_unsorted_list_of_several_pages_is_sorted_as_asked_before_the_answer(browser, pages, agent_llm, memory_dir):
+    server, result = _run(browser, pages, agent_llm, memory_dir, "products_unsorted.html")
+
+    refusal = next(n for n in notes(result) if "has more pages" in n)
+    assert 'link "Price"' in refusal, refusal
+    assert result.actions == ['Clicked link "Price"'] and result.answer == "Seed Kit", result.actions
+    assert any("taken as it said" in n for n in notes(result))
+
+
+def test_a_list_sorted_as_asked_is_answered_from_its_first_row(browser, pages, agent_llm, memory_dir):
+    server, result = _run(browser, pages, agent_llm, memory_dir, "products_by_price.html")
+
+    assert result.actions == [] and result.answer == "Seed Kit" and result.status == "done"
+    assert not any("has more pages" in n for n in notes(result))
