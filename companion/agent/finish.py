@@ -197,8 +197,13 @@ def unnarrowed_count(task: str, pagemem: PageMem | None, actions_done: list[str]
 
 
 def _narrowing_controls(task: str, pagemem: PageMem | None, actions_done: list[str]) -> list[Element]:
-    if pagemem is None or not is_question(task) or not asks_count(task) or any(a.startswith("Clicked") for a in actions_done):
-        return []  # after a click the list may be narrowed already (by another choice: the model's to judge)
+    # After a link was followed or a form sent, the list may be narrowed already (by another choice: the model's to
+    # judge). A button clicked on a list that no query narrows (a facet's menu opened) narrowed nothing.
+    if pagemem is None or not is_question(task) or not asks_count(task):
+        return []
+    if any(a.startswith(("Clicked link", "Submitted", "Navigated")) for a in actions_done) or (
+            any(a.startswith("Clicked") for a in actions_done) and urlsplit(pagemem.url).query):
+        return []
     used = " ".join(actions_done)
     address = pagemem.url.lower()
     return [el for el in pagemem.all_elements()
@@ -242,11 +247,18 @@ def narrowed_as_asked(task: str, pagemem: PageMem | None) -> bool:
     """A count question on a page whose address narrows its list by a word the task names (?status=pending for
     "How many orders are pending?", ?q=kettle for "How many kettles ..."): the count asked for is in sight. On
     the held-out admin the default model read "10 orders pending" there and then chose to go back to the whole
-    list, whose total it answered; the end check runs first on such a page (agent/step.py)."""
+    list, whose total it answered; the end check runs first on such a page (agent/step.py). Or a page that is
+    where a choice the task names links to (?is_active__exact=0, the "No" of "By is active" for "inactive": the
+    model read "3 inactive customers listed" there and went on to a year's filter)."""
     if pagemem is None or not is_question(task) or not asks_count(task):
         return False
     values = [v for _, v in parse_qsl(urlsplit(pagemem.url).query) if re.search(r"[^\W\d_]", v)]
-    return any(names_action(task, v) for v in values)
+    if any(names_action(task, v) for v in values):
+        return True
+    here = urldefrag(pagemem.url)[0]
+    return bool(urlsplit(here).query) and any(
+        el.role == "link" and el.url == here and el.name  # (not an anchor within the page: "#orders")
+        and (names_action(task, el.name) or names_facet(task, pagemem, el)) for el in pagemem.all_elements())
 
 
 def answered_by_named_row(task: str, pagemem: PageMem | None, observation: str) -> bool:

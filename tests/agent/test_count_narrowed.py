@@ -78,5 +78,27 @@ def test_a_count_naming_a_yes_no_facet_by_its_title_is_refused_and_its_choice_ta
     refusal = next(n for n in notes(result) if "not narrowed yet" in n)
     assert 'link "No" is not used' in refusal and '"Yes"' not in refusal, refusal
     assert result.actions == ['Clicked link "No" (for "By is subscribed")'] and result.status == "done", result.actions
-    assert len(server.prompts("action_selection")) == 2  # the end, then the end again: the "No" took no choice
+    # One choice only: the end. The "No" took none, and the list it leads to, narrowed as the question asks (the
+    # page is where its "No" links), is checked for the answer first (finish.narrowed_as_asked).
+    assert len(server.prompts("action_selection")) == 1
+    assert any("checked first" in n for n in notes(result))
     assert any("taken as it said" in n for n in notes(result))
+
+
+def test_a_facet_opened_by_its_button_narrows_nothing_yet_and_its_choice_is_taken(browser, pages, agent_llm,
+                                                                                  memory_dir):
+    # The held-out admin's tier facet was opened ("Clicked button "By tier"") and the count answered from the whole
+    # list: a button clicked on a list no query narrows does not end the count's check.
+    def choose(text: str, labels: list[str]) -> int:
+        if 'Clicked button "By plan"' not in text and index_of(labels, r'^button "By plan"') is not None:
+            return index_of(labels, r'^button "By plan"')
+        return index_of(labels, r"^end the task")
+
+    # The opened menu's choice is declined (-1): the facet is open, the list not narrowed.
+    agent_llm(choose=choose, answer=lambda text: "1",
+              overrides={"dropdown_option": lambda text: {"reason": "none fits yet", "index": -1}})
+    result = browser.run(run_task("How many members are on the gold plan?", session=browser.session,
+                                  start_url=pages.url("facets_list.html"), memory_dir=memory_dir, max_steps=3),
+                         timeout=300)
+
+    assert result.actions[-1].startswith('Clicked link "Gold"') and result.status == "done", (result.actions, notes(result))
