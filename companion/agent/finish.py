@@ -233,9 +233,10 @@ def unsorted_extreme(task: str, pagemem: PageMem | None) -> tuple[str, ElementRe
         ranked = ranked_rows(task, section)
         if ranked is None or ranked.order == "asked":
             continue
-        heading = set(content_words(ranked.header))
+        heading, asked = set(content_words(ranked.header)), set(content_words(task))
+        # The header's link the task names ("Price"), not its "Toggle sorting" or "1" beside it once sorted.
         sorts = [el for el in pagemem.all_elements() if el.role == "link" and el.column_header
-                 and (words := set(content_words(el.name or ""))) and words <= heading]
+                 and (words := set(content_words(el.name or ""))) and words <= heading and words & asked]
         if len(sorts) == 1:
             said = "sorted the other way" if ranked.order == "reverse" else "not sorted by it"
             return (f"the list has more pages and its rows are {said}: sort it by {ranked.header} as the question "

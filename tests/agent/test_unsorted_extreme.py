@@ -30,3 +30,13 @@ def test_a_list_sorted_as_asked_is_answered_from_its_first_row(browser, pages, a
 
     assert result.actions == [] and result.answer == "Seed Kit" and result.status == "done"
     assert not any("has more pages" in n for n in notes(result))
+
+
+def test_a_list_sorted_the_other_way_is_sorted_by_the_columns_own_link(browser, pages, agent_llm, memory_dir):
+    # Sorted, the admin's header shows a sort rank and a "Toggle sorting" link beside "Price": the remedy is the
+    # link the task names, and it was not taken while those were counted as the column's sort links too.
+    server, result = _run(browser, pages, agent_llm, memory_dir, "products_by_price_asc.html")
+
+    refusal = next(n for n in notes(result) if "has more pages" in n)
+    assert "sorted the other way" in refusal and 'link "Price"' in refusal, refusal
+    assert result.actions == ['Clicked link "Price"'] and result.answer == "Seed Kit", result.actions
