@@ -23,7 +23,9 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from companion import llm
+from companion.act.basic import offered_options
 from companion.act.context import AgentContext
+from companion.act.elements import is_checkable, is_form_field, is_native_select
 from companion.act.filter_guard import guard_kept
 from companion.act.gestures import PageGestures, element_candidates, scroll_candidates, text_candidates
 from companion.act.list_choices import entry_name, named_list_choices, plain_element, unnamed_list_choices
@@ -399,6 +401,32 @@ def named_row_leads(task: str, pm, offered: list[Candidate]) -> list[str]:
     return [c.key for c in offered if (el := plain_element(pm, c)) is not None and el.index in wanted]
 
 
+_PLACEHOLDER = re.compile(r"^\W*$|^\W*(?:choose|select|pick)\b", re.I)  # "---------", "Choose an action"
+
+
+def idle_forms(ctx: AgentContext, pm, offered: list[Candidate]) -> set[str]:
+    """In an errand, the keys of the controls of a form that can do nothing the task asks: its one field a select
+    whose options are all placeholders or deletions the task does not ask for (basic.offered_options), beside boxes
+    to tick. The customer list's bulk-action form, left with "Delete selected customers" out of reach, was filled
+    and sent three times for "Change the city of the customer Bruno Smith to Munich". (In a question a form that
+    changes the site is one_per_changing_form's.)"""
+    if is_question(ctx.task):
+        return set()
+    forms: dict[object, list[tuple[Candidate, Element]]] = {}
+    for c in offered:
+        el = plain_element(pm, c)
+        form = ctx.page.form_of(el.key) if el is not None else None
+        if form is not None:
+            forms.setdefault(form, []).append((c, el))
+    out: set[str] = set()
+    for members in forms.values():
+        fields = [el for _, el in members if is_form_field(el) and not is_checkable(el)]
+        if (len(fields) == 1 and is_native_select(fields[0]) and fields[0].options
+                and not [o for o in offered_options(ctx.task, fields[0].options) if not _PLACEHOLDER.match(o)]):
+            out |= {c.key for c, el in members if is_form_field(el) or is_submit_like(el)}  # its links stay
+    return out
+
+
 def one_per_changing_form(ctx: AgentContext, pm, offered: list[Candidate]) -> dict[str, Candidate | None]:
     """In a question, a form that would change the site (premature.changes_site: POST, or a record's values) is
     offered by one control, its submit button (else its first field), saying so; its other controls are not offered.
@@ -491,7 +519,8 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
     groups.append(("navigation actions (pages visited earlier, bookmarks, other tabs)", nav))
     offered = _unique([c for _, group in groups for c in group])
     unnamed = (unnamed_list_choices(ctx.task, pm, offered) | sort_links_unasked(ctx.task, pm, offered)
-               | record_edits_unasked(ctx.task, pm, offered) | session_controls_unasked(ctx.task, pm, offered))
+               | record_edits_unasked(ctx.task, pm, offered) | session_controls_unasked(ctx.task, pm, offered)
+               | idle_forms(ctx, pm, offered))
     if unnamed:
         offered, groups = [c for c in offered if c.key not in unnamed], [
             (context, [c for c in group if c.key not in unnamed]) for context, group in groups]

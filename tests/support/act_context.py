@@ -53,11 +53,20 @@ def make_ctx(browser, tmp_path):
     return _make
 
 
+async def offered_on(make_ctx, task: str):
+    """(the context, every element of the page as a candidate) for `task` on the open page."""
+    ctx = await make_ctx(task)
+    pm = ctx.pagemem
+    return ctx, [element_candidate(el, s.id) for s in pm.sections for el in s.all_elements()]
+
+
+def names_of(ctx, offered: list[Candidate], keys: set[str]) -> set[str]:
+    """The names of the elements whose candidates' keys are among `keys`."""
+    return {ctx.pagemem.element_by_ref(c.element).name for c in offered if c.key in keys}
+
+
 async def names_left_out(make_ctx, task: str, *rules) -> set[str]:
     """The names of the page's elements whose candidates any of `rules` (rule(task, pm, offered) -> keys, the
     act/candidates.py and act/list_choices.py rules run before the filtering call) leaves out."""
-    ctx = await make_ctx(task)
-    pm = ctx.pagemem
-    offered = [element_candidate(el, s.id) for s in pm.sections for el in s.all_elements()]
-    gone = set().union(*(rule(task, pm, offered) for rule in rules))
-    return {pm.element_by_ref(c.element).name for c in offered if c.key in gone}
+    ctx, offered = await offered_on(make_ctx, task)
+    return names_of(ctx, offered, set().union(*(rule(task, ctx.pagemem, offered) for rule in rules)))
