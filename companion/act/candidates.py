@@ -34,7 +34,7 @@ from companion.act.prefilter import prefilter, usable_elements
 from companion.act.premature import changes_site, requeries_this_page
 from companion.act.routing import form_section_for
 from companion.act.search_for import page_controls, search_candidates, search_terms, unseen_searches
-from companion.act.sites import policy_of
+from companion.act.sites import policy_of, sites_named_in
 from companion.llm.fit import declare_subset
 from companion.memory.learn import known_dropdowns
 from companion.memory.records import DropdownRecord
@@ -550,9 +550,13 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
     kept |= set(leads)
     rank = {key: i for i, key in enumerate(leads)}
     out = sorted((c for c in offered if c.key in kept), key=lambda c: rank.get(c.key, len(rank)))
-    # The nav group is the last result; text to select (a task asking for it) and type-URL follow, always available.
-    fixed = [*text_candidates(ctx.task, ctx.page.snapshot), *scroll_candidates(ctx.task, ctx.page.snapshot),
-             Candidate(kind="type_url", label=TYPE_URL_LABEL)]
+    # The nav group is the last result; text to select (a task asking for it) and type-URL follow. A URL is typed
+    # only for a task that writes a web address: a person types an address they know, and the default model, offered
+    # the address bar everywhere, chose it on pages with no address to go to and invented one (19 of 23 typed URLs
+    # in the recorded admin and MiniWoB runs were example.com's or made-up paths), two calls each time.
+    fixed = [*text_candidates(ctx.task, ctx.page.snapshot), *scroll_candidates(ctx.task, ctx.page.snapshot)]
+    if sites_named_in(ctx.task):
+        fixed.append(Candidate(kind="type_url", label=TYPE_URL_LABEL))
     if not ctx.view_all_active and _hides_content(obs, pm):
         fixed.append(Candidate(kind="view_all", label=VIEW_ALL_LABEL))
     fixed.append(Candidate(kind="end_task", label=END_TASK_LABEL))

@@ -238,12 +238,45 @@ def drop_places(ctx: AgentContext, el: Element) -> list[tuple[str, ElementRef | 
     return places
 
 
+_ORDINALS = {w: i for i, w in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth".split(), 1)}
+# "to the 1st position", "into the third place", "to position 4", "to the last spot".
+_POSITION = re.compile(r"\b(?:(\d+)(?:st|nd|rd|th)|(" + "|".join(_ORDINALS) + r"|last))\s+(?:position|place|spot|slot)\b"
+                       r"|\b(?:position|place|spot|slot)\s+(?:number\s+)?(\d+)\b", re.I)
+
+
+def asked_position(task: str) -> int | None:
+    """The place in a list the task asks an element dragged to, counted from 1 (-1: the last), else None."""
+    m = _POSITION.search(task)
+    if m is None:
+        return None
+    digits, word, after = m.groups()
+    if word:
+        return -1 if word.lower() == "last" else _ORDINALS[word.lower()]
+    return int(digits or after)
+
+
+def place_at(places: list[tuple[str, ElementRef | None, float, float]], position: int):
+    """The drop place onto the element at `position` among its list's draggable peers ('onto "Stace" (1 of 5)'), or
+    None."""
+    for place in places:
+        m = re.search(r"\((\d+) of (\d+)\)$", place[0])
+        if m and int(m.group(1)) == (int(m.group(2)) if position == -1 else position):
+            return place
+    return None
+
+
 async def drag(ctx: AgentContext, candidate: Candidate) -> str:
     el = _element(ctx, candidate.element)
+    position = asked_position(ctx.task)
+    places = drop_places(ctx, el) if candidate.to is None else []
+    by_rule = place_at(places, position) if position is not None else None
     if candidate.to is not None:  # the place is in the label: 'drag "item 3" onto "box B"'
         where, to, dx, dy = "onto" + candidate.label.split(" onto", 1)[1], candidate.to, 0.0, 0.0
+    elif by_rule is not None:
+        # "Drag Camella to the 1st position": the element in that place of the list, with no call (asked, the default
+        # model dragged it "right by 403 pixels" off a vertical list).
+        where, to, dx, dy = by_rule
     else:
-        places = drop_places(ctx, el)
         variables = {"task": ctx.task, "history": ctx.history_text(), "dragged": label(el), "options": [p[0] for p in places]}
         reply = await llm.decided_twice(lambda v: llm.choose("drop_place", v, n=len(places), max_tokens=CHOICE_TOKENS),
                                         variables, prompt="drop_place")

@@ -117,6 +117,26 @@ def unset_choice(task: str, el: Element) -> str | None:
     return None
 
 
+# A task that asks to clear a box: which named box is to be ticked is then not read by rule.
+_UNTICK = re.compile(r"\b(?:un-?check|un-?tick|un-?select|de-?select|clear|untoggle)\w*", re.I)
+
+
+def named_boxes_left(task: str, el: Element, fields: list[Element]) -> list[Element]:
+    """The other boxes to tick with `el`: when `el` is a checkbox the task names and now checked, every other
+    unchecked, enabled checkbox among `fields` that the task names too ("Select YqhJ1, 1f, duxsq, ... and click
+    Submit": nine boxes were nine steps of several calls each, and the episode ran out of time after three). The
+    paper's SubmitForm fills every chosen field of a form at once; these boxes have no form. Radios are left out (a
+    task may name an option of each of several groups), and so is every box when the task asks to clear one."""
+    if not _is_checkbox(el) or not el.checked or not names_in(task, el.name) or _UNTICK.search(task):
+        return []
+    return [e for e in fields if e.key != el.key and _is_checkbox(e) and not e.checked and not e.disabled
+            and names_in(task, e.name)]
+
+
+def _is_checkbox(el: Element) -> bool:
+    return (el.tag == "input" and el.input_type == "checkbox") or (el.tag != "input" and el.role in ("checkbox", "switch"))
+
+
 def _other_number(task: str, el: Element) -> str | None:
     """A number or range input holding another number than the task's one (formatted_value), said as unset."""
     want = formatted_value(task, el)

@@ -10,6 +10,10 @@ transcripts on pages nobody tuned for:
     (act/task_parts.py);
   - check_named_instead: a control the task says nothing of while it names, or shares a word with, one to three
     others on the page;
+  - check_row_named: one of alike controls (a "share" per post) from a row without the words the task tells rows
+    apart by;
+  - check_target_hidden: a control the task does not name while what the task quotes is on no element of the page
+    and closed tabs or sections could hide it;
   - check_reads_only: in a question, a field or the submit button of a form that sends changes (POST) or edits the
     record the page shows: the default model, asked for a customer's email on an order's change page, chose the
     customer field, and the form workflow typed the task's words into the order and saved it; asked a product's
@@ -24,7 +28,7 @@ from urllib.parse import urlsplit
 
 from companion.act.confirmation import submission
 from companion.act.context import AgentContext
-from companion.act.elements import is_form_field, label
+from companion.act.elements import is_form_field, is_native_select, label
 from companion.act.errors import NotYet
 from companion.act.named_fields import fields_in_scope, names_action, unset_named
 from companion.act.prefilter import element_skip_reason
@@ -32,7 +36,7 @@ from companion.task_asks import is_question
 from companion.act.task_parts import request_before
 from companion.pagemem.model import Element, PageSection
 from companion.pagemem.widgets import SUBMIT_WORDS, is_submit_like, is_text_field
-from companion.text import content_words
+from companion.text import content_words, names_in, quoted_as_written, whole_words
 
 
 def check_premature(ctx: AgentContext, el: Element, section: PageSection | None) -> None:
@@ -41,6 +45,8 @@ def check_premature(ctx: AgentContext, el: Element, section: PageSection | None)
     check_named_controls_used(ctx, el)
     check_part_order(ctx, el)
     check_named_instead(ctx, el)
+    check_row_named(ctx, el)
+    check_target_hidden(ctx, el)
 
 
 READS_ONLY = ("reads only",)  # the submit_warnings entry of a form refused in a question
@@ -88,7 +94,10 @@ def check_part_order(ctx: AgentContext, el: Element) -> None:
         return
     if any(key == el.key for key, _ in ctx.submit_warnings):
         return
-    present = [e.name or e.text for e in ctx.pagemem.all_elements() if not e.disabled]
+    shown = [e for e in ctx.pagemem.all_elements() if not e.disabled]
+    # A list's options are the page's too: "Choose 5ft 11in from the dropdown, then click Maybe" names an option of
+    # a combobox whose own name says nothing (the default model clicked Maybe first). One already chosen is done.
+    present = [e.name or e.text for e in shown] + [o for e in shown for o in e.options if o != e.selected_option]
     first = ctx.parts.first_pending(name, present)
     if first is None or (el.key, first) in ctx.order_warnings:
         return
@@ -126,6 +135,8 @@ def check_named_controls_used(ctx: AgentContext, el: Element) -> None:
                           if e.key != el.key and (e.name or e.text) and not is_text_field(e)
                           and not submits(e) and names_action(ctx.task, e.name or e.text))
     first = request_before(ctx.task, el.name or el.text) if not named else None
+    if first and holds_already(first, elements):
+        return
     if not named and not first:
         return
     ctx.submit_warnings.add(warning)
@@ -134,6 +145,19 @@ def check_named_controls_used(ctx: AgentContext, el: Element) -> None:
                      f"{', '.join(list(named)[:MAX_NAMED_SAID])} here; use those first")
     raise NotYet(f'not clicked yet: nothing is done on this page yet, and the task asks to "{first}" before it; '
                  "do that first")
+
+
+def holds_already(clause: str, elements: list[Element]) -> bool:
+    """A field of the page already holds the value the clause asks for ("Select 0 with the spinner" while the spinner
+    shows 0): what the clause asks is so, and nothing is left to do before the submit. The default model, refused
+    the submit, stepped the spinner away from the value it held. A password's value is never read."""
+    asked = whole_words(clause)
+    for e in elements:
+        held = e.selected_option if is_native_select(e) else e.value if is_text_field(e) and not e.is_password else None
+        want = whole_words(held or "")
+        if want and any(asked[i:i + len(want)] == want for i in range(len(asked) - len(want) + 1)):
+            return True
+    return False
 
 
 MAX_NAMED_INSTEAD = 3
@@ -176,6 +200,56 @@ def check_named_instead(ctx: AgentContext, el: Element) -> None:
     ctx.submit_warnings.add(warning)
     raise NotYet(f"not clicked yet: the task names {', '.join(named)} here and nothing of {label(el)}; choose "
                  "what it names, or this again if it is still the way")
+
+
+def check_row_named(ctx: AgentContext, el: Element) -> None:
+    """One of several alike controls told apart by their rows (Element.context: three "share" buttons, one per post),
+    chosen from a row the task does not name while it names what tells other rows apart ("Click the share button on
+    all posts by @juan": the default model pressed share on @marcella's post), is refused once with the alike
+    controls of the rows it names. The telling words are those of some rows and not all; chosen again, it is clicked."""
+    if ctx.pagemem is None or not el.context or is_form_field(el):
+        return
+    name = (el.role, el.name or el.text)
+    alike = [e for e in ctx.pagemem.all_elements() if (e.role, e.name or e.text) == name and e.context and not e.disabled]
+    rows = [set(content_words(e.context)) for e in alike]
+    telling = (set().union(*rows) - set.intersection(*rows)) & set(content_words(ctx.task)) if len(rows) >= 2 else set()
+    warning = (el.key, ("row named",))
+    if not telling or telling & set(content_words(el.context)) or warning in ctx.submit_warnings:
+        return
+    named = [label(e) for e in alike if telling & set(content_words(e.context))]
+    ctx.submit_warnings.add(warning)
+    raise NotYet(f"not clicked yet: the task names {', '.join(sorted(telling))}, and this row says none of it; "
+                 f"its row's are {', '.join(named[:MAX_NAMED_INSTEAD])}: choose one of those, or this again")
+
+
+MAX_OPENERS_SAID = 4
+
+
+def closed_openers(elements: list[Element]) -> list[Element]:
+    """What hides part of the page: a tab not selected, a control that says it is collapsed (aria-expanded=false, a
+    closed <details>' summary)."""
+    return [e for e in elements if not e.disabled and (e.expanded is False or (e.role == "tab" and not e.selected
+                                                                                 and e.expanded is not True))]
+
+
+def check_target_hidden(ctx: AgentContext, el: Element) -> None:
+    """A control the task does not name, chosen while the task quotes the name of what it is after ("find and click on
+    the link "Dui"") and no element of the page bears that name, is refused once while the page has closed tabs or
+    sections: what the task names is behind one of them. The default model opened one tab, found no "Dui" there and
+    clicked a word of that tab instead, which ended the episode. Openers, fields and submit buttons are not refused;
+    chosen again, the control is clicked."""
+    if ctx.pagemem is None or is_form_field(el) or submits(el) or closed_openers([el]):
+        return
+    shown = [e for e in ctx.pagemem.all_elements() if not e.disabled]
+    names = [n for e in shown if (n := e.name or e.text)]
+    missing = [q for q in quoted_as_written(ctx.task) if not any(names_in(n, q) for n in names)]
+    openers = dict.fromkeys(label(e) for e in closed_openers(shown))
+    warning = (el.key, ("target hidden",))
+    if not missing or not openers or warning in ctx.submit_warnings:
+        return
+    ctx.submit_warnings.add(warning)
+    raise NotYet(f'not clicked yet: no element on this page is named "{missing[0]}", which the task asks for; it may be '
+                 f"behind {', '.join(list(openers)[:MAX_OPENERS_SAID])}: open that first, or choose this again")
 
 
 def check_named_fields_set(ctx: AgentContext, el: Element, section: PageSection | None) -> None:

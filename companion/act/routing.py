@@ -34,7 +34,7 @@ from companion.act.errors import ActionFailed, NoOp
 from companion.act.form import submit_form
 from companion.act.gestures import GESTURE_KINDS, perform as perform_gesture
 from companion.act.models import Candidate, FormField, Outcome
-from companion.act.named_fields import value_named_for
+from companion.act.named_fields import fields_in_scope, named_boxes_left, value_named_for
 from companion.act.sites import check_navigation, element_target, parse_url
 from companion.act.premature import check_premature, check_reads_only
 from companion.act.search import search
@@ -130,7 +130,10 @@ async def element_action(ctx: AgentContext, el: Element, section: PageSection | 
         return await _done(ctx, [await enter_input(ctx, el)])
     if route == "check":
         # Re-filled after a rejection: a required box must end up checked, not toggled back off.
-        return await _done(ctx, [await set_checked(ctx, el, True if form is not None and form.problem else None)])
+        done = [await set_checked(ctx, el, True if form is not None and form.problem else None)]
+        if form is None and ctx.pagemem is not None:  # SubmitForm chooses a form's fields itself
+            done += await _tick_named_boxes(ctx, el, section)
+        return await _done(ctx, done)
     if route == "copy":
         text, result = await copy_to_clipboard(ctx, el)
         return await _done(ctx, [text], result.url_changed)
@@ -139,6 +142,19 @@ async def element_action(ctx: AgentContext, el: Element, section: PageSection | 
     outcome = await _done(ctx, [text], result.url_changed)
     remember_navigation(ctx, page, el)  # a link between the two pages, for bookmarks (memory/learn.py)
     return outcome
+
+
+async def _tick_named_boxes(ctx: AgentContext, el: Element, section: PageSection | None) -> list[str]:
+    """Tick the other boxes the task names along with the one just ticked (named_fields.named_boxes_left), as one
+    action; a box that fails stops the run, and what was ticked stays reported."""
+    done: list[str] = []
+    for other in named_boxes_left(ctx.task, el, fields_in_scope(ctx.pagemem, section)):
+        try:
+            done.append(await set_checked(ctx, other, True))
+        except ActionFailed as exc:
+            log.info("ticking %s with the others failed: %s", label(other), exc)
+            break
+    return done
 
 
 def form_section_for(ctx: AgentContext, el: Element, section: PageSection | None) -> tuple[PageSection, bool] | None:

@@ -36,7 +36,7 @@ from companion import llm
 from companion.llm.fallback import NoDecision
 from companion.observe.budget import Budget, fit_history
 from companion.observe import PageObserver
-from companion.observe.grounding import not_found_note
+from companion.observe.grounding import not_found_note, without_progress_claims
 from companion.observe.observer import Observation
 from companion.pagemem.model import PageMem
 from companion.protocol import ElementRef
@@ -55,6 +55,7 @@ MAX_NO_DECISIONS = 2  # steps that ended with no valid decision from the model b
 # A final answer with no valid reply from the model (finish.final_answer's stand-in): said in the result.
 UNVERIFIED = ("the model gave no valid final answer (asked twice); the answer is the latest observation's text for "
               "the task, not verified")
+NOTHING_DONE = "(Nothing has been done in this task yet.)"
 NOTHING_GROUNDED = "(The page summary was left out: it stated values that appear on no page visited.)"
 
 Status = Literal["done", "stopped", "failed", "out_of_steps", "looping"]
@@ -187,10 +188,18 @@ class StepPhases:
         found, so the actor looks for it instead of believing it (seen_text.py).
 
         `read`: the observation is the page's own text (a page shown whole), which no model wrote: nothing in it
-        is a claim to check, and cut into sentences it would lose its element lines."""
+        is a claim to check, and cut into sentences it would lose its element lines. Before the task's first action,
+        a sentence saying the user already did something is left out too (grounding.claims_progress)."""
         if read:
             self.seen.add_relevant(summary)
             return summary
+        claimed: list[str] = []
+        if not self.history.actions() and not self.history.earlier:  # nothing done yet: no sentence may say otherwise
+            summary, claimed = without_progress_claims(summary)
+            if claimed:
+                await self.events.emit("note", step=self.step, text="Left out of the observation, nothing was done in "
+                                                                     "this task yet: " + " ".join(claimed))
+                summary = f"{summary} {NOTHING_DONE}".strip()
         grounded = self.seen.grounded(summary)
         llm.record_dropped(grounded.notes)
         if grounded.derived:

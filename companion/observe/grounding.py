@@ -143,6 +143,28 @@ def without_notes(text: str) -> str:
     return _NOTE.sub(" ", text)
 
 
+# "The user has already entered 'Dannie' into the textbox and pressed 'Search'": a sentence saying the user (the agent)
+# did something. On a task's first page nothing was done, and the default model wrote such sentences there three
+# times in one run, then ended or pressed Submit on the strength of them. "has to", "has not" claim nothing; a page's
+# own state ("the order has been shipped") has another subject.
+_PROGRESS = re.compile(r"\b(?:the user|you|we)\s+(?:has|have)\s+(?:already\s+)?(?:successfully\s+)?"
+                       r"(?!not\b|to\b|no\b|yet\b|a\b|an\b|the\b)(\w+)", re.I)
+_DONE_WORDS = frozenset("chosen done made typed sent written set put gone begun found".split())
+
+
+def claims_progress(sentence: str) -> bool:
+    """The sentence says the user already did something ("has selected", "have chosen")."""
+    return any(w.lower().endswith("ed") or w.lower() in _DONE_WORDS for w in _PROGRESS.findall(sentence))
+
+
+def without_progress_claims(text: str) -> tuple[str, list[str]]:
+    """`text` without the sentences that claim something was done (claims_progress), and those sentences: for a
+    task in which nothing was done yet."""
+    parts = sentences(text)
+    dropped = [s for s in parts if claims_progress(s)]
+    return " ".join(s for s in parts if not claims_progress(s)), dropped
+
+
 ValueProblems = Callable[[str], list[Problem]]  # a sentence -> what it states that the pages do not (values.py)
 
 

@@ -298,6 +298,16 @@ def node_line(node: "Node", tree: "PageTree") -> str:
     return ""
 
 
+def _quote_ends(text: str, limit: int) -> str:
+    """A long value with its start and its end: a text area's last words are as likely to be what the task asks for
+    as its first ("Find the last word in the text area": cut at the end, the value never showed it)."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return _quote(text, limit)
+    head = limit * 2 // 3
+    return _quote(f"{text[:head].rstrip()} … {text[-(limit - head - 3):].lstrip()}", limit + 1)
+
+
 def _value_of(node: "Node") -> str | None:
     el = node.el
     if el.secret or (el.tag == "input" and el.attrs.get("type", "").lower() == "password"):
@@ -323,7 +333,7 @@ def _element_line(index: int, role: str, name: str, tag: str, attrs: dict[str, s
         parts.append("(text area)")  # what a person calls it ("paste it from the 1st text area"); its role is textbox
     if value and role in TEXT_INPUT_ROLES | {"listbox"} or (value and tag in ("input", "textarea", "select")):
         if not (tag == "input" and itype == "password"):
-            parts.append("value=" + _quote(value, VALUE_CHARS))
+            parts.append("value=" + _quote_ends(value, VALUE_CHARS))
     states = []
     if checked or _flag(attrs, "aria-checked"):
         states.append("checked")

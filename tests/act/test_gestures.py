@@ -117,3 +117,27 @@ async def test_no_scroll_is_offered_when_the_task_does_not_ask_for_one(browser, 
     open_page("scroll_box.html")
     _, offered = await _offered(make_ctx, "Accept the agreement.")
     assert not [c for c in offered if c.kind == "scroll"]
+
+
+async def test_a_drag_to_a_numbered_position_drops_onto_the_item_in_that_place_without_a_call(
+        browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    open_page("sortable_list.html")
+    server = scripted_llm()
+    llm_client_for(server)
+    ctx, offered = await _offered(make_ctx, "Drag Dora to the 1st position.")
+    asked_before = len(server.requests)
+    outcome = await execute(ctx, _one(offered, 'drag "Dora" (then choose where to drop it)'))
+    assert outcome.actions == ['Dragged listitem "Dora" onto "Ada" (1 of 4)']
+    assert len(server.requests) == asked_before  # the place was read from the task, not asked
+    order = browser.driver.execute_script("return [...document.querySelectorAll('li')].map(li => li.textContent)")
+    assert order == ["Dora", "Ada", "Bo", "Cy"]
+
+
+def test_the_place_a_task_asks_for_is_read_by_its_ordinal_or_number():
+    from companion.act.gestures import asked_position
+
+    assert asked_position("Drag Dora to the 1st position.") == 1
+    assert asked_position("Move the item into the third place") == 3
+    assert asked_position("Drag it to position 4") == 4
+    assert asked_position("Drag the row to the last position") == -1
+    assert asked_position("Drag item 3 onto box B") is None

@@ -133,3 +133,53 @@ async def test_in_an_errand_every_field_of_a_form_is_offered(browser, open_page,
     pm = ctx.pagemem
     offered = [element_candidate(el, s.id) for s in pm.sections for el in s.all_elements()]
     assert one_per_changing_form(ctx, pm, offered) == {}
+
+
+async def test_submit_is_clicked_at_once_when_a_field_holds_what_the_earlier_clause_asks(browser, open_page, make_ctx):
+    open_page("held_value_submit.html", query="start=0")
+    ctx = await make_ctx("Select 0 with the spinner and hit Submit.")
+    await execute(ctx, candidate_for(ctx, "Submit"), "scripted")
+    assert browser.driver.find_element(By.ID, "submitted").text == "submitted 0"
+
+
+async def test_submit_is_held_back_while_the_field_holds_another_value(browser, open_page, make_ctx):
+    open_page("held_value_submit.html", query="start=5")
+    ctx = await make_ctx("Select 0 with the spinner and hit Submit.")
+    said = await _twice(ctx, "Submit")
+    assert 'the task asks to "Select 0 with the spinner" before it' in said
+
+
+async def test_a_button_of_a_later_part_waits_for_the_option_an_earlier_part_names(browser, open_page, make_ctx):
+    open_page("option_then_button.html")
+    ctx = await make_ctx('Pick Lisbon from the dropdown, then click the button labeled "Later".')
+    said = await _twice(ctx, "Later")
+    assert 'part 1, "Pick Lisbon from the dropdown", comes first' in said
+    assert browser.driver.find_element(By.ID, "did").text == "then Later"  # chosen again, with no city: clicked
+
+
+async def test_a_word_clicked_while_the_quoted_target_is_behind_a_closed_tab_is_refused_once(browser, open_page, make_ctx):
+    open_page("tabbed_links.html")
+    ctx = await make_ctx('Switch between the tabs to find and click on the link "Tiber".')
+    said = await _twice(ctx, "Arno")
+    assert 'no element on this page is named "Tiber"' in said and 'tab "Two"' in said
+    assert browser.driver.find_element(By.ID, "did").text == "clicked Arno"  # chosen again: clicked
+
+
+async def test_a_tab_is_opened_at_once_while_the_quoted_target_is_hidden(browser, open_page, make_ctx):
+    open_page("tabbed_links.html")
+    ctx = await make_ctx('Switch between the tabs to find and click on the link "Tiber".')
+    await execute(ctx, candidate_for(ctx, "Two"), "scripted")
+    assert browser.driver.find_element(By.ID, "t2").get_attribute("aria-selected") == "true"
+
+
+async def test_an_alike_control_of_a_row_the_task_does_not_name_is_refused_once(browser, open_page, make_ctx):
+    open_page("post_rows.html")
+    ctx = await make_ctx("Click the share button on all posts by @juan and then click Submit.")
+    marcella = next(e for e in ctx.pagemem.all_elements() if "marcella" in e.context)
+    with pytest.raises(NotYet) as refused:
+        await execute(ctx, element_candidate(marcella, ctx.pagemem.section_of(marcella.ref).id), "scripted")
+    assert "the task names juan" in str(refused.value) and 'share" (for "Lou @juan' in str(refused.value)
+    assert "marcella" not in str(refused.value)
+    juan = next(e for e in ctx.pagemem.all_elements() if "juan" in e.context)
+    await execute(ctx, element_candidate(juan, ctx.pagemem.section_of(juan.ref).id), "scripted")
+    assert browser.driver.find_element(By.ID, "did").text == "shared Lou @juan"

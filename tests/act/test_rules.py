@@ -239,6 +239,17 @@ def test_action_strings_never_carry_a_password():
     assert say.typed(user, "alice") == 'Typed "alice" into textbox "User"'
 
 
+async def test_the_address_bar_is_offered_only_to_a_task_that_writes_a_web_address():
+    pm = page(SHOP, url="http://127.0.0.1:8000/kettles")
+
+    async def kinds(task: str) -> list[str]:
+        return [c.kind for c in await gather_candidates(ctx_for(pm, task=task), obs([], []))]
+
+    assert "type_url" not in await kinds("Find the other page")
+    assert "type_url" in await kinds("Open shop.example.com and find the other page")
+    assert "type_url" in await kinds("Go to http://127.0.0.1:8000/admin/ and find the other page")
+
+
 def test_changes_of_several_refreshes_fold_into_the_net_change():
     html = lambda menu, value: (f"<html><body><div><button>Menu</button><input id='q' value='{value}'>"
                                 + ("<a id='m' href='/x'>Item</a>" if menu else "") + "</div></body></html>")
@@ -258,9 +269,9 @@ async def test_garbage_filter_answers_keep_the_candidates_they_were_about(script
     pm = page(SHOP, url="http://127.0.0.1:8000/kettles")
     llm_client_for(scripted_llm(garbage=True, rules=[{"prompt": "candidate_filtering", "responses": ["ignored: garbage"]}]))
     got = await gather_candidates(ctx_for(pm), obs([s.id for s in pm.sections], []))
-    assert [c.kind for c in got[-2:]] == ["type_url", "end_task"]
-    assert {c.kind for c in got[:-2]} == {"element"}
-    assert len(got) - 2 == len(list(pm.all_elements()))  # nothing dropped unseen (it used to keep the first 12)
+    assert got[-1].kind == "end_task"
+    assert {c.kind for c in got[:-1]} == {"element"}
+    assert len(got) - 1 == len(list(pm.all_elements()))  # nothing dropped unseen (it used to keep the first 12)
 
 
 async def test_view_all_is_offered_only_when_the_observation_left_content_out(scripted_llm, llm_client_for):

@@ -84,8 +84,9 @@ def test_an_unreadable_error_page_is_left_and_noted_in_the_history(browser, page
         return index_of(labels, r'link "Kettles"')
 
     agent_llm(choose=choose, answer=blue_price, overrides={"input_value": lambda text: {"value": "http://127.0.0.1:1/"}})
-    # Port 1 is another site than the shop's port: allowed here, as nobody is asked (act/sites.py).
-    result = browser.run(run_task(PRICE_TASK, session=browser.session, start_url=pages.url("agent_shop.html"),
+    # Port 1 is another site than the shop's port: allowed here, as nobody is asked (act/sites.py). The task writes
+    # the shop's address: only then is the address bar offered.
+    result = browser.run(run_task(f"{PRICE_TASK} The shop is at 127.0.0.1.", session=browser.session, start_url=pages.url("agent_shop.html"),
                                   memory_dir=memory_dir, max_steps=6, allowed_domains=["127.0.0.1"]), timeout=180)
 
     assert result.status == "done", result.explanation

@@ -25,6 +25,14 @@ def test_states_and_values_are_rendered():
     assert "[disabled]" in lines[2] and "[collapsed]" in lines[2]
 
 
+def test_a_long_value_shows_its_start_and_its_end():
+    words = " ".join(f"word{i}" for i in range(60))
+    (area,) = divide(f'<textarea aria-label="Notes">{words}</textarea>').all_elements()
+    line = area.line()
+    assert 'value="word0 word1 ' in line and ' word58 word59"' in line and " … " in line
+    assert "word30" not in line  # the middle is what is left out
+
+
 def test_password_value_is_never_rendered_even_if_present():
     snap = snapshot_from_html('<html><body><form><input type="password" aria-label="Password"></form></body></html>')
     pw = next(e for e in snap.frames[0].elements if e.attrs.get("type") == "password")
