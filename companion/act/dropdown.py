@@ -16,17 +16,18 @@ import logging
 from companion.act.basic import CHOICE_TOKENS, click_element, enter_input, select_option, set_checked, set_option, settle
 from companion.act.context import AgentContext
 from companion.act.errors import ActionFailed, NoOp
-from companion.act.elements import is_checkable, is_form_cluster, is_native_select, label
+from companion.act.elements import is_checkable, is_empty, is_form_cluster, is_native_select, label
 from companion.act.form import submit_form
 from companion.act.models import FieldAction, Outcome
 from companion.act.paging import choose_paged
+from companion.act.premature import submits
 from companion.memory import learn
 from companion.memory.records import RevealedElement
 from companion.pagemem.identity import element_key, element_keys, normalize_name
 from companion.pagemem.model import Element, PageMem, PageSection
 from companion.pagemem.update import revealed_elements
 from companion.pagemem.widgets import is_text_field
-from companion.text import names_in
+from companion.text import names_in, quoted_as_written
 
 log = logging.getLogger(__name__)
 
@@ -145,6 +146,19 @@ def shows_named_option(ctx: AgentContext, trigger: Element) -> bool:
         ctx.task, trigger.name)
 
 
+def sends_empty(el: Element, revealed: list[Element], typed_secrets: set[tuple[int, int]]) -> bool:
+    """A send or submit control revealed beside a text field that is still empty (a reply's "send" under its empty
+    message box): not a menu's entry to pick. Picked, it sent an empty reply the task never asked for; the fields
+    are the next choice's to fill."""
+    return submits(el) and any(is_text_field(e) and is_empty(e, typed_secrets) for e in revealed)
+
+
+def quoted_elsewhere(task: str, revealed: list[Element]) -> bool:
+    """The task quotes names, and no revealed element bears one of them."""
+    wanted = quoted_as_written(task)
+    return bool(wanted) and not any(names_in(e.name or e.text, q) for e in revealed for q in wanted)
+
+
 async def dropdown_action(ctx: AgentContext, trigger: Element, *, fill: FieldAction, pick: str | None = None) -> Outcome:
     """pick: the stable key of a remembered hidden element to act on once the trigger has opened (the agent
     chose it directly from the observation); None asks the LLM which revealed element to use.
@@ -202,12 +216,19 @@ async def dropdown_action(ctx: AgentContext, trigger: Element, *, fill: FieldAct
                               elements=revealed, purpose=f"form revealed by {label(trigger)}")
         out = await submit_form(ctx, section, fill=fill, detached=True)
         return Outcome(actions=actions + out.actions, url_changed=out.url_changed, modal_opened=out.modal_opened)
+    if quoted_elsewhere(ctx.task, revealed):
+        # The task quotes what it is after ('click on the link "semper"') and the trigger revealed nothing of that
+        # name (a tab of other words): asked anyway, the default model picked one of them, which ended the episode.
+        return Outcome(actions=actions)
+    offered = [e for e in revealed if not sends_empty(e, revealed, ctx.typed_secrets)]
+    if not offered:
+        return Outcome(actions=actions)
     variables = {"task": ctx.task, "history": ctx.history_text(), "trigger": label(trigger)}
-    choice = await choose_paged("dropdown_option", variables, [label(e) for e in revealed], key="options",
+    choice = await choose_paged("dropdown_option", variables, [label(e) for e in offered], key="options",
                                 per_page=OPTIONS_PER_PAGE, max_tokens=CHOICE_TOKENS)
     if choice.index < 0:
         return Outcome(actions=actions)
-    more, url_changed = await act_on_revealed(ctx, revealed[choice.index], actions)
+    more, url_changed = await act_on_revealed(ctx, offered[choice.index], actions)
     actions.extend(more)
     await settle(ctx)
     return Outcome(actions=actions, url_changed=url_changed or ctx.page_changed)

@@ -33,7 +33,9 @@ from companion.act.elements import (
 )
 from companion.act.errors import ActionFailed
 from companion.act.models import FieldAction, FormField, Outcome
-from companion.act.named_fields import named_values_held, names_action, set_value_for, unset_choice, unset_named
+from companion.act.named_fields import (
+    destination_field, named_values_held, names_action, set_value_for, unset_choice, unset_named,
+)
 from companion.llm.fallback import NoDecision
 from companion.llm.fit import declare_choice, declare_subset
 from companion.pagemem.model import Element, PageSection
@@ -101,12 +103,28 @@ def _validation_problem(el: Element, typed_secrets: set[tuple[int, int]]) -> str
     return None
 
 
+OTHERS_CHARS = 600  # the other filled fields shown with one field's question
+
+
+def _others(ctx: AgentContext, el: Element) -> str:
+    """The form's other text fields that hold a value, as their lines ("" when none): what a field's value may be
+    read from ("Copy the text in the text area, paste it into the textbox": the field alone did not show it)."""
+    pm = ctx.pagemem
+    form = ctx.forms.get(el.key)
+    section = pm.section_of(el.ref) if pm is not None else None
+    members = ([e for e in pm.all_elements() if ctx.forms.get(e.key) == form] if pm is not None and form is not None
+               else list(section.all_elements()) if section is not None else [])
+    lines = [describe(ctx, e) for e in members if e.key != el.key and is_text_field(e) and not e.is_password
+             and (e.value or "").strip()]
+    return "; ".join(lines)[:OTHERS_CHARS]
+
+
 async def _fill(ctx: AgentContext, fill: FieldAction, el: Element, purpose: str, actions: list[str],
                 problem: str = "") -> Outcome | None:
     """ElementAction (`fill`) on one field (Algorithm 9). Returns its outcome when it left the page or opened a
     modal (the form cannot go on), else None."""
     try:
-        outcome = await fill(ctx, el, form=FormField(purpose=purpose, problem=problem))
+        outcome = await fill(ctx, el, form=FormField(purpose=purpose, problem=problem, others=_others(ctx, el)))
     except ActionFailed as exc:
         actions.extend(exc.done)  # e.g. the combobox did open: the history says so
         log.info("could not fill %s: %s", label(el), exc)
@@ -148,8 +166,11 @@ async def _fill_and_review(ctx: AgentContext, fill: FieldAction, section: PageSe
     # Phase 1: which fields, then fill each. A set-errand naming one of the form's fields ("Change the city of … to
     # Munich") has chosen it: no call (the default model chose all eleven fields of a record's form for one city).
     named = [i for i, e in enumerate(fields) if set_value_for(ctx.task, e) is not None]
+    into = destination_field(ctx.task, fields)
     if len(named) == 1:
         chosen = named
+    elif into is not None:
+        chosen = [into]
     else:
         reply = await llm.or_stand_in(
             llm.choose_many("form_field_selection", {**variables, "fields": [describe(ctx, e) for e in fields]},

@@ -239,30 +239,54 @@ def drop_places(ctx: AgentContext, el: Element) -> list[tuple[str, ElementRef | 
 
 
 _ORDINALS = {w: i for i, w in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth".split(), 1)}
+_COUNTS = {w: i for i, w in enumerate("one two three four five six seven eight nine ten".split(), 1)}
 # "to the 1st position", "into the third place", "to position 4", "to the last spot".
 _POSITION = re.compile(r"\b(?:(\d+)(?:st|nd|rd|th)|(" + "|".join(_ORDINALS) + r"|last))\s+(?:position|place|spot|slot)\b"
                        r"|\b(?:position|place|spot|slot)\s+(?:number\s+)?(\d+)\b", re.I)
+_END = re.compile(r"\bto the (top|bottom|end|start|beginning)\b", re.I)
+# "down by one position", "up 2 places".
+_BY = re.compile(r"\b(up|down)\s+(?:by\s+)?(\d+|" + "|".join(_COUNTS) + r")\s+(?:positions?|places?|spots?|slots?|rows?)\b",
+                 re.I)
 
 
-def asked_position(task: str) -> int | None:
-    """The place in a list the task asks an element dragged to, counted from 1 (-1: the last), else None."""
+def asked_position(task: str) -> tuple[str, int] | None:
+    """Where in a list the task asks an element dragged to: ("at", n) counted from 1 (-1: the last), or ("by", n)
+    places from where it is (negative: up); None when it says no place."""
     m = _POSITION.search(task)
-    if m is None:
-        return None
-    digits, word, after = m.groups()
-    if word:
-        return -1 if word.lower() == "last" else _ORDINALS[word.lower()]
-    return int(digits or after)
-
-
-def place_at(places: list[tuple[str, ElementRef | None, float, float]], position: int):
-    """The drop place onto the element at `position` among its list's draggable peers ('onto "Stace" (1 of 5)'), or
-    None."""
-    for place in places:
-        m = re.search(r"\((\d+) of (\d+)\)$", place[0])
-        if m and int(m.group(1)) == (int(m.group(2)) if position == -1 else position):
-            return place
+    if m is not None:
+        digits, word, after = m.groups()
+        if word:
+            return ("at", -1 if word.lower() == "last" else _ORDINALS[word.lower()])
+        return ("at", int(digits or after))
+    m = _END.search(task)
+    if m is not None:
+        return ("at", 1 if m.group(1).lower() in ("top", "start", "beginning") else -1)
+    m = _BY.search(task)
+    if m is not None:
+        n = int(m.group(2)) if m.group(2).isdigit() else _COUNTS[m.group(2).lower()]
+        return ("by", -n if m.group(1).lower() == "up" else n)
     return None
+
+
+_PLACE_OF = re.compile(r"\((\d+) of (\d+)\)$")
+
+
+def place_at(places: list[tuple[str, ElementRef | None, float, float]], position: tuple[str, int]):
+    """The drop place onto the element at `position` among the dragged element's list peers ('onto "Stace" (1 of
+    5)'), or None. The dragged element's own place is the one number of its list no place names."""
+    numbered = [(int(m.group(1)), int(m.group(2)), p) for p in places if (m := _PLACE_OF.search(p[0]))]
+    if not numbered:
+        return None
+    total = numbered[0][1]
+    kind, n = position
+    if kind == "at":
+        want = total if n == -1 else n
+    else:
+        own = set(range(1, total + 1)) - {k for k, _, _ in numbered}
+        if len(own) != 1:
+            return None
+        want = own.pop() + n
+    return next((p for k, of, p in numbered if k == want and of == total), None)
 
 
 async def drag(ctx: AgentContext, candidate: Candidate) -> str:

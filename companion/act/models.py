@@ -62,6 +62,7 @@ class FormField:
 
     purpose: str
     problem: str = ""
+    others: str = ""  # the form's other filled text fields, as their lines: what the value may be read from
 
 
 # ElementAction (routing.element_action) as SubmitForm and DropdownAction receive it: called with

@@ -117,6 +117,27 @@ def unset_choice(task: str, el: Element) -> str | None:
     return None
 
 
+# "paste it into the textbox", "enter it into the text field", "type the word into the text area": the kind of field a
+# value goes into, as a person names it.
+_INTO = re.compile(r"\binto\s+(?:the|a|an|that)?\s*(text\s?area|text\s?(?:field|box|input)|input(?:\s(?:field|box))?|"
+                   r"field|box|textbox)\b", re.I)
+
+
+def destination_field(task: str, fields: list[Element]) -> int | None:
+    """The index of the one text field the task puts its value into by the field's kind ("into the text field": an
+    input, not the text area the task reads from), when the form has text fields of both kinds; else None. The
+    default model, asked which fields to fill for "Find the last word in the text area, enter it into the text
+    field", filled the text area with its own last sentence and left the field empty, twice."""
+    m = _INTO.search(task)
+    texts = [i for i, e in enumerate(fields) if is_text_field(e) and not e.disabled and not e.is_password]
+    if m is None or len({fields[i].tag == "textarea" for i in texts}) < 2:
+        return None
+    area = "area" in m.group(1).lower()
+    kind = [i for i in texts if (fields[i].tag == "textarea") == area]
+    empty = [i for i in kind if not (fields[i].value or "").strip()]
+    return kind[0] if len(kind) == 1 else empty[0] if len(empty) == 1 else None
+
+
 # A task that asks to clear a box: which named box is to be ticked is then not read by rule.
 _UNTICK = re.compile(r"\b(?:un-?check|un-?tick|un-?select|de-?select|clear|untoggle)\w*", re.I)
 

@@ -238,15 +238,24 @@ def check_target_hidden(ctx: AgentContext, el: Element) -> None:
     sections: what the task names is behind one of them. The default model opened one tab, found no "Dui" there and
     clicked a word of that tab instead, which ended the episode. Openers, fields and submit buttons are not refused;
     chosen again, the control is clicked."""
-    if ctx.pagemem is None or is_form_field(el) or submits(el) or closed_openers([el]):
+    if ctx.pagemem is None or is_form_field(el) or submits(el):
         return
     shown = [e for e in ctx.pagemem.all_elements() if not e.disabled]
     names = [n for e in shown if (n := e.name or e.text)]
     missing = [q for q in quoted_as_written(ctx.task) if not any(names_in(n, q) for n in names)]
-    openers = dict.fromkeys(label(e) for e in closed_openers(shown))
+    # Those not opened yet first: the default model went back to the tab it had just left.
+    unopened = [e for e in closed_openers(shown) if not e.clicked and e.key != el.key]
+    openers = dict.fromkeys(label(e) for e in unopened or closed_openers(shown) if e.key != el.key)
     warning = (el.key, ("target hidden",))
     if not missing or not openers or warning in ctx.submit_warnings:
         return
+    if closed_openers([el]):  # an opener: the way to it, unless it was opened already and others were not
+        if not (el.clicked and unopened):
+            return
+        ctx.submit_warnings.add(warning)
+        raise NotYet(f'not clicked yet: {label(el)} was opened already and showed nothing named "{missing[0]}"; '
+                     f"{', '.join(list(openers)[:MAX_OPENERS_SAID])} {'was' if len(openers) == 1 else 'were'} not opened "
+                     "yet: open one of those, or this again")
     ctx.submit_warnings.add(warning)
     raise NotYet(f'not clicked yet: no element on this page is named "{missing[0]}", which the task asks for; it may be '
                  f"behind {', '.join(list(openers)[:MAX_OPENERS_SAID])}: open that first, or choose this again")

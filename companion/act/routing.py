@@ -25,6 +25,7 @@ from companion.act.basic import (
     upload_file,
 )
 from companion.act.context import AgentContext, same_document_url
+from companion.act.date_picker import is_date_picker, pick_date
 from companion.act.dropdown import dropdown_action, known_dropdown, remember_navigation
 from companion.act.elements import (
     field_description, label, is_checkable, is_copy_button, is_empty, is_file_input, is_form_field, is_native_select,
@@ -65,7 +66,7 @@ async def _done(ctx: AgentContext, actions: list[str], url_changed: bool = False
     return Outcome(actions=actions, url_changed=url_changed or ctx.page_changed, modal_opened=opened)
 
 
-Route = Literal["dropdown", "upload", "select", "search", "autocomplete", "input", "check", "copy", "click"]
+Route = Literal["dropdown", "upload", "select", "date", "search", "autocomplete", "input", "check", "copy", "click"]
 
 
 def is_autocomplete_field(el: Element) -> bool:
@@ -83,6 +84,8 @@ def element_route(ctx: AgentContext, el: Element, section: PageSection | None = 
         return "upload"
     if is_native_select(el):
         return "select"
+    if is_date_picker(el, ctx.task):  # a read-only date field: its date is chosen on the calendar it opens
+        return "date"
     if is_search_field(el, section):
         # Enter in one field of a form submits the whole form: there, suggestions are picked but Enter is not pressed.
         return "autocomplete" if in_form else "search"
@@ -102,7 +105,8 @@ def element_route(ctx: AgentContext, el: Element, section: PageSection | None = 
 async def field_value(ctx: AgentContext, el: Element, form: FormField) -> str:
     """What to type into a form's field, asked with the form's purpose and any rejection (prompts/field_value.j2)."""
     return await text_value("field_value", {"task": ctx.task, "history": ctx.history_text(), "form_purpose": form.purpose,
-                                            "field": field_description(el, ctx.typed_secrets), "problem": form.problem})
+                                            "field": field_description(el, ctx.typed_secrets), "problem": form.problem,
+                                            "others": form.others})
 
 
 async def element_action(ctx: AgentContext, el: Element, section: PageSection | None = None, *,
@@ -115,6 +119,8 @@ async def element_action(ctx: AgentContext, el: Element, section: PageSection | 
         return await _done(ctx, await upload_file(ctx, el))
     if route == "select":
         return await _done(ctx, [await select_option(ctx, el, field_hint=form.problem if form else "")])
+    if route == "date":
+        return await _done(ctx, await pick_date(ctx, el))
     if route == "search":
         return await search(ctx, el)
     if route == "autocomplete":

@@ -50,6 +50,10 @@ GENERIC_WORDS = frozenset({
     "primary", "secondary", "success", "danger", "warning", "dark", "muted", "default", "circle", "square",
     "white", "black", "gray", "grey", "red", "green", "blue", "yellow", "orange", "purple", "disabled", "active",
     "px", "dp", "sprite", "sprites", "thick",
+    # The state a picture is drawn for ("share-hover.png", "star_selected.svg"): a control whose picture changes when
+    # clicked kept its name, so a second click is seen as one on the same control, not a new one ("share hover").
+    "hover", "hovered", "over", "pressed", "focus", "focused", "selected", "highlight", "highlighted", "normal",
+    "inactive",
 })
 # Icon-set names that are no everyday word for what the icon does.
 ICON_SYNONYMS = {"times": "close", "xmark": "close", "bars": "menu", "hamburger": "menu", "ellipsis": "more",

@@ -17,6 +17,8 @@
     "method", "action", "formmethod", "formaction", "autocomplete",
     // Pointer gestures (companion/act/gestures.py): what can be dragged, a range input's bounds.
     "draggable", "min", "max", "step",
+    // A field that takes no typing: a date picker's field is chosen on its calendar (companion/act/date_picker.py).
+    "readonly",
   ]);
   // Cursors that say "drag me" (a script drag handler's item).
   const DRAG_CURSORS = new Set(["move", "grab", "grabbing", "all-scroll"]);

@@ -136,8 +136,20 @@ async def test_a_drag_to_a_numbered_position_drops_onto_the_item_in_that_place_w
 def test_the_place_a_task_asks_for_is_read_by_its_ordinal_or_number():
     from companion.act.gestures import asked_position
 
-    assert asked_position("Drag Dora to the 1st position.") == 1
-    assert asked_position("Move the item into the third place") == 3
-    assert asked_position("Drag it to position 4") == 4
-    assert asked_position("Drag the row to the last position") == -1
+    assert asked_position("Drag Dora to the 1st position.") == ("at", 1)
+    assert asked_position("Move the item into the third place") == ("at", 3)
+    assert asked_position("Drag it to position 4") == ("at", 4)
+    assert asked_position("Drag the row to the last position") == ("at", -1)
+    assert asked_position("Drag Ada to the bottom.") == ("at", -1)
+    assert asked_position("Drag Bo up by one position.") == ("by", -1)
+    assert asked_position("Move the card down 2 places") == ("by", 2)
     assert asked_position("Drag item 3 onto box B") is None
+
+
+async def test_a_drag_by_one_place_drops_onto_the_neighbour(browser, open_page, make_ctx):
+    open_page("sortable_list.html")
+    ctx, offered = await _offered(make_ctx, "Drag Cy up by one position.")
+    outcome = await execute(ctx, _one(offered, 'drag "Cy" (then choose where to drop it)'))
+    assert outcome.actions == ['Dragged listitem "Cy" onto "Bo" (2 of 4)']
+    order = browser.driver.execute_script("return [...document.querySelectorAll('li')].map(li => li.textContent)")
+    assert order == ["Ada", "Cy", "Bo", "Dora"]

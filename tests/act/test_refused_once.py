@@ -165,11 +165,25 @@ async def test_a_word_clicked_while_the_quoted_target_is_behind_a_closed_tab_is_
     assert browser.driver.find_element(By.ID, "did").text == "clicked Arno"  # chosen again: clicked
 
 
-async def test_a_tab_is_opened_at_once_while_the_quoted_target_is_hidden(browser, open_page, make_ctx):
+async def test_a_tab_is_opened_at_once_and_nothing_it_shows_is_picked_when_the_quoted_target_is_not_there(
+        browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    open_page("tabbed_links.html")
+    server = scripted_llm()
+    llm_client_for(server)
+    ctx = await make_ctx('Switch between the tabs to find and click on the link "Tiber".')
+    outcome = await execute(ctx, candidate_for(ctx, "Two"), "scripted")
+    assert outcome.actions == ['Clicked tab "Two"']  # "Adige" was revealed: not asked about, not clicked
+    assert server.requests == []
+    assert browser.driver.find_element(By.ID, "t2").get_attribute("aria-selected") == "true"
+
+
+async def test_a_tab_opened_already_is_refused_once_while_another_was_never_opened(browser, open_page, make_ctx):
     open_page("tabbed_links.html")
     ctx = await make_ctx('Switch between the tabs to find and click on the link "Tiber".')
     await execute(ctx, candidate_for(ctx, "Two"), "scripted")
-    assert browser.driver.find_element(By.ID, "t2").get_attribute("aria-selected") == "true"
+    await execute(ctx, candidate_for(ctx, "One"), "scripted")
+    said = await _twice(ctx, "Two")
+    assert 'tab "Two" was opened already' in said and 'tab "Three" was not opened yet' in said
 
 
 async def test_an_alike_control_of_a_row_the_task_does_not_name_is_refused_once(browser, open_page, make_ctx):

@@ -56,7 +56,7 @@ async def test_the_typed_value_is_the_quoted_phrase_named_like_the_field(client)
     values = []
     for field in ('textbox "Username"', 'textbox "Password" type=password'):
         reply = await client.ask("field_value", {"task": LOGIN, "history": "", "form_purpose": "Login form",
-                                                 "field": field, "problem": ""}, TextValue, max_tokens=VALUE_TOKENS)
+                                                 "field": field, "problem": "", "others": ""}, TextValue, max_tokens=VALUE_TOKENS)
         values.append(reply.answer.value)
 
     assert values == ["kanesha", "Cq5"]

@@ -39,7 +39,7 @@ def test_classes_that_are_no_icon_name_say_nothing(classes):
 
 @pytest.mark.parametrize("name, words", [
     ("trash-can.svg", "trash can"), ("ic_reply_24px.png", "reply"), ("arrowBack.svg", "arrow back"),
-    ("IMG_2031.jpg", ""), ("1x1.gif", ""),
+    ("IMG_2031.jpg", ""), ("1x1.gif", ""), ("share-hover.png", "share"), ("star_selected.svg", "star"),
 ])
 def test_an_icon_file_name_names_the_icon(name, words):
     assert file_words(name) == words

@@ -15,7 +15,7 @@ SAMPLES = {
     "candidate_filtering": {**CTX, "observation": "Results page", "context": "Results", "candidates": ["Click 'Red kettle'", "Click 'Help'"]},
     "action_selection": {**CTX, "observation": "Results page", "candidates": ["Click 'Red kettle'", "End task"]},
     "form_field_selection": {**CTX, "form_purpose": "Search form", "fields": ["Query (empty)", "Colour (any)"]},
-    "field_value": {**CTX, "form_purpose": "Search form", "field": "Query (text, empty)", "problem": ""},
+    "field_value": {**CTX, "form_purpose": "Search form", "field": "Query (text, empty)", "problem": "", "others": ""},
     "form_review": {**CTX, "form_purpose": "Search form", "form_state": "Query: kettle", "options": ["Edit field: Query", "Submit the form", "Leave the form"]},
     "dropdown_option": {**CTX, "trigger": "button 'Sort'", "options": ["Price: low to high", "Newest"]},
     "search_suggestion": {**CTX, "query": "red kett", "suggestions": ["red kettle", "red kettle electric"]},

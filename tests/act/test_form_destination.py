@@ -1,0 +1,49 @@
+"""A form with a text area and a text field, a task putting its value "into the text field": only the field is
+filled, and its value is asked with the form's other filled fields shown (act/form.py, named_fields.destination_field).
+Real Chromium, the real extension, the scripted LLM over real HTTP."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from companion.act import execute
+from companion.act.named_fields import destination_field
+from companion.pagemem.divide import divide_page
+from tests.support.act_context import candidate_for
+from tests.support.htmlsnap import snapshot_from_html
+
+TASK = "Find the last word in the text area, enter it into the text field and press Submit."
+
+
+@pytest.mark.browser
+async def test_the_value_goes_into_the_field_the_task_names_by_its_kind(browser, open_page, make_ctx, scripted_llm,
+                                                                         llm_client_for):
+    open_page("read_then_enter.html")
+    server = scripted_llm(rules=[{"prompt": "field_value", "pattern": "Other fields of the form: .*heron",
+                                  "responses": [json.dumps({"value": "heron"})]},
+                                 {"prompt": "form_review", "responses": [json.dumps({"reason": "ok", "index": 2})]}])
+    llm_client_for(server)
+    ctx = await make_ctx(TASK)
+    await execute(ctx, candidate_for(ctx, "Submit"), "scripted")
+    assert browser.driver.find_element(By.ID, "submitted").text == "sent heron"
+    assert browser.driver.find_element(By.ID, "source").get_attribute("value").endswith("heron")  # left as it was
+    assert not [r for r in server.requests if "Which fields must be filled" in r.last_user]  # chosen by rule
+
+
+def fields(body: str):
+    return list(divide_page(snapshot_from_html(f"<html><body><form>{body}</form></body></html>")).all_elements())
+
+
+def test_the_kind_the_task_names_picks_the_field():
+    both = fields('<textarea aria-label="Passage">some words</textarea><input type="text" aria-label="Answer">')
+    assert destination_field("Enter it into the text field.", both) == 1
+    assert destination_field("Paste it into the text area.", both) == 0
+    assert destination_field("Enter the word and press Submit.", both) is None  # no kind named
+
+
+def test_a_form_of_one_kind_of_field_is_left_to_the_model():
+    inputs = fields('<input type="text" aria-label="First"><input type="text" aria-label="Last">')
+    assert destination_field("Enter Ada into the text field.", inputs) is None
