@@ -126,3 +126,11 @@ def names_in(text: str, phrase: str, *, begun: bool = False) -> bool:
         last = have[i + n - 1]
         return have[i:i + n - 1] == want[:-1] and (last.startswith(want[-1]) if begun else last == want[-1])
     return any(at(i) for i in range(len(have) - n + 1))
+
+
+def states_the_task(task: str, text: str, share: float = 0.8) -> bool:
+    """`text` is the task's own sentence: nearly all of its content words are the task's (a page that shows the task
+    it sets, as a test page does)."""
+    words = content_words(text)
+    asked = set(content_words(task))
+    return len(words) >= 2 and sum(w in asked for w in words) >= share * len(words)

@@ -146,6 +146,19 @@ def shows_named_option(ctx: AgentContext, trigger: Element) -> bool:
         ctx.task, trigger.name)
 
 
+MENU_ROLES = frozenset({"menuitem", "menuitemcheckbox", "menuitemradio", "option", "treeitem"})
+
+
+def is_open(pm: PageMem | None, trigger: Element) -> bool:
+    """The trigger's menu is open: it says so (aria-expanded), or every element its last click revealed on this
+    document is still on the page and they are a menu's entries. A "Load more" that revealed rows is not a menu:
+    clicking it again loads more."""
+    shown = [pm.element_by_ref(ref) for ref in trigger.dropdown_elements] if pm is not None else []
+    if not shown or any(e is None for e in shown):
+        return False
+    return trigger.expanded is True or all(e.role in MENU_ROLES for e in shown)
+
+
 def sends_empty(el: Element, revealed: list[Element], typed_secrets: set[tuple[int, int]]) -> bool:
     """A send or submit control revealed beside a text field that is still empty (a reply's "send" under its empty
     message box): not a menu's entry to pick. Picked, it sent an empty reply the task never asked for; the fields
@@ -181,6 +194,10 @@ async def dropdown_action(ctx: AgentContext, trigger: Element, *, fill: FieldAct
         if option is None:
             raise ActionFailed(f"{label(trigger)} no longer has the remembered option")
         return Outcome(actions=[await set_option(ctx, trigger, option)], url_changed=ctx.page_changed)
+    if pick is None and is_open(pm, trigger):
+        # The default model clicked a menu's button five times in one step, opening and closing its menu in turn.
+        raise NoOp(f"{label(trigger)} is open: what it showed is on the page now; clicking it again would close it",
+                   would_be=f"Clicked {label(trigger)}")
     if pick is None and shows_named_option(ctx, trigger):
         # The default model, its menu set to the team the task names, opened it again and picked another team.
         raise NoOp(f'{label(trigger)} already shows "{trigger.name}", the option the task names',

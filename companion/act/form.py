@@ -34,7 +34,7 @@ from companion.act.elements import (
 from companion.act.errors import ActionFailed
 from companion.act.models import FieldAction, FormField, Outcome
 from companion.act.named_fields import (
-    destination_field, named_values_held, names_action, set_value_for, unset_choice, unset_named,
+    destination_field, named_values_held, names_action, set_value_for, unset_choice, unset_named, value_named_for,
 )
 from companion.llm.fallback import NoDecision
 from companion.llm.fit import declare_choice, declare_subset
@@ -238,9 +238,13 @@ async def _fill_and_review(ctx: AgentContext, fill: FieldAction, section: PageSe
 
 def with_named(task: str, fields: list[Element], chosen: list[int]) -> list[int]:
     """The fields the model chose, then those it left out while the task names a box or option of theirs that is
-    unset (named_fields.unset_choice): such a field is the task's by the task's own words. The default model chose
-    only the email for "Subscribe ada@example.com to the monthly newsletter", and the form went with "Weekly"."""
-    return list(chosen) + [i for i, e in enumerate(fields) if i not in chosen and unset_choice(task, e)]
+    unset (named_fields.unset_choice), or a value for an empty text field (named_fields.value_named_for): such a
+    field is the task's by the task's own words. The default model chose only the email for "Subscribe
+    ada@example.com to the monthly newsletter", and the form went with "Weekly"; it chose From and To for a flight
+    "on 11/15/2016" and sent the form with its departure date empty, six times."""
+    return list(chosen) + [i for i, e in enumerate(fields) if i not in chosen and (
+        unset_choice(task, e) or (is_text_field(e) and not e.is_password and not (e.value or "").strip()
+                                  and value_named_for(task, e) is not None))]
 
 
 def submit_refused(ctx: AgentContext, purpose: str, fields: list[Element]) -> tuple[str, ...]:

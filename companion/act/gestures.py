@@ -22,7 +22,7 @@ from companion.act.models import Candidate
 from companion.llm.fit import declare_choice
 from companion.pagemem.model import Element, PageMem
 from companion.protocol import ElementRef, Snapshot, SnapshotElement
-from companion.text import content_words, names_in, quoted_spans
+from companion.text import content_words, names_in, quoted_spans, states_the_task
 
 declare_choice("drop_place", CHOICE_TOKENS)
 
@@ -191,13 +191,6 @@ def scroll_candidates(task: str, snapshot: Snapshot | None) -> list[Candidate]:
         what = f'the text area "{_preview(text)}"' if (ref, text) in areas else f'the text "{_preview(text)}"'
         out.append(Candidate(kind="scroll", label=f"scroll {what} to the {where}", element=ref, text=where))
     return out
-
-
-def states_the_task(task: str, text: str, share: float = 0.8) -> bool:
-    """`text` is the task's own sentence: nearly all of its content words are the task's."""
-    words = content_words(text)
-    asked = set(content_words(task))
-    return len(words) >= 2 and sum(w in asked for w in words) >= share * len(words)
 
 
 def _preview(text: str, words: int = 8) -> str:

@@ -62,8 +62,11 @@ FORMATS = {
 
 
 def formatted_value(task: str, el: Element) -> str | None:
-    """The one value of the task in the format this input's type fixes (a date, an email address), else None."""
+    """The one value of the task in the format this input's type fixes (a date, an email address), or a text field
+    named as a date ("Departure Date", often a date picker's plain text input), else None."""
     pattern = FORMATS.get(el.input_type) if el.tag == "input" else None
+    if pattern is None and is_text_field(el) and "date" in field_words(el):
+        pattern = FORMATS["date"]
     found = list(dict.fromkeys(pattern.findall(task))) if pattern else []
     return found[0] if len(found) == 1 else None
 

@@ -242,7 +242,7 @@ class PageObserver:
         if fits_whole(shown_text, small):
             # A small page (or selection): its sections' own text stands in for their extractions, and the page
             # task summary, the one call kept, points the actor at what matters (whole.py).
-            texts, entries = small_entries(pagemem, selected, views, added_group)
+            texts, entries = small_entries(pagemem, selected, views, added_group, task)
             summary = await summarize_for_task(caller, self.budget, task, history, pagemem, entries)
             return observation(summary, extractions=texts, small=True)
 

@@ -18,10 +18,13 @@ sections' own text (small_entries) stands in for their extractions in the one pa
 
 from __future__ import annotations
 
+import re
+
 from companion.observe.budget import preview
 from companion.observe.extraction import format_details
 from companion.pagemem.model import PageMem, PageSection
 from companion.pagemem.tokens import count_tokens
+from companion.text import states_the_task
 
 HISTORY_TOKENS = 250  # what a step's history entry keeps of a page shown whole (a task summary is <= 200)
 ADDED_LABEL = "Newly appeared since the page was opened (an opened menu, list or dialog):"
@@ -39,12 +42,24 @@ def whole_text(pagemem: PageMem, section_ids: list[str], views: dict[str, str], 
     return "\n".join(parts)
 
 
+_TEXT_LINE = re.compile(r"^\s*-?\s*text:\s*(.*)$")
+
+
+def without_task_statement(text: str, task: str) -> str:
+    """A section's text without its lines of plain text that state the task itself (a test page shows the task it
+    sets): the default model read "Find the 1st word in the paragraph" off that line and typed "Find"."""
+    return "\n".join(line for line in text.splitlines()
+                     if not ((m := _TEXT_LINE.match(line)) and states_the_task(task, m.group(1))))
+
+
 def small_entries(pagemem: PageMem, section_ids: list[str], views: dict[str, str],
-                  added_group: str | None) -> tuple[dict[str, str], list[str]]:
+                  added_group: str | None, task: str = "") -> tuple[dict[str, str], list[str]]:
     """A small page's stand-ins for extractions: (section id -> its text as shown, the task summary's entries
-    "purpose: text" in the order given, then the added group). A section with no text gives no entry."""
+    "purpose: text" in the order given, then the added group). A section with no text gives no entry; a line that
+    states the task is left out (without_task_statement)."""
     by_id = {s.id: s for s in pagemem.sections}
-    texts = {sid: format_details(by_id[sid], views.get(sid)) for sid in section_ids if sid in by_id}
+    texts = {sid: without_task_statement(format_details(by_id[sid], views.get(sid)), task)
+             for sid in section_ids if sid in by_id}
     texts = {sid: text for sid, text in texts.items() if text.strip()}
     entries = [f"{by_id[sid].purpose or by_id[sid].kind}: {text}" for sid, text in texts.items()]
     if added_group:

@@ -47,3 +47,15 @@ def test_the_kind_the_task_names_picks_the_field():
 def test_a_form_of_one_kind_of_field_is_left_to_the_model():
     inputs = fields('<input type="text" aria-label="First"><input type="text" aria-label="Last">')
     assert destination_field("Enter Ada into the text field.", inputs) is None
+
+
+def test_an_empty_field_named_as_a_date_gets_the_tasks_one_date():
+    from companion.act.form import with_named
+    from companion.act.named_fields import value_named_for
+
+    form = fields('<input type="text" aria-label="From:"><input type="text" aria-label="To:">'
+                  '<input type="text" aria-label="Departure Date">')
+    task = "Book the shortest one-way flight from: Burlington, IA to: BIS on 11/15/2016."
+    assert value_named_for(task, form[2]) == "11/15/2016"
+    assert with_named(task, form, [0, 1]) == [0, 1, 2]  # the model left the date out: the task gives it
+    assert value_named_for("Book a flight to BIS.", form[2]) is None

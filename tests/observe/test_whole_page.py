@@ -79,6 +79,18 @@ async def test_a_small_page_gets_one_task_summary_call_over_its_own_text(page_me
     assert any('button "Save"' in text for text in obs.extractions.values())  # the stand-ins the grounding reads
 
 
+async def test_a_line_of_a_small_page_that_states_the_task_is_not_shown_to_its_summary(page_mem, scripted_llm,
+                                                                                       llm_client_for):
+    _, pm = await page_mem("whole_guestbook.html")
+    server = scripted_llm(rules=observation_rules(summary="The Name field is empty."))
+    observer = PageObserver(client=llm_client_for(server), budget=Budget(whole_page_tokens=0, small_page_tokens=600))
+
+    await observer.observe("Write your name in the field, then press Save.", "", pm)
+
+    asked = server.requests[0].last_user.split("</page-content", 1)[0].split("Current page:", 1)[1]
+    assert 'textbox "Name"' in asked and "Write your name in the field" not in asked
+
+
 async def test_a_large_page_whose_selection_is_small_is_summarized_from_its_own_text(page_mem, scripted_llm, llm_client_for):
     _, pm = await page_mem("obs_shop.html")
     heading = next(i for i, s in enumerate(pm.sections) if "Trail running shoes" in s.details)
