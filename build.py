@@ -157,6 +157,9 @@ def build() -> None:
     # The extension validates messages against the same schema the companion generates.
     shutil.copy2(schema, EXTENSION_OUT / "protocol.schema.json")
     check_js(sorted(EXTENSION_OUT.rglob("*.js")))
+    # The copy keeps the sources' times; the manifest's is the build's, which is what says a build is older than a
+    # source it was made from (companion/bridge/locations.stale_build: the launcher refuses such a build).
+    (EXTENSION_OUT / "manifest.json").touch()
     manifest = json.loads((EXTENSION_OUT / "manifest.json").read_text())
     zip_path = DIST / f"webchallenger-extension-{manifest['version']}.zip"
     with zipfile.ZipFile(zip_path, "w", zipfile.ZIP_DEFLATED) as zf:

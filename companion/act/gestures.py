@@ -80,10 +80,13 @@ def slider_state(el: Element) -> str:
     return ", ".join(parts)
 
 
-def _slider_candidate(task: str, el: Element, section_id: str, sliders: int) -> Candidate:
-    """A lone slider and a task giving one number: that is its value, by rule; otherwise it is asked on choosing."""
+def _slider_candidate(task: str, el: Element, section_id: str, sliders: list[Element]) -> Candidate:
+    """A task giving as many numbers as the page has sliders: each slider's value is the number in its place (a lone
+    slider and one number; "Set the sliders to the combination [20,10,11]": the second slider's is 10), by rule;
+    otherwise it is asked on choosing."""
     numbers = _NUMBER.findall(task)
-    value = numbers[0] if sliders == 1 and len(numbers) == 1 else None
+    order = [s.ref for s in sliders]
+    value = numbers[order.index(el.ref)] if len(numbers) == len(order) and el.ref in order else None
     state = slider_state(el)
     what = f"slider {_quoted(el)}" if _name(el) else "slider"
     about = f" ({state})" if state else ""
@@ -103,7 +106,7 @@ def element_candidates(task: str, el: Element, section_id: str, page: "PageGestu
                        plain: Callable[[Element, str], Candidate]) -> list[Candidate]:
     """The candidates for one element: its gestures for a slider or a draggable element, else `plain`'s."""
     if is_slider(el):
-        return [_slider_candidate(task, el, section_id, len(page.sliders))]
+        return [_slider_candidate(task, el, section_id, page.sliders)]
     if is_draggable(el):
         # A draggable link or button still does what a click does.
         clicked = [plain(el, section_id)] if el.role in CLICKED_ROLES else []

@@ -6,6 +6,7 @@ transcripts on pages nobody tuned for:
     (act/named_fields.py);
   - check_named_controls_used: a submit before anything was used on the page while the task names other controls
     there or asks something in a clause before it (task_parts.request_before);
+  - check_fields_left_empty: a submit before anything was done while every text field with it is empty;
   - check_part_order: an element a later part of the task names while an earlier part is not done
     (act/task_parts.py);
   - check_named_instead: a control the task says nothing of while it names, or shares a word with, one to three
@@ -24,11 +25,12 @@ Element.clicked marks what the agent used on the page; ctx.submit_warnings and c
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 from companion.act.confirmation import submission
 from companion.act.context import AgentContext
-from companion.act.elements import is_form_field, is_native_select, label
+from companion.act.elements import is_empty, is_form_field, is_native_select, label
 from companion.act.errors import NotYet
 from companion.act.named_fields import fields_in_scope, names_action, unset_named
 from companion.act.prefilter import element_skip_reason
@@ -43,6 +45,7 @@ def check_premature(ctx: AgentContext, el: Element, section: PageSection | None)
     """Every rule, in the order whose reason says most: what is unset before what comes first."""
     check_named_fields_set(ctx, el, section)
     check_named_controls_used(ctx, el)
+    check_fields_left_empty(ctx, el, section)
     check_part_order(ctx, el)
     check_named_instead(ctx, el)
     check_row_named(ctx, el)
@@ -94,16 +97,20 @@ def check_part_order(ctx: AgentContext, el: Element) -> None:
         return
     if any(key == el.key for key, _ in ctx.submit_warnings):
         return
-    shown = [e for e in ctx.pagemem.all_elements() if not e.disabled]
-    # A list's options are the page's too: "Choose 5ft 11in from the dropdown, then click Maybe" names an option of
-    # a combobox whose own name says nothing (the default model clicked Maybe first). One already chosen is done.
-    present = [e.name or e.text for e in shown] + [o for e in shown for o in e.options if o != e.selected_option]
-    first = ctx.parts.first_pending(name, present)
+    first = ctx.parts.first_pending(name, present_names(ctx.pagemem))
     if first is None or (el.key, first) in ctx.order_warnings:
         return
     ctx.order_warnings.add((el.key, first))
     raise NotYet(f'not done yet: the task\'s part {first + 1}, "{ctx.parts.parts[first].text}", comes first and is '
                  "not done; do it first")
+
+
+def present_names(pagemem) -> list[str]:
+    """What the page's enabled elements are named, and its lists' options not chosen: a list's options are the page's
+    too ("Choose 5ft 11in from the dropdown, then click Maybe" names an option of a combobox whose own name says
+    nothing; the default model clicked Maybe first). One already chosen is done."""
+    shown = [e for e in pagemem.all_elements() if not e.disabled]
+    return [e.name or e.text for e in shown] + [o for e in shown for o in e.options if o != e.selected_option]
 
 
 def submits(el: Element) -> bool:
@@ -124,17 +131,25 @@ def check_named_controls_used(ctx: AgentContext, el: Element) -> None:
     "Even" buttons) or asks for something before the button (task_parts.request_before: "Expand the section
     below and click submit"). The default model pressed Submit first on both, "the page provides buttons for
     this". The named controls are buttons, boxes, options, links, tabs: text fields are check_named_fields_set's.
-    Chosen again, it is clicked."""
-    if not submits(el) or ctx.pagemem is None:
+    Chosen again, it is clicked.
+
+    Another button the task names is held back the same way while the task asks something before it ("Scroll to the
+    bottom of the textarea, enter the name Keneth, then press Cancel": the default model pressed Cancel at once), but
+    not for the other controls the task names: "Click ONE, then TWO" names TWO, which does not come first."""
+    name = el.name or el.text
+    is_submit = submits(el)
+    if ctx.pagemem is None or not (is_submit or (not is_form_field(el) and name and names_action(ctx.task, name))):
         return
     elements = [e for e in ctx.pagemem.all_elements() if not e.disabled]
     warning = (el.key, ("nothing done",))
     if warning in ctx.submit_warnings or any(e.clicked for e in elements):
         return
+    if not is_submit and ctx.parts.compound and ctx.parts.first_pending(name, present_names(ctx.pagemem)) is not None:
+        return  # an earlier part names another control here: check_part_order says which
     named = dict.fromkeys(f'{e.role} "{(e.name or e.text)[:60]}"' for e in elements
-                          if e.key != el.key and (e.name or e.text) and not is_text_field(e)
+                          if is_submit and e.key != el.key and (e.name or e.text) and not is_text_field(e)
                           and not submits(e) and names_action(ctx.task, e.name or e.text))
-    first = request_before(ctx.task, el.name or el.text) if not named else None
+    first = request_before(ctx.task, name) if not named else None
     if first and holds_already(first, elements):
         return
     if not named and not first:
@@ -158,6 +173,38 @@ def holds_already(clause: str, elements: list[Element]) -> bool:
         if want and any(asked[i:i + len(want)] == want for i in range(len(asked) - len(want) + 1)):
             return True
     return False
+
+
+# "Submit the form empty", "leave the fields blank", "select nothing": a task that wants nothing typed.
+_LEAVE_EMPTY = re.compile(r"\b(?:empty|blank|nothing|without (?:typing|entering|filling))\b", re.I)
+MAX_FIELDS_SAID = 4
+
+
+def gives_values(task: str) -> bool:
+    """The task gives something to type: a number, a quoted phrase, or a capitalised word inside the sentence (a
+    name). "Pay for the kettle" gives none: its empty form is not the task's to fill from its words."""
+    words = task.split()
+    return bool(re.search(r"\d", task) or quoted_as_written(task)
+                or any(w[:1].isupper() for w in words[1:] if w[:1].isalpha()))
+
+
+def check_fields_left_empty(ctx: AgentContext, el: Element, section: PageSection | None) -> None:
+    """A submit-like button clicked before anything was done on the page while every text field with it is empty is
+    refused once: "Search for adventure movies directed by Sullivan from year 2015" gives the values of the Director,
+    Genre and Year fields without quoting them, and the default model pressed Submit on the three empty fields. A
+    task that asks for nothing typed, or gives nothing to type (gives_values), is left alone; chosen again, the
+    button is clicked."""
+    if not submits(el) or ctx.pagemem is None or _LEAVE_EMPTY.search(ctx.task) or not gives_values(ctx.task):
+        return
+    texts = [e for e in fields_in_scope(ctx.pagemem, section) if is_text_field(e) and not e.disabled]
+    if not texts or any(key == el.key for key, _ in ctx.submit_warnings):  # refused already for another reason
+        return
+    if (any(e.clicked for e in ctx.pagemem.all_elements())
+            or not all(is_empty(e, ctx.typed_secrets) for e in texts)):
+        return
+    ctx.submit_warnings.add((el.key, ("fields empty",)))
+    raise NotYet(f"not clicked yet: nothing is done on this page yet and its fields are empty "
+                 f"({', '.join(label(e) for e in texts[:MAX_FIELDS_SAID])}); fill in what the task gives first")
 
 
 MAX_NAMED_INSTEAD = 3

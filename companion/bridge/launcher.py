@@ -27,7 +27,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from companion.bridge.auth import load_or_create_token
 from companion.bridge.hub import BridgeHub
-from companion.bridge.locations import OPTIONS_URL, REPO_ROOT, extension_dir  # noqa: F401  (re-exported)
+from companion.bridge.locations import OPTIONS_URL, REPO_ROOT, extension_dir, stale_build  # noqa: F401  (re-exported)
 from companion.bridge.recorder import Recorder
 from companion.bridge.runner import CompanionServer
 from companion.bridge.server import BridgeSettings
@@ -111,6 +111,10 @@ class LaunchedBrowser:
         manifest = self.opts.extension / "manifest.json"
         if not manifest.exists():
             raise LaunchError(f"no built extension at {self.opts.extension}: run `python3 build.py` first")
+        if stale_build(self.opts.extension):
+            # A MiniWoB run here loaded a day-old build: the companion's new rules read attributes it never sent.
+            raise LaunchError(f"the built extension at {self.opts.extension} is older than extension/ (changed since "
+                              "the last build): run `python3 build.py` first")
         for binary in (CHROMIUM, CHROMEDRIVER):
             if not Path(binary).exists():
                 raise LaunchError(f"{binary} is missing: install Debian's chromium and chromium-driver (python3 build.py install)")

@@ -147,14 +147,18 @@ def without_notes(text: str) -> str:
 # did something. On a task's first page nothing was done, and the default model wrote such sentences there three
 # times in one run, then ended or pressed Submit on the strength of them. "has to", "has not" claim nothing; a page's
 # own state ("the order has been shipped") has another subject.
-_PROGRESS = re.compile(r"\b(?:the user|you|we)\s+(?:has|have)\s+(?:already\s+)?(?:successfully\s+)?"
-                       r"(?!not\b|to\b|no\b|yet\b|a\b|an\b|the\b)(\w+)", re.I)
-_DONE_WORDS = frozenset("chosen done made typed sent written set put gone begun found".split())
+_PROGRESS = re.compile(r"\b(?:the user|you|we)\s+(?:has|have)\s+(?:already\s+)?(?:successfully\s+)?(\w+)", re.I)
+# What a person does in a browser. Reading words ("has found the contact", "has located") claim nothing done: a
+# sentence saying where the task's value is was cut with them, and the actor lost the address it was to click.
+_DONE_WORDS = frozenset("""clicked pressed typed entered selected chosen checked ticked unchecked submitted sent replied
+    forwarded marked filled completed done set saved deleted dragged moved opened closed logged searched navigated
+    expanded collapsed highlighted scrolled shared liked starred purchased bought booked added removed changed updated
+    edited created copied pasted answered signed""".split())
 
 
 def claims_progress(sentence: str) -> bool:
-    """The sentence says the user already did something ("has selected", "have chosen")."""
-    return any(w.lower().endswith("ed") or w.lower() in _DONE_WORDS for w in _PROGRESS.findall(sentence))
+    """The sentence says the user already did something in the browser ("has selected", "have chosen")."""
+    return any(w.lower() in _DONE_WORDS for w in _PROGRESS.findall(sentence))
 
 
 def without_progress_claims(text: str) -> tuple[str, list[str]]:

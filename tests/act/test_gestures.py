@@ -153,3 +153,11 @@ async def test_a_drag_by_one_place_drops_onto_the_neighbour(browser, open_page, 
     assert outcome.actions == ['Dragged listitem "Cy" onto "Bo" (2 of 4)']
     order = browser.driver.execute_script("return [...document.querySelectorAll('li')].map(li => li.textContent)")
     assert order == ["Ada", "Cy", "Bo", "Dora"]
+
+
+async def test_a_task_giving_one_number_per_slider_sets_each_by_its_place(browser, open_page, make_ctx):
+    open_page("gestures.html")
+    ctx, offered = await _offered(make_ctx, "Set the sliders to the combination [35,40,5] and submit.")
+    labels = [c.label for c in offered if c.kind == "slider"]
+    assert labels[0] == 'set the slider "volume" (now 10, from 0 to 50) to 35'
+    assert labels[1].endswith(" to 40") and labels[2].endswith(" to 5")

@@ -197,3 +197,26 @@ async def test_an_alike_control_of_a_row_the_task_does_not_name_is_refused_once(
     juan = next(e for e in ctx.pagemem.all_elements() if "juan" in e.context)
     await execute(ctx, element_candidate(juan, ctx.pagemem.section_of(juan.ref).id), "scripted")
     assert browser.driver.find_element(By.ID, "did").text == "shared Lou @juan"
+
+
+async def test_submit_while_every_field_is_empty_is_refused_once(browser, open_page, make_ctx):
+    open_page("empty_fields.html")
+    ctx = await make_ctx("Search for adventure movies directed by Sullivan from year 2015.")
+    said = await _twice(ctx, "Submit")
+    assert "its fields are empty" in said and 'textbox "Director"' in said
+    assert browser.driver.find_element(By.ID, "submitted").text == "submitted [||]"  # chosen again: clicked
+
+
+async def test_a_task_that_asks_for_empty_fields_submits_at_once(browser, open_page, make_ctx):
+    open_page("empty_fields.html")
+    ctx = await make_ctx("Leave the fields blank and press Submit.")
+    await execute(ctx, candidate_for(ctx, "Submit"), "scripted")
+    assert browser.driver.find_element(By.ID, "submitted").text == "submitted [||]"
+
+
+async def test_a_named_button_waits_for_what_the_task_asks_before_it(browser, open_page, make_ctx):
+    open_page("scroll_then_button.html")
+    ctx = await make_ctx("Scroll to the bottom of the textarea, enter the name Keneth, then press Cancel.")
+    said = await _twice(ctx, "Cancel")
+    assert "Scroll to the bottom of the textarea" in said and "first" in said
+    assert browser.driver.find_element(By.ID, "did").text == "pressed Cancel as"

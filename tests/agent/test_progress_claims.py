@@ -39,3 +39,4 @@ def test_what_is_left_to_do_and_the_pages_own_state_claim_nothing():
     assert not claims_progress("The user has not yet clicked the Yes button.")
     assert not claims_progress("The user has to select three boxes.")
     assert not claims_progress("Order #110 has been shipped to Ann Lee.")
+    assert not claims_progress("The user has already found Ann Lee in the contact book, at 5550 Marsh Grove.")

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from companion.bridge.locations import stale_build
+
 ROOT = Path(__file__).resolve().parents[2]
 DIST_EXTENSION = ROOT / "dist" / "extension"
 _BUILD_LOCK = ROOT / "dist" / ".build.lock"
@@ -17,13 +19,7 @@ _BUILD_LOCK = ROOT / "dist" / ".build.lock"
 
 def _extension_is_stale() -> bool:
     """dist/extension is missing or older than a source file or the protocol it validates against."""
-    marker = DIST_EXTENSION / "manifest.json"
-    if not marker.exists():
-        return True
-    built = marker.stat().st_mtime
-    sources = [p for p in (ROOT / "extension").rglob("*") if p.is_file()]
-    sources += [ROOT / "companion" / "protocol.py"]
-    return any(p.stat().st_mtime > built for p in sources)
+    return not (DIST_EXTENSION / "manifest.json").exists() or stale_build(DIST_EXTENSION)
 
 
 def ensure_extension_built() -> None:
