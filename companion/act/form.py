@@ -120,11 +120,12 @@ def _others(ctx: AgentContext, el: Element) -> str:
 
 
 async def _fill(ctx: AgentContext, fill: FieldAction, el: Element, purpose: str, actions: list[str],
-                problem: str = "") -> Outcome | None:
+                problem: str = "", others: str = "") -> Outcome | None:
     """ElementAction (`fill`) on one field (Algorithm 9). Returns its outcome when it left the page or opened a
-    modal (the form cannot go on), else None."""
+    modal (the form cannot go on), else None. `others`: the form's other filled fields, for a field whose value the
+    task reads from one of them."""
     try:
-        outcome = await fill(ctx, el, form=FormField(purpose=purpose, problem=problem, others=_others(ctx, el)))
+        outcome = await fill(ctx, el, form=FormField(purpose=purpose, problem=problem, others=others))
     except ActionFailed as exc:
         actions.extend(exc.done)  # e.g. the combobox did open: the history says so
         log.info("could not fill %s: %s", label(el), exc)
@@ -181,7 +182,10 @@ async def _fill_and_review(ctx: AgentContext, fill: FieldAction, section: PageSe
     for i in with_named(ctx.task, fields, chosen):
         # The fields as the page now has them: filling one (opening a combobox) refreshes the PageMem.
         el = _live(ctx, fields[i])
-        if el is not None and (ended := await _fill(ctx, fill, el, purpose, actions)):
+        # The field a task puts a value "into" by its kind gets the others shown: its value is read from one of them
+        # (shown to every field, the default model copied the year into the director's field).
+        others = _others(ctx, el) if el is not None and i == into else ""
+        if el is not None and (ended := await _fill(ctx, fill, el, purpose, actions, others=others)):
             return ended
 
     # Phase 2: one validation pass over what the page now reports.

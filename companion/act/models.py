@@ -62,7 +62,7 @@ class FormField:
 
     purpose: str
     problem: str = ""
-    others: str = ""  # the form's other filled text fields, as their lines: what the value may be read from
+    others: str = ""  # for the field a task puts a value "into": the form's other filled fields, what it is read from
 
 
 # ElementAction (routing.element_action) as SubmitForm and DropdownAction receive it: called with
