@@ -17,7 +17,7 @@ from companion.act.basic import click_element, settle
 from companion.act.context import AgentContext
 from companion.act.errors import ActionFailed
 from companion.act.named_fields import FORMATS
-from companion.pagemem.model import Element, PageMem
+from companion.pagemem.model import Element, PageMem, PageSection
 from companion.pagemem.widgets import is_text_field
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -51,11 +51,16 @@ def is_date_picker(el: Element, task: str) -> bool:
     return is_text_field(el) and "readonly" in el.attrs and not el.disabled and task_date(task) is not None
 
 
+def _calendar(pm: PageMem) -> PageSection | None:
+    """The section holding the calendar's month controls."""
+    step = _step_control(pm, _PREVIOUS) or _step_control(pm, _NEXT)
+    return pm.section_of(step.ref) if step is not None else None
+
+
 def shown_month(pm: PageMem) -> tuple[int, int] | None:
     """(year, month) of the calendar's title: the first month name and year in the section holding the month
     controls, else anywhere on the page."""
-    step = _step_control(pm, _PREVIOUS) or _step_control(pm, _NEXT)
-    section = pm.section_of(step.ref) if step is not None else None
+    section = _calendar(pm)
     texts = [section.details] if section is not None else []
     texts += [s.details for s in pm.sections]
     for text in texts:
@@ -72,8 +77,7 @@ def _step_control(pm: PageMem, name: re.Pattern) -> Element | None:
 def day_element(pm: PageMem, day: int) -> Element | None:
     """The calendar's link for `day`: the first enabled element whose name is that number alone, in the calendar's
     section (the one holding its month controls) when there is one (a page's "1" of a pager is no day)."""
-    step = _step_control(pm, _PREVIOUS) or _step_control(pm, _NEXT)
-    section = pm.section_of(step.ref) if step is not None else None
+    section = _calendar(pm)
     elements = list(section.all_elements()) if section is not None else []
     days = [e for e in [*elements, *pm.all_elements()] if not e.disabled and e.role in DAY_ROLES
             and (e.name or e.text).strip() == str(day) and not is_text_field(e)]

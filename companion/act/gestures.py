@@ -9,7 +9,7 @@ onto a button a person would be asked about is asked about); a slider, like typi
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable
+from typing import Callable, Iterable, NamedTuple
 
 from companion import llm
 from companion.act import action_strings as say
@@ -211,7 +211,17 @@ def _element(ctx: AgentContext, ref: ElementRef | None) -> Element:
     return el
 
 
-def drop_places(ctx: AgentContext, el: Element) -> list[tuple[str, ElementRef | None, float, float]]:
+class DropPlace(NamedTuple):
+    """One place a dragged element may go, as the drop-place question lists it."""
+
+    label: str
+    to: ElementRef | None
+    dx: float
+    dy: float
+    place: tuple[int, int] | None = None  # (k, n): onto the k-th of the n draggable items of the target's list
+
+
+def drop_places(ctx: AgentContext, el: Element) -> list[DropPlace]:
     """Where a dragged element may go: onto each other draggable element (with its place among those of its part of
     the page: a list's order), onto what the task names, then by a step in each direction."""
     pm = ctx.pagemem
@@ -227,10 +237,12 @@ def drop_places(ctx: AgentContext, el: Element) -> list[tuple[str, ElementRef | 
     places = []
     for t in [t for t in draggables if t is not el][:MAX_DROP_PLACES]:
         peers = [p for p in draggables if part(p) == part(t)]
-        places.append((f"onto {_quoted(t)} ({peers.index(t) + 1} of {len(peers)})", t.ref, 0.0, 0.0))
-    places += [(f'onto "{name}"', ref, 0.0, 0.0) for ref, name in page.named_targets(el)]
+        k, n = peers.index(t) + 1, len(peers)
+        places.append(DropPlace(f"onto {_quoted(t)} ({k} of {n})", t.ref, 0.0, 0.0, (k, n)))
+    places += [DropPlace(f'onto "{name}"', ref, 0.0, 0.0) for ref, name in page.named_targets(el)]
     step = max(MIN_DRAG_PX, 3 * max(el.box.w, el.box.h)) if el.box is not None else MIN_DRAG_PX
-    places += [(f"{word} by {round(step)} pixels", None, dx * step, dy * step) for word, (dx, dy) in DIRECTIONS.items()]
+    places += [DropPlace(f"{word} by {round(step)} pixels", None, dx * step, dy * step)
+               for word, (dx, dy) in DIRECTIONS.items()]
     return places
 
 
@@ -264,25 +276,22 @@ def asked_position(task: str) -> tuple[str, int] | None:
     return None
 
 
-_PLACE_OF = re.compile(r"\((\d+) of (\d+)\)$")
-
-
-def place_at(places: list[tuple[str, ElementRef | None, float, float]], position: tuple[str, int]):
+def place_at(places: list[DropPlace], position: tuple[str, int]) -> DropPlace | None:
     """The drop place onto the element at `position` among the dragged element's list peers ('onto "Stace" (1 of
     5)'), or None. The dragged element's own place is the one number of its list no place names."""
-    numbered = [(int(m.group(1)), int(m.group(2)), p) for p in places if (m := _PLACE_OF.search(p[0]))]
+    numbered = [p for p in places if p.place is not None]
     if not numbered:
         return None
-    total = numbered[0][1]
+    total = numbered[0].place[1]
     kind, n = position
     if kind == "at":
         want = total if n == -1 else n
     else:
-        own = set(range(1, total + 1)) - {k for k, _, _ in numbered}
+        own = set(range(1, total + 1)) - {p.place[0] for p in numbered}
         if len(own) != 1:
             return None
         want = own.pop() + n
-    return next((p for k, of, p in numbered if k == want and of == total), None)
+    return next((p for p in numbered if p.place == (want, total)), None)
 
 
 async def drag(ctx: AgentContext, candidate: Candidate) -> str:
@@ -295,12 +304,12 @@ async def drag(ctx: AgentContext, candidate: Candidate) -> str:
     elif by_rule is not None:
         # "Drag Camella to the 1st position": the element in that place of the list, with no call (asked, the default
         # model dragged it "right by 403 pixels" off a vertical list).
-        where, to, dx, dy = by_rule
+        where, to, dx, dy = by_rule[:4]
     else:
-        variables = {"task": ctx.task, "history": ctx.history_text(), "dragged": label(el), "options": [p[0] for p in places]}
+        variables = {"task": ctx.task, "history": ctx.history_text(), "dragged": label(el), "options": [p.label for p in places]}
         reply = await llm.decided_twice(lambda v: llm.choose("drop_place", v, n=len(places), max_tokens=CHOICE_TOKENS),
                                         variables, prompt="drop_place")
-        where, to, dx, dy = places[reply.answer.index]
+        where, to, dx, dy = places[reply.answer.index][:4]
     await confirm_action(ctx, "click", el)
     result = await browser(ctx, ctx.session.drag(el.ref, to, dx=dx, dy=dy, tab=ctx.tab), f"dragging {label(el)}")
     return say.dragged(el, where) + (f" ({result.note})" if result.note else "")

@@ -14,7 +14,7 @@ transcripts on pages nobody tuned for:
   - check_row_named: one of alike controls (a "share" per post) from a row without the words the task tells rows
     apart by;
   - check_target_hidden: a control the task does not name while what the task quotes is on no element of the page
-    and closed tabs or sections could hide it;
+    and closed tabs or sections could hide it (is_closed_opener);
   - check_reads_only: in a question, a field or the submit button of a form that sends changes (POST) or edits the
     record the page shows: the default model, asked for a customer's email on an order's change page, chose the
     customer field, and the form workflow typed the task's words into the order and saved it; asked a product's
@@ -272,11 +272,10 @@ def check_row_named(ctx: AgentContext, el: Element) -> None:
 MAX_OPENERS_SAID = 4
 
 
-def closed_openers(elements: list[Element]) -> list[Element]:
+def is_closed_opener(e: Element) -> bool:
     """What hides part of the page: a tab not selected, a control that says it is collapsed (aria-expanded=false, a
     closed <details>' summary)."""
-    return [e for e in elements if not e.disabled and (e.expanded is False or (e.role == "tab" and not e.selected
-                                                                                 and e.expanded is not True))]
+    return not e.disabled and (e.expanded is False or (e.role == "tab" and not e.selected and e.expanded is not True))
 
 
 def check_target_hidden(ctx: AgentContext, el: Element) -> None:
@@ -290,13 +289,14 @@ def check_target_hidden(ctx: AgentContext, el: Element) -> None:
     shown = [e for e in ctx.pagemem.all_elements() if not e.disabled]
     names = [n for e in shown if (n := e.name or e.text)]
     missing = [q for q in quoted_as_written(ctx.task) if not any(names_in(n, q) for n in names)]
+    closed = [e for e in shown if is_closed_opener(e) and e.key != el.key]
     # Those not opened yet first: the default model went back to the tab it had just left.
-    unopened = [e for e in closed_openers(shown) if not e.clicked and e.key != el.key]
-    openers = dict.fromkeys(label(e) for e in unopened or closed_openers(shown) if e.key != el.key)
+    unopened = [e for e in closed if not e.clicked]
+    openers = dict.fromkeys(label(e) for e in unopened or closed)
     warning = (el.key, ("target hidden",))
     if not missing or not openers or warning in ctx.submit_warnings:
         return
-    if closed_openers([el]):  # an opener: the way to it, unless it was opened already and others were not
+    if is_closed_opener(el):  # an opener: the way to it, unless it was opened already and others were not
         if not (el.clicked and unopened):
             return
         ctx.submit_warnings.add(warning)
