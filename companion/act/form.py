@@ -106,15 +106,12 @@ def _validation_problem(el: Element, typed_secrets: set[tuple[int, int]]) -> str
 OTHERS_CHARS = 600  # the other filled fields shown with one field's question
 
 
-def _others(ctx: AgentContext, el: Element) -> str:
-    """The form's other text fields that hold a value, as their lines ("" when none): what a field's value may be
-    read from ("Copy the text in the text area, paste it into the textbox": the field alone did not show it)."""
-    pm = ctx.pagemem
-    form = ctx.forms.get(el.key)
-    section = pm.section_of(el.ref) if pm is not None else None
-    members = ([e for e in pm.all_elements() if ctx.forms.get(e.key) == form] if pm is not None and form is not None
-               else list(section.all_elements()) if section is not None else [])
-    lines = [describe(ctx, e) for e in members if e.key != el.key and is_text_field(e) and not e.is_password
+def _others(ctx: AgentContext, el: Element, fields: list[Element]) -> str:
+    """The form's other text fields (`fields`, as the page now has them) that hold a value, as their lines ("" when
+    none): what a field's value may be read from ("Copy the text in the text area, paste it into the textbox": the
+    field alone did not show it)."""
+    live = [_live(ctx, f) or f for f in fields]
+    lines = [describe(ctx, e) for e in live if e.key != el.key and is_text_field(e) and not e.is_password
              and (e.value or "").strip()]
     return "; ".join(lines)[:OTHERS_CHARS]
 
@@ -184,7 +181,7 @@ async def _fill_and_review(ctx: AgentContext, fill: FieldAction, section: PageSe
         el = _live(ctx, fields[i])
         # The field a task puts a value "into" by its kind gets the others shown: its value is read from one of them
         # (shown to every field, the default model copied the year into the director's field).
-        others = _others(ctx, el) if el is not None and i == into else ""
+        others = _others(ctx, el, fields) if el is not None and i == into else ""
         if el is not None and (ended := await _fill(ctx, fill, el, purpose, actions, others=others)):
             return ended
 
