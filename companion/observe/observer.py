@@ -42,7 +42,7 @@ from companion.observe.rows import absent_note, matched_rows, picked_rows_extrac
 from companion.observe.selection import select_sections
 from companion.observe.structure import controls_description, structural_kind
 from companion.observe.task_summary import direct_summary, summarize_for_task
-from companion.observe.whole import as_observation, fits_whole, for_history, small_entries, whole_text
+from companion.observe.whole import ADDED_LABEL, as_observation, fits_whole, for_history, small_entries, whole_text
 from companion.pagemem.model import Element, PageMem, PageSection
 from companion.pagemem.tokens import count_tokens
 from companion.pagemem.update import PageUpdate
@@ -243,8 +243,25 @@ class PageObserver:
             # A small page (or selection): its sections' own text stands in for their extractions, and the page
             # task summary, the one call kept, points the actor at what matters (whole.py).
             texts, entries = small_entries(pagemem, selected, views, added_group, task)
-            summary = await summarize_for_task(caller, self.budget, task, history, pagemem, entries)
-            return observation(summary, extractions=texts, small=True)
+            ruled = self._rule_made(task, pagemem, list(texts), views, modal_view)
+            kept = {sid: ruled.get(sid, text) for sid, text in texts.items() if ruled.get(sid, text)}
+            if kept:  # a page of controls only keeps their own text: its summary says what it offers
+                texts = kept
+                entries = [f"{top[sid].purpose or top[sid].kind}: {text}" for sid, text in texts.items()]
+                if added_group:
+                    entries.append(f"{ADDED_LABEL}\n{added_group}")
+            if (kept and not added_group and all(sid in ruled for sid in kept)
+                    and fits_whole("\n".join(entries), self.budget.direct_summary_tokens)):
+                # Rows read by rule are the facts themselves: a summary could only restate them, or, as on a
+                # held-out admin's search result, read "Daniel Ricci" off the order's row as the customer's email.
+                summary = direct_summary(entries)
+            else:
+                summary = await summarize_for_task(caller, self.budget, task, history, pagemem, entries)
+            rows = [text for sid, text in ruled.items() if sid in texts]
+            return observation(summary, extractions=texts, small=True, by_rule=rows,
+                               named_rows=any(matched_rows(task, top[sid]) for sid in ruled if sid in texts),
+                               related=list(dict.fromkeys(v for sid in ruled if sid in texts
+                                                          for v in related_values(task, top[sid]))))
 
         picked, scans = await self._select_items(caller, task, history, [top[sid] for sid in selected], digest)
 
@@ -262,7 +279,7 @@ class PageObserver:
             return (bool(self.budget.own_text_tokens) and sid not in as_rows and (modal_view is None or sid != modal.id)
                     and views.get(sid, top[sid].details) == top[sid].details)
 
-        as_rows.update({sid: text for sid in extract_ids if by_rule(sid) and not is_own_extraction(details[sid], self.budget)
+        as_rows.update({sid: text for sid in extract_ids if by_rule(sid)
                         for text in [_controls_extraction(top[sid])] if text is not None})
         # A table's picked rows are its facts: shown with their headers, not paraphrased by an extraction call
         # (the model read one order's customer as another's email on the held-out admin).
@@ -312,6 +329,24 @@ class PageObserver:
                 where = "new region" if self.digest.is_new_section(sec) else (sec.purpose or sec.kind)
                 added_blocks.append((where, moved))
         return views, render_added_group(added_blocks)
+
+    def _rule_made(self, task: str, pagemem: PageMem, section_ids: list[str], views: dict[str, str],
+                   modal_view: str | None) -> dict[str, str]:
+        """A small page's extractions written by rule, for the sections seen whole: the rows the task names, with
+        their headers (a small list's own outline puts the headers a screen away from the cells), and "" for a
+        section of controls only (its elements are candidates; it holds no fact), a pagination bar's counts."""
+        out: dict[str, str] = {}
+        if not self.budget.own_text_tokens:  # the small page's idea is off: the paper's pipeline
+            return out
+        for sid in section_ids:
+            sec = pagemem.section(sid)
+            if sec is None or (modal_view is not None and sec.kind == "modal") or views.get(sid, sec.details) != sec.details:
+                continue
+            if matched_rows(task, sec) and (rows := _rows_as_data(task, sec)):
+                out[sid] = rows
+            elif (controls := _controls_extraction(sec)) is not None:
+                out[sid] = controls
+        return out
 
     async def _resummarize_changed(self, caller: Caller, pagemem: PageMem) -> None:
         """UpdateSection marks a section for re-summary when its structure changed a lot (>= 3 elements added

@@ -7,6 +7,7 @@ import pytest
 
 from companion.observe import Budget, PageObserver
 from companion.observe.whole import whole_text
+from companion.observe.structure import controls_description
 from companion.pagemem.tokens import count_tokens
 from companion.pagemem.update import update_page_mem
 from tests.support.observe_requests import requests_for
@@ -171,10 +172,29 @@ async def test_a_section_of_a_few_lines_is_its_own_summary_and_extraction_on_a_l
     assert requests_for(server, "detail_extraction") == []
     assert obs.extractions[table.id].startswith("Row matching the task (1 of ")
     assert "Name: Turntable | SKU: SKU-100 | Category: Audio | Price: 249.00" in obs.extractions[table.id]
+    controls = [s for s in few if controls_description(s) is not None]
+    assert controls and len(controls) < len(few)  # the search box and the site's links; the banner says something
     for s in few:  # their own text stands for their extractions, and reaches the page task summary
-        assert obs.extractions[s.id] == s.details
+        assert obs.extractions[s.id] == ("" if s in controls else s.details)
     (summary,) = requests_for(server, "page_task_summary")
-    assert "Breadcrumbs" in summary.last_user and "Price: 249.00" in summary.last_user
+    assert "Price: 249.00" in summary.last_user
+    assert not any(s.details in summary.last_user for s in controls)  # controls are candidates, not facts
+
+
+async def test_a_small_pages_named_row_is_its_observation_with_no_call(page_mem, scripted_llm, llm_client_for):
+    """A search that left one row: the row, with its headers, is the observation; no summary restates it."""
+    _, pm = await page_mem("obs_admin_list.html")
+    table = next(s for s in pm.sections if s.kind == "list")
+    every = whole_text(pm, [s.id for s in pm.sections], {}, None)
+    budget = Budget(whole_page_tokens=0, small_page_tokens=count_tokens(table.details) + 5)
+    assert count_tokens(every) > budget.small_page_tokens  # the selection, not the page, is small
+    server = scripted_llm(rules=observation_rules(selection=[pm.sections.index(table)]))
+
+    obs = await PageObserver(client=llm_client_for(server), budget=budget).observe("What is the price of the Turntable?", "", pm)
+
+    assert obs.selected == [table.id] and obs.small and requests_for(server, "page_task_summary") == []
+    assert "Name: Turntable | SKU: SKU-100 | Category: Audio | Price: 249.00" in obs.summary
+    assert obs.named_rows and obs.by_rule == [obs.extractions[table.id]]
 
 
 async def test_with_small_pages_off_every_section_is_extracted_as_the_paper_says(page_mem, scripted_llm, llm_client_for):
