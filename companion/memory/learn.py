@@ -198,9 +198,10 @@ def learn_click(store: WebsiteMemStore, page: PageMem, element: Element, *, reve
 
 def known_dropdowns(store: WebsiteMemStore, pagemem: PageMem) -> dict[tuple[int, int], DropdownRecord]:
     """The remembered dropdown of every trigger on the page, by the trigger's wire address. A record of this
-    page wins, then one of a page of the same template; a record from elsewhere on the site serves only
-    when every record of that trigger agrees (a header menu), since one trigger may open different menus
-    on different pages (a list's "Actions" differ per model). Triggers now expanded are left out (what they
+    page wins, then one of a page of the same template; records from elsewhere on the site serve only
+    when they come from several pages and all agree (a header menu), since one trigger may open different menus
+    on different pages (a list's "Actions" differ per model; a held-out admin's orders showed the products' "By
+    status" menu, Active/Draft/Discontinued, recorded on the product list alone). Triggers now expanded are left out (what they
     opened is on the page already), as are records none of whose elements are known."""
     records: dict[str, list[DropdownRecord]] = {}
     for r in store.dropdowns():
@@ -217,7 +218,8 @@ def known_dropdowns(store: WebsiteMemStore, pagemem: PageMem) -> dict[tuple[int,
             continue
         choice = (next((r for r in found if r.url == url), None)
                   or next((r for r in found if r.template_id and r.template_id == pagemem.template_id), None))
-        if choice is None and len({tuple(e.key for e in r.elements) for r in found}) == 1:
+        if (choice is None and len({r.url for r in found}) > 1
+                and len({tuple(e.key for e in r.elements) for r in found}) == 1):
             choice = found[0]
         if choice is not None:
             out[el.key] = choice

@@ -84,6 +84,13 @@ def test_a_trigger_that_opens_different_menus_on_different_pages_is_not_guessed_
     assert learn.known_dropdowns(store, returns) == {}
 
 
+def test_a_menu_seen_on_one_other_page_only_is_not_guessed_elsewhere(store):
+    """One page's record is no agreement: a list's "By status" opens that list's statuses, not another's."""
+    learn_open_menu(store, "/orders", ["Mark shipped", "Export"], ORDERS)
+    returns = closed_menu_page("/returns", RETURNS)
+    assert learn.known_dropdowns(store, returns) == {}
+
+
 # --------------------------------------------------------------------------- links, templates, bookmarks
 
 
