@@ -21,8 +21,9 @@ Controls are read from the base page's structure (page_controls), grouped by the
 - search: a typing field that is the only one of its form and says it searches (its name, label or button
   in several languages, or type=search / role=searchbox);
 - pagination: the group's link names are page numbers or next/previous words;
-- sort: the group's links sit in a table's header (a list section's elements outside its rows), or the
-  parameter's name says it sorts;
+- view: a parameter whose name starts with "_" (the site's own flags: a popup, facet counts);
+- sort: most of the group's links are named as the page's table columns, or several sit in a list's header (a
+  list section's elements outside its rows), or the parameter's name says it sorts;
 - filter: any other group; its label is the parameter's name in words (a date range sets two parameters
   at once: the group is the pair).
 """
@@ -36,6 +37,7 @@ from urllib.parse import parse_qsl, urlsplit
 from companion.explore.should_skip import link_url
 from companion.memory.records import ControlRecord
 from companion.memory.store import normalize_url
+from companion.observe.outline import parse_outline, read_table
 from companion.pagemem.model import Element, PageMem
 from companion.pagemem.widgets import is_text_field
 
@@ -100,19 +102,35 @@ def page_controls(page: PageMem, params: set[str]) -> list[ControlRecord]:
             changed = query_params_changed(href, page.url) if href else None
             if changed is not None and set(changed) <= params:
                 groups.setdefault(",".join(changed), []).append((el, el.key in header))
+    headers = _column_headers(page) if groups else set()
     for key, links in groups.items():
         names = list(dict.fromkeys((el.name or el.text).strip()[:NAME_CHARS] for el, _ in links if (el.name or el.text).strip()))
-        out.append(ControlRecord(url=url, kind=_kind(key, links, names), param=key, label=_words(key),
+        out.append(ControlRecord(url=url, kind=_kind(key, links, names, headers), param=key, label=_words(key),
                                  choices=names[:MAX_CHOICES], count=len(names)))
     return out
 
 
-def _kind(param: str, links: list[tuple[Element, bool]], names: list[str]) -> str:
+def _kind(param: str, links: list[tuple[Element, bool]], names: list[str], headers: set[str]) -> str:
     if names and all(PAGE_NAME.match(n) for n in names):
         return "pagination"
-    if any(in_header for _, in_header in links) or SORT_PARAM.search(param):
+    if param.startswith("_"):
+        return "view"  # a leading underscore marks the site's own flag (a popup, facet counts), not the data's field
+    named_columns = sum(1 for n in names if n.lower() in headers)
+    if SORT_PARAM.search(param) or (named_columns and named_columns * 2 >= len(names)):
+        return "sort"  # most of its links are named as the table's columns: the sortable headers
+    if any(in_header for _, in_header in links) and len(names) > 1:
         return "sort"
     return "filter"
+
+
+def _column_headers(page: PageMem) -> set[str]:
+    """The column headers of the page's tables, lower-cased (a sortable header's link is named as its column)."""
+    heads: set[str] = set()
+    for section in page.sections:
+        table = read_table(parse_outline(section.details))
+        if table is not None:
+            heads.update(h.strip().lower() for h in table.headers if h.strip())
+    return heads
 
 
 def _search_box(url: str, elements: list[Element]) -> ControlRecord | None:

@@ -18,7 +18,9 @@ Pages no task starts from are never bookmarks, by signals any site gives:
 - a record's history or log (the last segment of its path);
 - pages outside the application: when most pages the site knows share a first path segment (/admin/, /app/),
   a page outside it is a "leave the application" link (a "view site", a home page of another app);
-- URLs that name a destructive action (delete, remove, cancel, ...).
+- URLs that name a destructive action (delete, remove, cancel, ...);
+- a page's query variants (its list under a filter, a sort, a date: "Today", "2023"), when the page itself is
+  known: they are its controls, a task reaches them from it.
 
 Names are deterministic, from structure only: the page's title (its first part: a site-wide suffix such as
 "| My shop" says nothing; the name of a link to it when two bookmarks share a title), and what it holds: "list of orders" when it has a list's controls, then those
@@ -67,12 +69,15 @@ def learned_bookmarks(stats: Iterable[PageStats], controls: Iterable[ControlReco
     for c in controls:
         by_page.setdefault(c.url, []).append(c)
     prefix = app_prefix(stats)
+    bare = {_without_query(st.url) for st in stats if not urlsplit(st.url).query}
     ranked = []
     for st in stats:
         people = st.visits + st.clicks_in
         score = len(st.linked_from) + st.visits
         if score < BOOKMARK_MIN_SCORE or not is_start_page(st, prefix):
             continue
+        if urlsplit(st.url).query and _without_query(st.url) in bare:
+            continue  # a list under a filter or a sort is its page's control (explore/controls.py), not a place
         nav = len(st.linked_from) >= NAV_MIN_LINKING
         listed = any(c.kind in LIST_CONTROLS for c in by_page.get(st.url, []))
         ranked.append(((not nav, -people, not listed, -len(st.linked_from), st.url), score, st))
@@ -106,6 +111,11 @@ def app_prefix(stats: list[PageStats]) -> str | None:
         return None
     segment, n = firsts.most_common(1)[0]
     return f"/{segment}" if segment and n * 2 > len(seen) else None
+
+
+def _without_query(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/')}"
 
 
 def _first_segment(url: str) -> str:

@@ -67,7 +67,7 @@ class PageStats(Record):
     clicks_in: int = Field(0, description="recorded clicks by the agent or the user that navigated here")
 
 
-ControlKind = Literal["search", "sort", "filter", "pagination"]
+ControlKind = Literal["search", "sort", "filter", "pagination", "view"]
 
 
 class ControlRecord(Record):

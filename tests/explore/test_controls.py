@@ -52,3 +52,21 @@ def test_a_page_with_other_sections_at_the_same_path_is_another_view():
     other = html[:html.index("<table")] + "<form class='stock'><select name='w'><option>Main</option></select></form>" \
         + "<article class='notes'><p>Teapots: 4 left.</p></article>" + html[html.index("</table>") + len("</table>"):]
     assert not is_same_view(orders("?view=stock", other), page)
+
+
+CUSTOMERS = ("<main><h1>Customers</h1><p><a href='c.html?_facets=1'>Show counts</a></p>"
+             "<form><select name=action><option>---</option><option>Export</option></select><button>Go</button>"
+             "<table><thead><tr><th><a href='c.html?o=1'>Name</a></th><th><a href='c.html?o=2'>City</a></th><th>Spent</th>"
+             "</tr></thead><tbody><tr><td>Ann</td><td>Lyon</td><td>3.00</td></tr><tr><td>Bo</td><td>Oslo</td><td>4.00</td>"
+             "</tr></tbody></table></form><h3>By tier</h3><ul><li><a href='c.html?tier=gold'>Gold</a></li>"
+             "<li><a href='c.html?tier=silver'>Silver</a></li></ul></main>")
+
+
+def test_links_named_as_the_tables_columns_sort_and_an_underscore_parameter_is_a_view_flag():
+    """A short table inside a form is no list of items, so no list header says where its links sit: they are named
+    as its columns. A leading underscore marks the site's own flag ("Show counts"): no sort, no filter."""
+    page = divided(CUSTOMERS, "http://depot.example/app/c.html")
+    assert not any(s.kind == "list" for s in page.sections)
+    found = {(c.kind, c.param): c.choices for c in page_controls(page, {"o", "_facets", "tier"})}
+    assert found == {("sort", "o"): ["Name", "City"], ("view", "_facets"): ["Show counts"],
+                     ("filter", "tier"): ["Gold", "Silver"]}

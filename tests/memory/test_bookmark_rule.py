@@ -74,3 +74,11 @@ def test_the_site_memory_lists_learned_bookmarks_best_first(tmp_path):
         store.set_learned_bookmarks(learned_bookmarks(stats[1:]))  # stored first
         store.set_learned_bookmarks(learned_bookmarks(stats))
         assert [b.url.removeprefix(SITE) for b in store.bookmarks()] == ["/help", "/reports/weekly"]
+
+
+def test_a_known_pages_list_under_a_filter_or_date_is_no_bookmark_of_its_own():
+    nav = linked(4)
+    stats = [PageStats(url=SITE + "/products/", title="Products", linked_from=nav),
+             PageStats(url=SITE + "/products/?released__year=2023", title="2023", linked_from=nav),
+             PageStats(url=SITE + "/products/search?q=lamp", title="Results", linked_from=nav)]  # its page: unknown
+    assert urls(stats) == ["/products/", "/products/search?q=lamp"]
