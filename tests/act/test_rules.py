@@ -96,7 +96,32 @@ SHOP = (f"<header><a href='/'>Shop home</a><input type='search' aria-label='Sear
         "</ul></main><footer><a href='/help'>Help</a><a href='/about'>About</a></footer>")
 
 
-async def test_gather_packs_the_sections_and_navigation_into_one_call_each_candidate_naming_its_part(scripted_llm, llm_client_for):
+@pytest.fixture
+def filter_from_thirteen(monkeypatch):
+    """The filtering call's own behaviour on this 20-odd-candidate page: below the default bound it is not asked
+    (test_a_page_of_fewer_candidates_than_the_bound_is_not_filtered)."""
+    from companion.act import candidates
+
+    monkeypatch.setattr(candidates, "FEW_CANDIDATES", 12)
+
+
+async def test_a_page_of_fewer_candidates_than_the_bound_is_not_filtered(scripted_llm, llm_client_for):
+    """The filter costs the whole list once more and never saves prompt tokens: 20-odd candidates go to the choice."""
+    from companion.act.candidates import FEW_CANDIDATES
+
+    pm = page(SHOP, url="http://127.0.0.1:8000/kettles")
+    results = next(s for s in pm.sections if any(e.name == "Kettle 2" for e in s.all_elements()))
+    server = scripted_llm(rules=[])
+    llm_client_for(server)
+    got = await gather_candidates(ctx_for(pm, task="Open the red kettle"),
+                                  obs([results.id], [s.id for s in pm.sections if s.id != results.id]))
+
+    assert server.requests == []
+    assert 12 < len(got) <= FEW_CANDIDATES + 2  # every kettle, the top sections' links, then end task
+    assert {f'link "Kettle {i}"' for i in range(12)} <= {c.label for c in got}
+
+
+async def test_gather_packs_the_sections_and_navigation_into_one_call_each_candidate_naming_its_part(scripted_llm, llm_client_for, filter_from_thirteen):
     pm = page(SHOP, url="http://127.0.0.1:8000/kettles")
     sections = [s.id for s in pm.sections]
     results = next(s for s in pm.sections if any(e.name == "Kettle 2" for e in s.all_elements()))
@@ -118,7 +143,7 @@ async def test_gather_packs_the_sections_and_navigation_into_one_call_each_candi
     assert [c.label for c in got][:1] == ['link "Kettle 2"'] and not any("(part" in c.label for c in got)
 
 
-async def test_a_filtering_call_may_keep_more_than_twelve_and_is_not_asked_again(scripted_llm, llm_client_for):
+async def test_a_filtering_call_may_keep_more_than_twelve_and_is_not_asked_again(scripted_llm, llm_client_for, filter_from_thirteen):
     """A bound of 12 picks, with the rest asked again, cost the admin's product list seven calls per step."""
     pm = page(SHOP, url="http://127.0.0.1:8000/kettles")
     results = next(s for s in pm.sections if any(e.name == "Kettle 2" for e in s.all_elements()))
@@ -145,7 +170,7 @@ def test_packing_never_splits_a_group_and_starts_a_call_when_the_next_group_does
     assert packs[1].context == "d"  # a call of one group reads as before: its own context, no parts
 
 
-async def test_gather_asks_once_on_a_small_page(scripted_llm, llm_client_for):
+async def test_gather_asks_once_on_a_small_page(scripted_llm, llm_client_for, filter_from_thirteen):
     pm = page(SHOP, url="http://127.0.0.1:8000/kettles")
     results = next(s for s in pm.sections if any(e.name == "Kettle 2" for e in s.all_elements()))
     server = scripted_llm(rules=[{"prompt": "candidate_filtering", "responses": [choose([2])]}])

@@ -6,8 +6,18 @@ The filtering answers here are scripted the way the default model answered on su
 
 from __future__ import annotations
 
+import pytest
+
+from companion.act import candidates
 from companion.agent.loop import run_task
 from tests.support.agent_llm import candidates_of, index_of, options
+
+
+@pytest.fixture(autouse=True)
+def filter_from_thirteen(monkeypatch):
+    """What survives a filtering call is tested here, on pages of 13 to 40 candidates, which the default bound
+    (candidates.FEW_CANDIDATES) leaves unfiltered: the bound is lowered to where these pages are filtered."""
+    monkeypatch.setattr(candidates, "FEW_CANDIDATES", 12)
 
 
 def keep_only_the_textbox(text: str) -> dict:
