@@ -17,7 +17,7 @@ from collections import deque
 from companion.observe.derived import Derivation, Group, groups_of
 from companion.observe.grounding import (NUMBER, Grounded, NumberCheck, check_numbers, grounded_sentences, holds,
                                         page_content, sentences, without_notes)
-from companion.observe.values import PageUnits, Problem, ValueCheck, identifiers, lower_lines
+from companion.observe.values import PageUnits, Problem, ValueCheck, asks_email, identifiers, lower_lines
 from companion.pagemem.model import PageMem
 from companion.text import normalized
 
@@ -30,6 +30,7 @@ class SeenText:
     def __init__(self, task: str = "", *texts: str):
         self._parts: list[str] = [t for t in (task, *texts) if t]
         self._anchors = identifiers(task)  # what the task identifies its rows by
+        self._emails = asks_email(task)
         self._units: dict[str, PageUnits] = {}  # page -> its rows, list items and sections
         self._pages: dict[str, str] = {}  # page title (or URL) -> its text, the latest visit
         self._groups: dict[str, list[Group]] = {}  # page -> its listed items (what a count may count)
@@ -108,7 +109,7 @@ class SeenText:
         """The value rules against everything read (values.py); `answer`: for a final answer, which is about the
         task's identifiers even when it does not name them."""
         lines = lower_lines(page_content(self._reference())).splitlines()
-        return ValueCheck(self._anchors, lines, list(self._units.values()), answer=answer)
+        return ValueCheck(self._anchors, lines, list(self._units.values()), answer=answer, emails=self._emails)
 
     def unsupported(self, claim: str, answer: bool = False) -> list[Problem]:
         """What `claim` states that was not read (numbers first), or not where the task's identifier is."""

@@ -49,14 +49,41 @@ MAX_TIED = 3  # a sentence stating more values than this lists rows: each value 
 
 
 class Problem(NamedTuple):
-    """A value a text states that the pages do not support: not read at all, or (anchor) not where the task's
-    identifier is."""
+    """A value a text states that the pages do not support: not read at all, (anchor) not where the task's
+    identifier is, or (as_kind) stated as a kind of value it is not."""
 
     value: str
     anchor: str = ""
+    as_kind: str = ""
 
     def __str__(self) -> str:
+        if self.as_kind:
+            return f"{self.value} is no {self.as_kind}: the {self.as_kind} was not found on this page"
         return f"{self.value} was not found{f' with {self.anchor}' if self.anchor else ''} on this page"
+
+
+# "the email address of ... is Daniel Ricci": a sentence giving an email that holds none. Its value starts with a
+# capital or a quote ("is not listed", "is empty" state no value; "@" anywhere after it is an address).
+_EMAIL_STATED = re.compile(r"\be-?mail(?:\s+address)?\b[^.:]*?(?:\bis\b|\bwas\b|:)\s+[\"“']?(?!not\b|empty\b|missing\b|"
+                           r"unknown\b|blank\b|none\b|also\b)(?P<value>[A-Z][^.;,]*)", re.I)
+
+
+_ASKS_EMAIL = re.compile(r"\be-?mail\s+address|\bemails?\s+of\b", re.I)
+
+
+def asks_email(task: str) -> bool:
+    """Does the task ask for an email address ("the email address of ...")? A mail client's task ("the email from
+    Ann") speaks of messages, whose subjects a sentence may give as "the email ... is 'Lunch'"."""
+    return _ASKS_EMAIL.search(task) is not None
+
+
+def misnamed_emails(sentence: str) -> list[Problem]:
+    """Values a sentence states as an email address that are none (no "@" in what it gives)."""
+    m = _EMAIL_STATED.search(sentence)
+    if m is None or "@" in sentence[m.start():]:
+        return []
+    value = m.group("value").strip(" \"”'")
+    return [Problem(value, as_kind="email address")] if value[:1].isupper() else []
 
 
 @dataclass(frozen=True)
@@ -242,13 +269,14 @@ class ValueCheck:
     lines: list[str]  # every line read (the task, the pages, their URLs), lower_lines
     pages: list[PageUnits]
     answer: bool = False  # a final answer is about the task's identifiers even when it does not name them
+    emails: bool = False  # the task asks for an email address: a sentence giving one must hold one (misnamed_emails)
 
     @classmethod
     def within(cls, text: str, task: str) -> ValueCheck:
         """The rules against one text alone (a section an extraction copies from): its rows and the text itself."""
         rows = [m for g in groups_of(text) for m in g.members]
         return cls(identifiers(task), lower_lines(f"{task}\n{text}").splitlines(),
-                   [PageUnits(rows=rows, sections=[lower_lines(text)])])
+                   [PageUnits(rows=rows, sections=[lower_lines(text)])], emails=asks_email(task))
 
     def _held(self, value: Value) -> bool:
         return any(value.in_text(line) for line in self.lines)
@@ -260,6 +288,8 @@ class ValueCheck:
         anchors = named or (self.anchors if self.answer else [])
         values = values_of(sentence, self.anchors, named=bool(anchors))
         out = [Problem(v.text) for v in values if v.kind not in ("price", "number") and not self._held(v)]
+        if self.emails:
+            out += misnamed_emails(sentence)
         if anchors and len(values) <= MAX_TIED:
             held = [v for v in values if self._held(v)]
             out += [Problem(v.text, anchors[0].text) for v in held if not any(tied(v, a, self.pages) for a in anchors)]

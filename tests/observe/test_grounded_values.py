@@ -193,3 +193,23 @@ def test_a_table_of_one_row_is_a_row_not_its_cells():
                       'value="SO-1010"><button>Search</button><p>1 result (60 total)</p></form>')
     assert "SO-1011" not in one
     assert _check("Who placed order SO-1010?", one).problems("Order SO-1010 was placed by Ann Lee.") == []
+
+
+def _page_text(html: str) -> str:
+    return page_content("\n".join(s.details for s in divide_page(snapshot_from_html(html)).sections))
+
+
+def test_a_name_given_as_the_email_address_a_task_asks_for_is_refused():
+    """A search result showed the order's customer, Ann Lee; the summary gave her name as the email address."""
+    check = ValueCheck.within(_page_text(ORDERS), TASK)
+    assert check.problems("The email address of the customer who placed order #110 is Ann Lee.") == [
+        Problem("Ann Lee", as_kind="email address")]
+    assert str(check.problems("The email address is 'Ann Lee'.")[0]).startswith("Ann Lee is no email address")
+
+
+def test_an_email_given_or_said_missing_and_a_messages_subject_are_no_misnamed_email():
+    check = ValueCheck.within(_page_text(CUSTOMERS), TASK)
+    assert check.problems("The email address of the customer who placed order #110 is ann@shop.test.") == []
+    assert check.problems("The email address of the customer who placed order #110 is not shown on this page.") == []
+    mail = ValueCheck.within("- link \"Lunch on Friday\"", "Find the email from Ann and reply to it")
+    assert mail.problems("The email from Ann is \"Lunch on Friday\".") == []
