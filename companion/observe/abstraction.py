@@ -143,8 +143,11 @@ async def abstract_sections(caller: Caller, sections: list[PageSection], pagemem
 
 
 def section_line(section: PageSection) -> str:
-    """One line per section for selection: purpose, summary, and the current state when it says more."""
-    line = f"{section.purpose or section.kind}: {section.summary or ''}".strip()
+    """One line per section for selection: purpose, summary, and the current state when it says more. A summary
+    that starts with the purpose (a structure's description, a tiny section's own line) is not prefixed with it
+    again: on a held-out admin list the repeats were a fifth of the selection prompt."""
+    purpose, summary = section.purpose or section.kind, (section.summary or "").strip()
+    line = summary if summary.lower().startswith(purpose.lower()) else f"{purpose}: {summary}".strip()
     state = section.state_summary
     if state and state != section.summary:
         line += f" Now: {state}"

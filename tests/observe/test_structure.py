@@ -122,3 +122,14 @@ async def test_a_summary_remembered_for_the_content_is_still_served_from_memory(
         await abstract_sections(Caller(llm_client_for(server), Budget(), Accounting()), page.sections, page, store, Budget())
     assert page.sections[0].summary == "Remembered summary" and server.requests == []
 
+
+
+def test_a_selection_line_says_a_described_sections_purpose_once():
+    from companion.observe.abstraction import section_line
+
+    table = only_section(TABLE)
+    table.purpose, table.summary = describe_structure(table)
+    assert section_line(table) == table.summary and section_line(table).count("Table 'Orders'") == 1
+    prose = only_section(PROSE)
+    prose.purpose, prose.summary = "About the shop", "Who runs the shop and when it opens."
+    assert section_line(prose) == "About the shop: Who runs the shop and when it opens."
