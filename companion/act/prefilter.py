@@ -1,6 +1,6 @@
 """The rule pre-filter: drop candidates that cannot help before the LLM ever sees them (pure functions).
 
-Removed: navigating to the current page (also same-page #anchors), clicking a checked radio, re-opening a menu
+Removed: navigating to the current page (also same-page #anchors and an empty query, "?"), clicking a checked radio, re-opening a menu
 that is already open (aria-expanded=true on a popup trigger), switching to the active tab, print/tel/mailto/
 javascript: links, disabled elements, and links, navigations and tabs the task's site policy refuses
 (act/sites.py: non-web schemes, URLs cut by the extension, malformed URLs, sites outside --allow-domain). A link
@@ -58,11 +58,18 @@ def element_skip_reason(el: Element, page_url: str, sites: Sites = None) -> str 
         if decision.verdict == "refuse":
             return f"link not followed: {decision.reason}"
         resolved = decision.url.href if decision.url else ""
-        if h and (h.startswith("#") or same_document_url(resolved, page_url)) and not _has_popup(el):
-            return "link to the current page"
+        if h and (h.startswith("#") or same_document_url(_without_empty_query(resolved), _without_empty_query(page_url))) \
+                and not _has_popup(el):
+            return "link to the current page"  # a list's "All" facet (href "?") on the list as it is, too
     if PRINT.match(el.name or el.text or ""):
         return "print"
     return None
+
+
+def _without_empty_query(url: str) -> str:
+    """'/orders/?' is '/orders/': an empty query string asks for the same page."""
+    head, hash_, fragment = url.partition("#")
+    return (head[:-1] if head.endswith("?") else head) + hash_ + fragment
 
 
 def _has_popup(el: Element) -> bool:

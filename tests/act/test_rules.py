@@ -62,6 +62,13 @@ def test_prefilter_removes_no_ops_and_dead_links():
     assert names(kept) == ["Large", "Other", "Partner"]
 
 
+def test_a_lists_all_link_to_its_empty_query_is_the_current_page_unless_the_list_is_filtered():
+    facets = "<aside><a href='?'>All</a><a href='?status=paid'>Paid</a></aside>"
+    assert names(usable_elements(list(page(facets).all_elements()), URL)) == ["Paid"]
+    filtered = URL + "?status=paid"
+    assert names(usable_elements(list(page(facets, url=filtered).all_elements()), filtered)) == ["All"]
+
+
 def test_off_domain_links_go_only_when_domains_are_restricted():
     pm = page(NAV)
     assert "Partner" in names(usable_elements(list(pm.all_elements()), URL, []))
