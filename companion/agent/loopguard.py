@@ -22,7 +22,11 @@ An action that failed on a state (the page refused it: an element gone, a menu t
 not offered again on that state in a later step either: the held-out admin's default-model run retried the same
 three failing entries in each of seven steps, each step ending on the retry bound.
 
-Known no-ops and failures expire when the agent is on a different URL: another scheme, host, path or query (the fragment does
+An action that did change the page, done on a state the page has since come back to (the same elements in the same
+states and the same text), would only go round that cycle again: a toggle opened and closed, a tab shown and
+hidden. It is not offered on that state again either (came_back).
+
+Known no-ops, failures and cycles expire when the agent is on a different URL: another scheme, host, path or query (the fragment does
 not count: "#reviews" is the same document, as for the PageMem). A form that a first try left unsubmitted, or a
 button clicked before its fields were filled, changed nothing then; back on that page later, the same action on the
 same state may be the right one (the default model, refused "Log in" on a log-in page, never logged in). The loop
@@ -74,6 +78,7 @@ class LoopGuard:
         self.counts: Counter[tuple[str, str]] = Counter()
         self.noops: dict[str, set[str]] = {}  # state -> actions done there that changed nothing
         self.failures: dict[str, set[str]] = {}  # state -> actions that failed there
+        self.done: dict[tuple[str, str], set[str]] = {}  # (state, text) -> actions done there (this URL)
         self.noops_url = ""  # the document URL (no fragment) the known no-ops and failures were learnt on
         self._last: tuple[str, str, str] | None = None  # (state, text, action) of the last action done
         self.arrivals: dict[tuple[str, str], list[int]] = {}  # (state, text) -> the steps that started on it
@@ -83,6 +88,7 @@ class LoopGuard:
         has happened now."""
         self.counts[(state, action)] += 1
         self._last = (state, text, action)
+        self.done.setdefault((state, text), set()).add(action)
         return self.counts[(state, action)]
 
     def at(self, url: str) -> None:
@@ -91,6 +97,7 @@ class LoopGuard:
         if document != self.noops_url:
             self.noops.clear()
             self.failures.clear()
+            self.done.clear()
             self.noops_url = document
 
     def look(self, state: str, text: str) -> None:
@@ -102,6 +109,12 @@ class LoopGuard:
     def changed_nothing(self, state: str) -> set[str]:
         """The actions known to change nothing on this state."""
         return self.noops.get(state, set())
+
+    def came_back(self, state: str, text: str) -> set[str]:
+        """The actions done on this very state and text before, which changed the page: it has come back to it, so
+        doing one again only goes round the cycle once more (a filter panel's toggle opened and closed five
+        times a step on the held-out admin, each click looking new to the counts)."""
+        return self.done.get((state, text), set()) - self.changed_nothing(state)
 
     def failed(self, state: str, action: str) -> None:
         """`action` failed on this state: not offered there again (until the agent is on another URL)."""

@@ -22,7 +22,7 @@ from companion.act.errors import Declined, NoOp, NotYet
 from companion.act.models import Outcome
 from companion.act.filter_guard import element_name
 from companion.agent.describe_change import describe_change, page_lines
-from companion.agent.decide import CHANGED_NOTHING, DECLINED, TRIED, select_action
+from companion.agent.decide import CAME_BACK, CHANGED_NOTHING, DECLINED, TRIED, select_action
 from companion.agent.finish import (
     Answer, EndFacts, EndGate, Refused, declined_end, is_question, moves_on, narrowed_as_asked,
     split_problems,
@@ -286,6 +286,7 @@ class StepPhases:
     def _unavailable(self, st: StepState) -> dict[int, str]:
         """The candidates shown with their number but not choosable, and why."""
         noops, failed = self.guard.changed_nothing(st.state), self.guard.failed_here(st.state)
+        cycled = self.guard.came_back(st.state, st.text)
         page = urldefrag(st.ctx.url)[0]
         unavailable: dict[int, str] = {}
         for i, c in enumerate(st.candidates):
@@ -295,6 +296,8 @@ class StepPhases:
                 unavailable[i] = TRIED
             elif c.label in noops:
                 unavailable[i] = CHANGED_NOTHING
+            elif c.label in cycled and c.kind != "end_task":
+                unavailable[i] = CAME_BACK
         return unavailable
 
     async def _learn_noop(self, state: str, text: str) -> None:

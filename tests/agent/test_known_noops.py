@@ -5,7 +5,7 @@ headless Chromium, the real extension, the scripted LLM."""
 
 from __future__ import annotations
 
-from companion.agent.decide import CHANGED_NOTHING, TRIED
+from companion.agent.decide import CAME_BACK, CHANGED_NOTHING, TRIED
 from companion.agent.loop import run_task
 from tests.support.agent_llm import candidates_of, index_of
 from tests.support.task_events import notes
@@ -82,3 +82,14 @@ def test_an_in_page_search_that_re_creates_the_same_results_is_not_offered_again
     assert result.status != "looping", result.explanation
     third = candidates_of(server.prompts("action_selection")[2])
     assert CHANGED_NOTHING in third and index_of(third, r"^searchbox") is None
+
+
+def test_a_toggle_is_not_clicked_again_once_the_page_came_back_to_where_it_was_clicked(browser, pages, agent_llm, memory_dir):
+    """Closed, then opened: the page is as it was, and a third click would only close it again."""
+    server = agent_llm(choose=pick(r"By placed at"))
+    result = run(browser, pages, memory_dir, "Who placed order SO-7?", page="toggle_panel.html", max_steps=1)
+
+    assert browser.driver.execute_script("return window.toggles") == 2
+    assert len([a for a in result.actions if "By placed at" in a]) == 2
+    third = candidates_of(server.prompts("action_selection")[2])
+    assert CAME_BACK in third and index_of(third, r"By placed at") is None

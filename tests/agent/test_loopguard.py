@@ -132,3 +132,18 @@ def test_an_action_that_failed_on_a_state_stays_failed_there_until_the_url_chang
     assert guard.failed_here("S")
     guard.at("http://h/list?page=2")
     assert guard.failed_here("S") == set()
+
+
+def test_an_action_done_on_a_state_the_page_came_back_to_is_known_there_until_the_url_changes():
+    guard = LoopGuard()
+    closed, opened = _page("http://h/a"), _page("http://h/a", checked=True)
+    a, b = (page_state(closed), page_text(closed)), (page_state(opened), page_text(opened))
+    guard.at("http://h/a")
+    guard.record(*a[:1], "Clicked Toggle", a[1])
+    guard.look(*b)  # it changed the page: no no-op
+    assert guard.came_back(*b) == set() and guard.changed_nothing(a[0]) == set()
+    guard.record(b[0], "Clicked Toggle", b[1])
+    guard.look(*a)  # and back
+    assert guard.came_back(*a) == {"Clicked Toggle"}
+    guard.at("http://h/other")
+    assert guard.came_back(*a) == set()
