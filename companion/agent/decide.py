@@ -18,8 +18,8 @@ TRIED = "(tried in this step: not available now)"
 DECLINED = "(declined by the user: not offered again in this task)"
 # What an action that was done on this same page state and changed nothing is shown as (loopguard.py).
 CHANGED_NOTHING = "(done before on this same page: it changed nothing, so it is not offered again)"
-# What an action is shown as on a page state it was done on before, the page having come back to it since.
-CAME_BACK = "(done before on this same page, which has come back to as it was: doing it again repeats that)"
+# What an action is shown as on a page state where it was done before and took the page back to how it was earlier.
+CAME_BACK = "(done before on this same page: it took the page back to how it was earlier, so it is not offered again)"
 
 
 class Decision(BaseModel):

@@ -22,9 +22,9 @@ An action that failed on a state (the page refused it: an element gone, a menu t
 not offered again on that state in a later step either: the held-out admin's default-model run retried the same
 three failing entries in each of seven steps, each step ending on the retry bound.
 
-An action that did change the page, done on a state the page has since come back to (the same elements in the same
-states and the same text), would only go round that cycle again: a toggle opened and closed, a tab shown and
-hidden. It is not offered on that state again either (came_back).
+An action that took the page back to a state (the same elements in the same states, the same text) it had shown
+before the one the action was done on undoes what led there: a toggle closed after it was opened. It is not offered
+on that state again (came_back), so a toggle goes round once, not five times; the action that led forward stays.
 
 Known no-ops, failures and cycles expire when the agent is on a different URL: another scheme, host, path or query (the fragment does
 not count: "#reviews" is the same document, as for the PageMem). A form that a first try left unsubmitted, or a
@@ -78,7 +78,8 @@ class LoopGuard:
         self.counts: Counter[tuple[str, str]] = Counter()
         self.noops: dict[str, set[str]] = {}  # state -> actions done there that changed nothing
         self.failures: dict[str, set[str]] = {}  # state -> actions that failed there
-        self.done: dict[tuple[str, str], set[str]] = {}  # (state, text) -> actions done there (this URL)
+        self.seen: dict[tuple[str, str], int] = {}  # (state, text) -> the order it was first seen in (this URL)
+        self.backs: dict[tuple[str, str], set[str]] = {}  # (state, text) -> actions that led back to an earlier one
         self.noops_url = ""  # the document URL (no fragment) the known no-ops and failures were learnt on
         self._last: tuple[str, str, str] | None = None  # (state, text, action) of the last action done
         self.arrivals: dict[tuple[str, str], list[int]] = {}  # (state, text) -> the steps that started on it
@@ -88,7 +89,7 @@ class LoopGuard:
         has happened now."""
         self.counts[(state, action)] += 1
         self._last = (state, text, action)
-        self.done.setdefault((state, text), set()).add(action)
+        self.seen.setdefault((state, text), len(self.seen))
         return self.counts[(state, action)]
 
     def at(self, url: str) -> None:
@@ -97,13 +98,18 @@ class LoopGuard:
         if document != self.noops_url:
             self.noops.clear()
             self.failures.clear()
-            self.done.clear()
+            self.seen.clear()
+            self.backs.clear()
             self.noops_url = document
 
     def look(self, state: str, text: str) -> None:
         """The page as it is after the last action done: the same state and text make that action a known no-op there."""
         if self._last is not None and self._last[:2] == (state, text):
             self.noops.setdefault(state, set()).add(self._last[2])
+        elif (self._last is not None and self._last[:2] in self.seen  # (a URL change since forgot it)
+              and self.seen.get((state, text), len(self.seen)) < self.seen[self._last[:2]]):
+            self.backs.setdefault(self._last[:2], set()).add(self._last[2])  # back to a state seen before it
+        self.seen.setdefault((state, text), len(self.seen))
         self._last = None
 
     def changed_nothing(self, state: str) -> set[str]:
@@ -111,10 +117,11 @@ class LoopGuard:
         return self.noops.get(state, set())
 
     def came_back(self, state: str, text: str) -> set[str]:
-        """The actions done on this very state and text before, which changed the page: it has come back to it, so
-        doing one again only goes round the cycle once more (a filter panel's toggle opened and closed five
-        times a step on the held-out admin, each click looking new to the counts)."""
-        return self.done.get((state, text), set()) - self.changed_nothing(state)
+        """The actions that, done on this very state and text, brought the page back to a state it had shown before
+        this one: done again they undo what led here (a filter panel's toggle closed and opened five times a
+        step on the held-out admin, each click looking new to the counts). The action that led here stays
+        offered where it was done: a section expanded, collapsed by mistake, can be expanded again."""
+        return self.backs.get((state, text), set())
 
     def failed(self, state: str, action: str) -> None:
         """`action` failed on this state: not offered there again (until the agent is on another URL)."""

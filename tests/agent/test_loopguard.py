@@ -134,16 +134,27 @@ def test_an_action_that_failed_on_a_state_stays_failed_there_until_the_url_chang
     assert guard.failed_here("S") == set()
 
 
-def test_an_action_done_on_a_state_the_page_came_back_to_is_known_there_until_the_url_changes():
+def test_an_action_that_took_the_page_back_to_an_earlier_state_is_known_there_until_the_url_changes():
     guard = LoopGuard()
     closed, opened = _page("http://h/a"), _page("http://h/a", checked=True)
     a, b = (page_state(closed), page_text(closed)), (page_state(opened), page_text(opened))
     guard.at("http://h/a")
-    guard.record(*a[:1], "Clicked Toggle", a[1])
-    guard.look(*b)  # it changed the page: no no-op
-    assert guard.came_back(*b) == set() and guard.changed_nothing(a[0]) == set()
+    guard.record(a[0], "Clicked Toggle", a[1])
+    guard.look(*b)  # forward: it changed the page to a state not seen before
+    assert guard.came_back(*a) == set() and guard.changed_nothing(a[0]) == set()
     guard.record(b[0], "Clicked Toggle", b[1])
-    guard.look(*a)  # and back
-    assert guard.came_back(*a) == {"Clicked Toggle"}
+    guard.look(*a)  # and back to where the page was
+    assert guard.came_back(*b) == {"Clicked Toggle"}
+    assert guard.came_back(*a) == set()  # the way forward stays open
     guard.at("http://h/other")
-    assert guard.came_back(*a) == set()
+    assert guard.came_back(*b) == set()
+
+
+def test_a_look_after_the_url_changed_learns_no_way_back():
+    guard = LoopGuard()
+    here, there = _page("http://h/a"), _page("http://h/b")
+    guard.at("http://h/a")
+    guard.record(page_state(here), "Clicked Go", page_text(here))
+    guard.at("http://h/b")  # the click navigated: what was learnt on /a is gone
+    guard.look(page_state(there), page_text(there))
+    assert guard.came_back(page_state(here), page_text(here)) == set()
