@@ -16,6 +16,7 @@ from companion.llm.answers import TaskSummary
 from companion.llm.fit import declare
 from companion.observe.budget import SMALL_PAGE_DEFAULT, Budget, pack, preview, prompt_tokens, shrink_to_fit, split_text
 from companion.observe.calls import Caller, Fallback
+from companion.observe.grounding import sentences
 from companion.pagemem.model import PageMem
 from companion.pagemem.tokens import count_tokens
 
@@ -54,6 +55,21 @@ def steps_done(history: str) -> str:
             actions.append(line[2:])
     flush()
     return "\n".join(lines)
+
+
+# A sentence that guesses instead of reporting: "the email address is likely stored in a separate table that is not
+# accessible", "it may be on the next page". The prompt says not to guess; the 1.5B model does, and the actor reads
+# the guess as what the page showed.
+_GUESS = re.compile(r"\b(?:likely|probably|possibly|presumably|perhaps|might|may\s+be|could\s+be|seems?\s+to\s+be|"
+                    r"appears?\s+to\s+be)\b", re.I)
+
+
+def without_guesses(summary: str) -> str:
+    """The summary without its sentences that guess; all of them guessing: the note that nothing answers the task."""
+    kept = [s for s in sentences(summary) if not _GUESS.search(s)]
+    if kept:
+        return " ".join(kept)
+    return "No detail on this page answers the task." if summary else summary
 
 
 def nothing_relevant(pagemem: PageMem) -> str:
@@ -106,7 +122,7 @@ async def summarize_for_task(caller: Caller, budget: Budget, task: str, history:
                                                     max_tokens=TASK_SUMMARY_MAX_TOKENS, fallback=_extractions([pieces[i] for i in idx]))
                                          for idx in groups))
         if len(answers) == 1:
-            return answers[0].summary.strip()
+            return without_guesses(answers[0].summary.strip())
         # Partial summaries, in page order, become the entries of the next round.
         pieces = [f"(page part {i}) {a.summary.strip()}" for i, a in enumerate(answers, 1)]
     return " ".join(pieces)

@@ -205,3 +205,24 @@ async def test_with_small_pages_off_every_section_is_extracted_as_the_paper_says
         "Which products are sold out?", "", pm)  # names no row, asks no extreme: the model picks and extracts rows
 
     assert len(requests_for(server, "detail_extraction")) == len([s for s in pm.sections if s.details.strip()])
+
+
+async def test_a_summary_sentence_that_guesses_is_not_part_of_the_observation(page_mem, scripted_llm, llm_client_for):
+    """The prompt says not to guess what is missing; what the model guessed anyway is not what the page showed."""
+    _, pm = await page_mem("obs_admin_list.html")
+    guess = ("The table lists 12 products. The price of the Teapot is not shown. "
+             "It is likely listed on the product's own page, which may be reached from the table.")
+    server = scripted_llm(rules=observation_rules(selection=list(range(len(pm.sections))), summary=guess))
+
+    obs = await PageObserver(client=llm_client_for(server), budget=Budget(whole_page_tokens=0, small_page_tokens=600)
+                             ).observe("What is the price of the Teapot?", "", pm)
+
+    assert requests_for(server, "page_task_summary")
+    assert obs.summary == "The table lists 12 products. The price of the Teapot is not shown."
+
+
+def test_a_summary_that_only_guesses_says_nothing_answers_the_task():
+    from companion.observe.task_summary import without_guesses
+
+    assert without_guesses("The price might be on page 2.") == "No detail on this page answers the task."
+    assert without_guesses("May 2024 orders are listed.") == "May 2024 orders are listed."  # a month, no guess
