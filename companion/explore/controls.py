@@ -105,7 +105,10 @@ def page_controls(page: PageMem, params: set[str]) -> list[ControlRecord]:
     headers = _column_headers(page) if groups else set()
     for key, links in groups.items():
         names = list(dict.fromkeys((el.name or el.text).strip()[:NAME_CHARS] for el, _ in links if (el.name or el.text).strip()))
-        out.append(ControlRecord(url=url, kind=_kind(key, links, names, headers), param=key, label=_words(key),
+        kind = _kind(key, links, names, headers)
+        if kind == "sort" and any(_names_column(n, headers) for n in names):
+            names = [n for n in names if _names_column(n, headers)]  # the columns, not a sorted one's "Toggle sorting"
+        out.append(ControlRecord(url=url, kind=kind, param=key, label=_words(key),
                                  choices=names[:MAX_CHOICES], count=len(names)))
     return out
 
@@ -115,12 +118,19 @@ def _kind(param: str, links: list[tuple[Element, bool]], names: list[str], heade
         return "pagination"
     if param.startswith("_"):
         return "view"  # a leading underscore marks the site's own flag (a popup, facet counts), not the data's field
-    named_columns = sum(1 for n in names if n.lower() in headers)
+    named_columns = sum(1 for n in names if _names_column(n, headers))
     if SORT_PARAM.search(param) or (named_columns and named_columns * 2 >= len(names)):
         return "sort"  # most of its links are named as the table's columns: the sortable headers
     if any(in_header for _, in_header in links) and len(names) > 1:
         return "sort"
     return "filter"
+
+
+def _names_column(name: str, headers: set[str]) -> bool:
+    """A link named as a column: its header's text, or its last words (a sorted column's header cell also holds its
+    "Toggle sorting" and order links before its name)."""
+    n = name.lower()
+    return any(h == n or h.endswith(" " + n) for h in headers)
 
 
 def _column_headers(page: PageMem) -> set[str]:

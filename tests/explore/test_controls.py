@@ -56,7 +56,7 @@ def test_a_page_with_other_sections_at_the_same_path_is_another_view():
 
 CUSTOMERS = ("<main><h1>Customers</h1><p><a href='c.html?_facets=1'>Show counts</a></p>"
              "<form><select name=action><option>---</option><option>Export</option></select><button>Go</button>"
-             "<table><thead><tr><th><a href='c.html?o=1'>Name</a></th><th><a href='c.html?o=2'>City</a></th><th>Spent</th>"
+             "<table><thead><tr><th><a href='c.html?o=-1'>Toggle sorting</a><a href='c.html?o=1'>Name</a></th><th><a href='c.html?o=2'>City</a></th><th>Spent</th>"
              "</tr></thead><tbody><tr><td>Ann</td><td>Lyon</td><td>3.00</td></tr><tr><td>Bo</td><td>Oslo</td><td>4.00</td>"
              "</tr></tbody></table></form><h3>By tier</h3><ul><li><a href='c.html?tier=gold'>Gold</a></li>"
              "<li><a href='c.html?tier=silver'>Silver</a></li></ul></main>")
