@@ -172,7 +172,7 @@ class StepPhases:
         for text in obs.by_rule:  # "Row matching the task (1 of 3): - row 2: …": our counts of what the page shows
             self.seen.add(text)
         self.seen.add_relevant(*obs.extractions.values())  # their numbers may be the operands of a total
-        obs.summary = await self._grounded(obs.summary, read=obs.whole)
+        obs.summary = await self._grounded(obs.summary, read=obs.whole, facts=[t for t in obs.by_rule if t.strip()])
         await self.events.emit("observation", step=self.step, url=obs.url, page=obs.page_title, text=obs.summary)
         ctx.observation = obs.summary
         ctx.related_terms = list(dict.fromkeys([*ctx.related_terms, *obs.related]))
@@ -181,7 +181,7 @@ class StepPhases:
         return StepState(ctx=ctx, obs=obs, page=page, summary=summary, observation=obs.summary, whole=obs.whole,
                          small=obs.small)
 
-    async def _grounded(self, summary: str, *, read: bool = False) -> str:
+    async def _grounded(self, summary: str, *, read: bool = False, facts: list[str] | None = None) -> str:
         """The observation without sentences stating numbers no visited page showed nor supports by a
         computation, or other values not read or not where the task's identifier is; a computed number keeps its
         computation in the observation, so in the history, and a left-out value leaves a note saying it was not
@@ -189,7 +189,11 @@ class StepPhases:
 
         `read`: the observation is the page's own text (a page shown whole), which no model wrote: nothing in it
         is a claim to check, and cut into sentences it would lose its element lines. Before the task's first action,
-        a sentence saying the user already did something is left out too (grounding.claims_progress)."""
+        a sentence saying the user already did something is left out too (grounding.claims_progress).
+
+        `facts`: what the observation read off the page by rule (the rows the task names, with their headers). When
+        no sentence of the summary holds, they are the observation: the held-out admin's order row ("Customer:
+        Daniel Ricci") was lost with a summary that gave that name as the email address."""
         if read:
             self.seen.add_relevant(summary)
             return summary
@@ -211,7 +215,8 @@ class StepPhases:
         self.seen.add_relevant(grounded.kept)
         if not grounded.dropped and not grounded.derived:
             return summary
-        return f"{grounded.kept or NOTHING_GROUNDED} {not_found_note(grounded.notes)}".strip()
+        kept = grounded.kept or " ".join(" ".join(facts or []).split()) or NOTHING_GROUNDED
+        return f"{kept} {not_found_note(grounded.notes)}".strip()
 
     async def _navigate(self, url: str):
         """Open `url` in the task's tab. Opening a URL twice is harmless, so one interrupted by a connection
