@@ -167,7 +167,7 @@ class StepPhases:
                                usage=self._usage())
         self.store = self.sites.attach(ctx, self.observer)  # the page may belong to another site
         page = ctx.pagemem
-        obs = await self.observer.observe(self.task, self.prompt_history(), ctx.pagemem, update)
+        obs = await self.observer.observe(self.task, self.prompt_history(), ctx.pagemem, update, related=ctx.related_terms)
         self.seen.add_page(ctx.pagemem)
         for text in obs.by_rule:  # "Row matching the task (1 of 3): - row 2: …": our counts of what the page shows
             self.seen.add(text)
@@ -395,7 +395,7 @@ class StepPhases:
         self.observer.view_all()
         ctx.view_all_active = True
         await self.events.emit("note", step=self.step, reason=st.reason, text="Viewing every section of the page in full.")
-        st.obs = await self.observer.observe(self.task, self.prompt_history(), ctx.pagemem, None)
+        st.obs = await self.observer.observe(self.task, self.prompt_history(), ctx.pagemem, None, related=ctx.related_terms)
         st.observation, st.whole, st.small = st.obs.summary, st.obs.whole, st.obs.small
         ctx.observation = st.observation
         await self._candidates(st, st.obs)
@@ -465,7 +465,7 @@ class StepPhases:
         if again:
             # Observed again, for no call while it stays small: the actor reads the page as it is now (a
             # summary written before the action kept saying "the text field is empty" once it was filled).
-            now = await self.observer.observe(self.task, self.prompt_history(), ctx.pagemem, update)
+            now = await self.observer.observe(self.task, self.prompt_history(), ctx.pagemem, update, related=ctx.related_terms)
             st.observation = f"{await self._grounded(now.summary, read=now.whole)}\n{' '.join(st.afters)}"
             obs_now = now.model_copy(update={"summary": st.observation})
         else:  # a large page, or one that grew past the bound: the change is said next to the observation

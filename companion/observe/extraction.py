@@ -90,7 +90,8 @@ def extraction_key(task: str, details: str) -> str:
 
 
 async def extract(caller: Caller, budget: Budget, task: str, history: str, pagemem: PageMem,
-                  section: PageSection, details: str, purpose: str | None = None) -> tuple[str, bool]:
+                  section: PageSection, details: str, purpose: str | None = None,
+                  related: list[str] | None = None) -> tuple[str, bool]:
     """(extraction, from_cache). Splits the details into pieces when one prompt cannot hold them.
     `purpose` overrides the section's label (a dialog shown from inside its host section). A table's rows are
     read one line each (outline.compact_rows: half the tokens of a list page's table)."""
@@ -118,8 +119,8 @@ async def extract(caller: Caller, budget: Budget, task: str, history: str, pagem
     # was invented, and would reach the observation and the history as a fact, unless it is computed from
     # the piece's numbers (a total of its prices, a count of its rows: grounding.py, derived.py).
     # The same for an email, a date or a name, and for a value the piece holds only in another row than the one
-    # the task names (values.py).
-    checked = [grounded_sentences(a.details, f"{task}\n{p}", p, values=ValueCheck.within(page_content(p), task).problems)
+    # the task names (values.py), or than one holding a name that row was found to hold on an earlier page (related).
+    checked = [grounded_sentences(a.details, f"{task}\n{p}", p, values=ValueCheck.within(page_content(p), task, related).problems)
                for a, p in zip(answers, pieces)]
     record_dropped(n for g in checked for n in g.notes)
     text = " ".join(g.kept for g in checked if g.kept)

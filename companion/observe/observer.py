@@ -150,7 +150,10 @@ class PageObserver:
         (the continuation offers what the last action added)."""
         return added_refs(self.digest if pagemem is self._pagemem else None, pagemem)
 
-    async def observe(self, task: str, history: str, pagemem: PageMem, update: PageUpdate | None = None) -> Observation:
+    async def observe(self, task: str, history: str, pagemem: PageMem, update: PageUpdate | None = None, *,
+                      related: list[str] | None = None) -> Observation:
+        """`related`: names a row the task names was found to hold on an earlier page (the order's customer): an
+        extraction's value tied to one of them is where the task's record leads (values.ValueCheck.related)."""
         accounting = Accounting()
         caller = Caller(self.client, self.budget, accounting)
         history = fit_history(history, self.budget.history_tokens)
@@ -288,7 +291,8 @@ class PageObserver:
         asked = [sid for sid in extract_ids if sid not in as_rows and not is_own_extraction(details[sid], self.budget)]
         extracting = asyncio.gather(*(
             extract(caller, self.budget, task, history, pagemem, top[sid], details[sid],
-                    purpose="Dialog that opened on the page" if modal_view is not None and sid == modal.id else None)
+                    purpose="Dialog that opened on the page" if modal_view is not None and sid == modal.id else None,
+                    related=related or [])
             for sid in asked))
         # The added group's entry (an extraction when it is large) does not wait for the sections' extractions.
         results, added_entry = await asyncio.gather(

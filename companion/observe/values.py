@@ -270,13 +270,17 @@ class ValueCheck:
     pages: list[PageUnits]
     answer: bool = False  # a final answer is about the task's identifiers even when it does not name them
     emails: bool = False  # the task asks for an email address: a sentence giving one must hold one (misnamed_emails)
+    related: list[Value] = field(default_factory=list)  # names a row the task names holds, read on earlier pages
 
     @classmethod
-    def within(cls, text: str, task: str) -> ValueCheck:
-        """The rules against one text alone (a section an extraction copies from): its rows and the text itself."""
+    def within(cls, text: str, task: str, related: list[str] | None = None) -> ValueCheck:
+        """The rules against one text alone (a section an extraction copies from): its rows and the text itself.
+        `related`: names the task's row was seen to hold on earlier pages (the order's customer), which a value here
+        may sit with instead (the customer's row on the customer list holds the email)."""
         rows = [m for g in groups_of(text) for m in g.members]
         return cls(identifiers(task), lower_lines(f"{task}\n{text}").splitlines(),
-                   [PageUnits(rows=rows, sections=[lower_lines(text)])], emails=asks_email(task))
+                   [PageUnits(rows=rows, sections=[lower_lines(text)])], emails=asks_email(task),
+                   related=[Value("email" if EMAIL.fullmatch(r) else "name", r) for r in related or []])
 
     def _held(self, value: Value) -> bool:
         return any(value.in_text(line) for line in self.lines)
@@ -292,5 +296,6 @@ class ValueCheck:
             out += misnamed_emails(sentence)
         if anchors and len(values) <= MAX_TIED:
             held = [v for v in values if self._held(v)]
-            out += [Problem(v.text, anchors[0].text) for v in held if not any(tied(v, a, self.pages) for a in anchors)]
+            out += [Problem(v.text, anchors[0].text) for v in held
+                    if not any(tied(v, a, self.pages) for a in [*anchors, *self.related])]
         return out

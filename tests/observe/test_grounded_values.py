@@ -213,3 +213,13 @@ def test_an_email_given_or_said_missing_and_a_messages_subject_are_no_misnamed_e
     assert check.problems("The email address of the customer who placed order #110 is not shown on this page.") == []
     mail = ValueCheck.within("- link \"Lunch on Friday\"", "Find the email from Ann and reply to it")
     assert mail.problems("The email from Ann is \"Lunch on Friday\".") == []
+
+
+def test_an_extraction_may_give_a_value_beside_the_name_the_tasks_row_was_found_to_hold():
+    """Order #110's row named Ann Lee (an earlier page); on the customer list, her row holds the email the task asks."""
+    customers = _page_text(CUSTOMERS_NO_ORDERS)
+    claim = "The email address of the customer who placed order #110 is ann@shop.test."
+    assert ValueCheck.within(customers, TASK).problems(claim) == [Problem("ann@shop.test", "110")]
+    assert ValueCheck.within(customers, TASK, related=["Ann Lee"]).problems(claim) == []
+    wrong = "The email address of the customer who placed order #110 is bob@shop.test."
+    assert ValueCheck.within(customers, TASK, related=["Ann Lee"]).problems(wrong) == [Problem("bob@shop.test", "110")]
