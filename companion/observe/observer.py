@@ -42,7 +42,8 @@ from companion.observe.rows import absent_note, matched_rows, picked_rows_extrac
 from companion.observe.selection import select_sections
 from companion.observe.structure import controls_description, structural_kind
 from companion.observe.task_summary import direct_summary, summarize_for_task
-from companion.observe.whole import ADDED_LABEL, as_observation, fits_whole, for_history, small_entries, whole_text
+from companion.observe.whole import (ADDED_LABEL, as_observation, entry_line, fits_whole, for_history, small_entries,
+                                     whole_text)
 from companion.pagemem.model import Element, PageMem, PageSection
 from companion.pagemem.tokens import count_tokens
 from companion.pagemem.update import PageUpdate
@@ -250,7 +251,7 @@ class PageObserver:
             kept = {sid: ruled.get(sid, text) for sid, text in texts.items() if ruled.get(sid, text)}
             if kept:  # a page of controls only keeps their own text: its summary says what it offers
                 texts = kept
-                entries = [f"{top[sid].purpose or top[sid].kind}: {text}" for sid, text in texts.items()]
+                entries = [entry_line(top[sid].purpose or top[sid].kind, text) for sid, text in texts.items()]
                 if added_group:
                     entries.append(f"{ADDED_LABEL}\n{added_group}")
             if (kept and not added_group and all(sid in ruled for sid in kept)
@@ -302,7 +303,7 @@ class PageObserver:
         extractions.update({sid: text for sid, (text, _) in zip(asked, results)})
         extractions.update(as_rows)
 
-        entries = [f"{top[sid].purpose or top[sid].kind}: {extractions[sid]}" for sid in extract_ids if extractions[sid]]
+        entries = [entry_line(top[sid].purpose or top[sid].kind, extractions[sid]) for sid in extract_ids if extractions[sid]]
         if added_entry:
             entries.append(added_entry)
         summary = (direct_summary(entries) if fits_whole("\n".join(entries), self.budget.direct_summary_tokens)

@@ -61,10 +61,17 @@ def small_entries(pagemem: PageMem, section_ids: list[str], views: dict[str, str
     texts = {sid: without_task_statement(format_details(by_id[sid], views.get(sid)), task)
              for sid in section_ids if sid in by_id}
     texts = {sid: text for sid, text in texts.items() if text.strip()}
-    entries = [f"{by_id[sid].purpose or by_id[sid].kind}: {text}" for sid, text in texts.items()]
+    entries = [entry_line(by_id[sid].purpose or by_id[sid].kind, text) for sid, text in texts.items()]
     if added_group:
         entries.append(f"{ADDED_LABEL}\n{added_group}")
     return texts, entries
+
+
+def entry_line(label: str, text: str) -> str:
+    """A section's entry for the page task summary: "label: text", or the text alone when it starts with its label
+    (a tiny section's purpose is its own line: 'heading "Orders": - heading "Orders"' said it twice, and a direct
+    summary carries it into the observation and every later prompt's history)."""
+    return text if text.lstrip("- ").lower().startswith(label.lower()) else f"{label}: {text}"
 
 
 def as_observation(pagemem: PageMem, text: str) -> str:

@@ -69,7 +69,7 @@ async def test_a_section_added_after_entry_runs_selection_again_and_its_elements
     (selection,) = [r for r in made if r.prompt == "section_selection"]
     offers = next(s for s in pm.sections if "Next-day delivery" in s.details)
     assert offers.id not in first.unselected + first.selected  # a section the entry selection never saw
-    assert "Delivery offers:" in selection.last_user  # the new section's line is among those chosen from
+    assert "] Delivery offers" in selection.last_user  # the new section's line is among those chosen from
     assert {e.name for e in (pm.element_by_ref(r) for r in obs.added[offers.id])} == {"Next-day delivery", "Collect in store"}
     # Once seen, it no longer counts as new: the next step with nothing changed makes no selection call.
     _, again = await observe_after(browser, observer, pm, server)

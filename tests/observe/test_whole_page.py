@@ -214,8 +214,8 @@ async def test_a_summary_sentence_that_guesses_is_not_part_of_the_observation(pa
              "It is likely listed on the product's own page, which may be reached from the table.")
     server = scripted_llm(rules=observation_rules(selection=list(range(len(pm.sections))), summary=guess))
 
-    obs = await PageObserver(client=llm_client_for(server), budget=Budget(whole_page_tokens=0, small_page_tokens=600)
-                             ).observe("What is the price of the Teapot?", "", pm)
+    obs = await PageObserver(client=llm_client_for(server), budget=Budget(whole_page_tokens=0, small_page_tokens=0)
+                             ).observe("What is the price of the Teapot?", "", pm)  # the paper's pipeline: a summary call
 
     assert requests_for(server, "page_task_summary")
     assert obs.summary == "The table lists 12 products. The price of the Teapot is not shown."
@@ -226,3 +226,10 @@ def test_a_summary_that_only_guesses_says_nothing_answers_the_task():
 
     assert without_guesses("The price might be on page 2.") == "No detail on this page answers the task."
     assert without_guesses("May 2024 orders are listed.") == "May 2024 orders are listed."  # a month, no guess
+
+
+def test_an_entry_says_its_label_once():
+    from companion.observe.whole import entry_line
+
+    assert entry_line('heading "Orders" [level=1]', '- heading "Orders" [level=1]') == '- heading "Orders" [level=1]'
+    assert entry_line("Order list", "Row matching the task (1 of 3): …") == "Order list: Row matching the task (1 of 3): …"
