@@ -63,9 +63,10 @@ def test_a_wrong_change_fails(suite, django_site, agent_llm, tmp_path):
 
 
 def test_a_task_stopped_by_its_time_limit_keeps_what_it_cost(suite, django_site, agent_llm, tmp_path):
-    # The second action choice never comes back in time: the limit stops the task mid-call.
+    # The second step's end check never comes back in time: the limit stops the task mid-call. (The filtered list
+    # shows its count, so the second step goes to its end check with no action choice.)
     agent_llm(choose=filter_then_end("Pending"), answer=count_shown,
-              stall=Stall(seconds=120, prompt="action_selection", at=2))
+              stall=Stall(seconds=120, prompt="end_task_verification", at=1))
 
     run = run_task_once(task_of(suite, "orders-pending-count"), django_site, "none", replace(OPTS, task_timeout=20),
                         tmp_path)
