@@ -38,6 +38,7 @@ from companion.observe.budget import Budget, fit_history
 from companion.observe import PageObserver
 from companion.observe.grounding import not_found_note, without_progress_claims
 from companion.observe.observer import Observation
+from companion.observe.task_summary import direct_summary
 from companion.pagemem.model import PageMem
 from companion.protocol import ElementRef
 
@@ -215,7 +216,7 @@ class StepPhases:
         self.seen.add_relevant(grounded.kept)
         if not grounded.dropped and not grounded.derived:
             return summary
-        kept = grounded.kept or " ".join(" ".join(facts or []).split()) or NOTHING_GROUNDED
+        kept = grounded.kept or direct_summary(facts or []) or NOTHING_GROUNDED
         return f"{kept} {not_found_note(grounded.notes)}".strip()
 
     async def _navigate(self, url: str):

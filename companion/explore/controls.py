@@ -105,21 +105,22 @@ def page_controls(page: PageMem, params: set[str]) -> list[ControlRecord]:
     headers = _column_headers(page) if groups else set()
     for key, links in groups.items():
         names = list(dict.fromkeys((el.name or el.text).strip()[:NAME_CHARS] for el, _ in links if (el.name or el.text).strip()))
-        kind = _kind(key, links, names, headers)
-        if kind == "sort" and any(_names_column(n, headers) for n in names):
-            names = [n for n in names if _names_column(n, headers)]  # the columns, not a sorted one's "Toggle sorting"
+        columns = [n for n in names if _names_column(n, headers)]
+        kind = _kind(key, links, names, columns)
+        if kind == "sort" and columns:
+            names = columns  # the columns, not a sorted one's "Toggle sorting"
         out.append(ControlRecord(url=url, kind=kind, param=key, label=_words(key),
                                  choices=names[:MAX_CHOICES], count=len(names)))
     return out
 
 
-def _kind(param: str, links: list[tuple[Element, bool]], names: list[str], headers: set[str]) -> str:
+def _kind(param: str, links: list[tuple[Element, bool]], names: list[str], columns: list[str]) -> str:
+    """`columns`: the names among `names` that are the page's table columns."""
     if names and all(PAGE_NAME.match(n) for n in names):
         return "pagination"
     if param.startswith("_"):
         return "view"  # a leading underscore marks the site's own flag (a popup, facet counts), not the data's field
-    named_columns = sum(1 for n in names if _names_column(n, headers))
-    if SORT_PARAM.search(param) or (named_columns and named_columns * 2 >= len(names)):
+    if SORT_PARAM.search(param) or (columns and len(columns) * 2 >= len(names)):
         return "sort"  # most of its links are named as the table's columns: the sortable headers
     if any(in_header for _, in_header in links) and len(names) > 1:
         return "sort"

@@ -263,9 +263,7 @@ class PageObserver:
                 summary = await summarize_for_task(caller, self.budget, task, history, pagemem, entries)
             rows = [text for sid, text in ruled.items() if sid in texts]
             return observation(summary, extractions=texts, small=True, by_rule=rows,
-                               named_rows=any(matched_rows(task, top[sid]) for sid in ruled if sid in texts),
-                               related=list(dict.fromkeys(v for sid in ruled if sid in texts
-                                                          for v in related_values(task, top[sid]))))
+                               **_row_facts(task, [top[sid] for sid in ruled if sid in texts]))
 
         picked, scans = await self._select_items(caller, task, history, [top[sid] for sid in selected], digest)
 
@@ -309,8 +307,7 @@ class PageObserver:
         summary = (direct_summary(entries) if fits_whole("\n".join(entries), self.budget.direct_summary_tokens)
                    else await summarize_for_task(caller, self.budget, task, history, pagemem, entries))
         return observation(summary, extractions=extractions, list_scans=scans, by_rule=list(as_rows.values()),
-                           named_rows=any(matched_rows(task, top[sid]) for sid in as_rows),
-                           related=list(dict.fromkeys(v for sid in as_rows for v in related_values(task, top[sid]))),
+                           **_row_facts(task, [top[sid] for sid in as_rows]),
                            list_items={sid: [it.id for _, it in pairs] for sid, pairs in picked.items()})
 
     # ------------------------------------------------------------------ helpers
@@ -425,6 +422,13 @@ def _rows_as_data(task: str, section: PageSection) -> str | None:
         ranked = ranked_rows(task, section)
         text = ranked.text if ranked is not None else None
     return text
+
+
+def _row_facts(task: str, ruled: list[PageSection]) -> dict:
+    """What the sections read by rule say of the task's rows: whether a row the task names is among them, and the
+    names such a row holds under a column the task speaks of (Observation.named_rows, Observation.related)."""
+    return {"named_rows": any(matched_rows(task, sec) for sec in ruled),
+            "related": list(dict.fromkeys(v for sec in ruled for v in related_values(task, sec)))}
 
 
 def _controls_extraction(section: PageSection) -> str | None:
