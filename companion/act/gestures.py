@@ -300,19 +300,20 @@ async def drag(ctx: AgentContext, candidate: Candidate) -> str:
     places = drop_places(ctx, el) if candidate.to is None else []
     by_rule = place_at(places, position) if position is not None else None
     if candidate.to is not None:  # the place is in the label: 'drag "item 3" onto "box B"'
-        where, to, dx, dy = "onto" + candidate.label.split(" onto", 1)[1], candidate.to, 0.0, 0.0
+        place = DropPlace("onto" + candidate.label.split(" onto", 1)[1], candidate.to, 0.0, 0.0)
     elif by_rule is not None:
         # "Drag Camella to the 1st position": the element in that place of the list, with no call (asked, the default
         # model dragged it "right by 403 pixels" off a vertical list).
-        where, to, dx, dy = by_rule[:4]
+        place = by_rule
     else:
         variables = {"task": ctx.task, "history": ctx.history_text(), "dragged": label(el), "options": [p.label for p in places]}
         reply = await llm.decided_twice(lambda v: llm.choose("drop_place", v, n=len(places), max_tokens=CHOICE_TOKENS),
                                         variables, prompt="drop_place")
-        where, to, dx, dy = places[reply.answer.index][:4]
+        place = places[reply.answer.index]
     await confirm_action(ctx, "click", el)
-    result = await browser(ctx, ctx.session.drag(el.ref, to, dx=dx, dy=dy, tab=ctx.tab), f"dragging {label(el)}")
-    return say.dragged(el, where) + (f" ({result.note})" if result.note else "")
+    result = await browser(ctx, ctx.session.drag(el.ref, place.to, dx=place.dx, dy=place.dy, tab=ctx.tab),
+                           f"dragging {label(el)}")
+    return say.dragged(el, place.label) + (f" ({result.note})" if result.note else "")
 
 
 async def set_slider(ctx: AgentContext, candidate: Candidate) -> str:
