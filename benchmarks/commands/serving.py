@@ -1,5 +1,5 @@
-"""`webchallenger bench serving RECORDING.jsonl... [--parallel 1,2] [--calls N]`: the embedded server's slot count
-against the same prompts, replayed from recorded task runs (`--llm-record`, or the LLM lines of `bench tasks
+"""`webchallenger bench serving RECORDING.jsonl... [--parallel 1,2] [--cache-reuse 0,256] [--calls N]`: the embedded
+server's slot count and llama.cpp's chunk reuse (`--cache-reuse`) against the same prompts, replayed from recorded task runs (`--llm-record`, or the LLM lines of `bench tasks
 --record`).
 
 On a CPU the prompt is the cost, and llama.cpp only skips the part of a prompt that a slot's KV cache already holds
@@ -7,8 +7,10 @@ On a CPU the prompt is the cost, and llama.cpp only skips the part of a prompt t
 history and observation, so how the calls meet the slots decides how much of each prompt is new. This replays a
 recording's calls in their recorded order, the calls that overlapped in the recording sent together again (the
 agent sends a step's candidate-filtering calls concurrently), to a fresh embedded server per setting, each setting
-in its own process, and reports per setting: wall time, prompt tokens, cached tokens, new tokens, and new tokens
-per call. Answers are not compared: the replay measures serving, not choices. Figures, not assertions.
+in its own process, and reports per setting: wall time, prompt tokens, cached tokens, new tokens, new tokens per
+call, and how many answers equal the recorded ones (chunk reuse shifts cached keys computed after another prefix, so
+it may change an answer; with the prefix cache alone, answers differ only where batching does). Figures, not
+assertions.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from companion.llm.config import CACHE_REUSE
 
 ROOT = Path(__file__).resolve().parents[2]
 OVERLAP_SLACK_S = 0.05
@@ -53,16 +57,17 @@ def waves(calls: list[dict]) -> list[list[dict]]:
     return out
 
 
-async def _replay(files: list[Path], parallel: int, limit: int | None) -> dict:
+async def _replay(files: list[Path], parallel: int, limit: int | None, reuse: int = 0) -> dict:
     import openai
 
     from companion.llm import LLMClient
 
-    client = LLMClient(spec="embedded", n_parallel=parallel, timeout_s=900)
+    client = LLMClient(spec="embedded", n_parallel=parallel, cache_reuse=reuse, timeout_s=900)
     await client.probe()
     api = openai.AsyncOpenAI(base_url=client.base_url, api_key="none", timeout=900)
     model = (await api.models.list()).data[0].id
-    totals = {"parallel": parallel, "calls": 0, "prompt_tokens": 0, "cached_tokens": 0, "wall_s": 0.0}
+    totals = {"parallel": parallel, "cache_reuse": reuse, "calls": 0, "prompt_tokens": 0, "cached_tokens": 0,
+              "same_answers": 0, "wall_s": 0.0}
 
     async def one(call: dict) -> None:
         params = call["params"]
@@ -76,6 +81,7 @@ async def _replay(files: list[Path], parallel: int, limit: int | None) -> dict:
         totals["calls"] += 1
         totals["prompt_tokens"] += usage.prompt_tokens
         totals["cached_tokens"] += (details.cached_tokens or 0) if details is not None else 0
+        totals["same_answers"] += response.choices[0].message.content == call["response"].get("text")
 
     started = time.monotonic()
     for path in files:
@@ -88,22 +94,23 @@ async def _replay(files: list[Path], parallel: int, limit: int | None) -> dict:
     return totals
 
 
-def run(files: list[Path], settings: list[int], limit: int | None, out: Path | None) -> int:
+def run(files: list[Path], settings: list[tuple[int, int]], limit: int | None, out: Path | None) -> int:
+    """settings: (slots, cache reuse) pairs, each replayed by a fresh server in its own process."""
     results = []
-    for parallel in settings:
+    for parallel, reuse in settings:
         proc = subprocess.run([sys.executable, "-m", "benchmarks.commands.serving", "--one", str(parallel),
-                               *(["--calls", str(limit)] if limit else []), *map(str, files)],
-                              cwd=ROOT, capture_output=True, text=True)
+                               "--cache-reuse", str(reuse), *(["--calls", str(limit)] if limit else []),
+                               *map(str, files)], cwd=ROOT, capture_output=True, text=True)
         lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
-        result = json.loads(lines[-1]) if proc.returncode == 0 and lines else {"parallel": parallel,
-                                                                               "error": proc.stderr.strip()[-400:]}
+        result = json.loads(lines[-1]) if proc.returncode == 0 and lines else {
+            "parallel": parallel, "cache_reuse": reuse, "error": proc.stderr.strip()[-400:]}
         results.append(result)
         print(json.dumps(result), flush=True)
-    print("slots  calls  wall s  prompt tokens  cached   new  new/call")
+    print("slots  reuse  calls  wall s  prompt tokens  cached    new  new/call  same answers")
     for r in results:
         if "error" not in r:
-            print(f"{r['parallel']:5d}  {r['calls']:5d}  {r['wall_s']:6.1f}  {r['prompt_tokens']:13d}  "
-                  f"{r['cached_tokens']:6d}  {r['new_tokens']:5d}  {r['new_per_call']:8d}")
+            print(f"{r['parallel']:5d}  {r['cache_reuse']:5d}  {r['calls']:5d}  {r['wall_s']:6.1f}  {r['prompt_tokens']:13d}  "
+                  f"{r['cached_tokens']:6d}  {r['new_tokens']:5d}  {r['new_per_call']:8d}  {r['same_answers']:12d}")
     if out:
         out.parent.mkdir(parents=True, exist_ok=True)
         with out.open("a") as f:  # a run may be split over sessions: one result file, appended
@@ -114,6 +121,8 @@ def run(files: list[Path], settings: list[int], limit: int | None, out: Path | N
 def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("recordings", nargs="+", type=Path, help="JSONL recordings holding LLM calls")
     parser.add_argument("--parallel", default="1,2", help="slot counts to compare (comma-separated)")
+    parser.add_argument("--cache-reuse", default=str(CACHE_REUSE), help="llama.cpp chunk reuse sizes to compare "
+                        f"(comma-separated; 0: the common prefix only; default: the product's, {CACHE_REUSE})")
     parser.add_argument("--calls", type=int, default=None, help="the first N calls of each recording")
     parser.add_argument("--out", default=str(ROOT / "bench-results" / "serving.jsonl"))
 
@@ -122,8 +131,11 @@ def register(bench_subparsers) -> None:
     """For `webchallenger bench serving` (benchmarks/cli.py BENCH_MODULES)."""
     parser = bench_subparsers.add_parser("serving", help="embedded server slots against recorded prompts")
     _arguments(parser)
-    parser.set_defaults(func=lambda a: run(a.recordings, [int(p) for p in a.parallel.split(",")], a.calls,
-                                           Path(a.out) if a.out else None))
+    parser.set_defaults(func=lambda a: run(a.recordings, _settings(a), a.calls, Path(a.out) if a.out else None))
+
+
+def _settings(args: argparse.Namespace) -> list[tuple[int, int]]:
+    return [(int(p), int(r)) for p in args.parallel.split(",") for r in args.cache_reuse.split(",")]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -132,9 +144,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
-        print(json.dumps(asyncio.run(_replay(args.recordings, args.one, args.calls))))
+        print(json.dumps(asyncio.run(_replay(args.recordings, args.one, args.calls, int(args.cache_reuse)))))
         return 0
-    return run(args.recordings, [int(p) for p in args.parallel.split(",")], args.calls, Path(args.out) if args.out else None)
+    return run(args.recordings, _settings(args), args.calls, Path(args.out) if args.out else None)
 
 
 if __name__ == "__main__":

@@ -38,6 +38,9 @@ LEXICAL_MODEL = "lexical"
 _lexical_base_url = ""
 
 
+CACHE_REUSE = 64  # tokens: a candidate line is 10 to 30, the rest of a list after it hundreds
+
+
 class LLMConfigError(ValueError):
     """A spec or config file that cannot be understood."""
 
@@ -58,6 +61,10 @@ class LLMSettings(BaseModel):
     record_path: str = ""  # append every call to this JSONL file
     n_ctx: int = Field(default=16384, ge=512)  # embedded: total KV size, shared by the slots
     n_parallel: int = Field(default=2, ge=1)  # embedded: decoding slots
+    # embedded: llama.cpp's --cache-reuse, the shortest chunk (tokens) of a slot's cached prompt that a new prompt may
+    # still take from the cache after text of the cached one was left out of it, shifted to its new place (0: the
+    # common prefix only). A retry's action choice is the last prompt with the tried line taken out (agent/decide.py).
+    cache_reuse: int = Field(default=CACHE_REUSE, ge=0)
     threads: int = Field(default=0, ge=0)  # embedded: 0 = all cores but one, both of two (companion.llm.embedded.default_threads)
     # embedded: seconds without a call before the model is unloaded and its memory freed (0 = kept loaded)
     idle_unload_s: float = Field(default=IDLE_UNLOAD_S, ge=0)
@@ -125,6 +132,7 @@ _ENV_FIELDS = {
     "WEBCHALLENGER_LLM_CTX": "n_ctx",
     "WEBCHALLENGER_LLM_PARALLEL": "n_parallel",
     "WEBCHALLENGER_LLM_THREADS": "threads",
+    "WEBCHALLENGER_LLM_CACHE_REUSE": "cache_reuse",
     "WEBCHALLENGER_LLM_IDLE_UNLOAD": "idle_unload_s",
 }
 
@@ -134,7 +142,8 @@ def load_settings(spec: str | None = None, **overrides) -> LLMSettings:
 
     A server's API key: the flag or WEBCHALLENGER_LLM_API_KEY, then the options page's key for that URL
     (api_keys.py), then llm.toml's api_key.
-    llm.toml keys: spec, api_key, timeout_s, concurrency, record_path, n_ctx, n_parallel, threads, idle_unload_s.
+    llm.toml keys: spec, api_key, timeout_s, concurrency, record_path, n_ctx, n_parallel, cache_reuse, threads,
+    idle_unload_s.
     """
     file_values = _read_config_file()
     values = {k: v for k, v in file_values.items() if k != "spec" and k in LLMSettings.model_fields}

@@ -24,7 +24,7 @@ _lock = threading.Lock()
 
 
 class EmbeddedServer:
-    def __init__(self, model_path: Path, n_ctx: int, n_parallel: int, threads: int):
+    def __init__(self, model_path: Path, n_ctx: int, n_parallel: int, threads: int, cache_reuse: int = 0):
         import xllamacpp
 
         params = xllamacpp.CommonParams()
@@ -42,6 +42,7 @@ class EmbeddedServer:
         params.verbosity = -1  # llama.cpp logs every slot event to stderr otherwise
         params.warmup = False
         params.cache_prompt = True  # shared prefixes (instructions, task, history) are reused across calls
+        params.n_cache_reuse = cache_reuse  # and, when set, chunks after a change (LLMSettings.cache_reuse)
         self.model_path = model_path
         self.n_ctx = n_ctx
         self._server = xllamacpp.Server(params)
@@ -122,7 +123,7 @@ class EmbeddedModel:
         log.info("loading the embedded model %s (the call waits for it%s)", self.model_path.name, after)
         started = time.monotonic()
         try:
-            server = EmbeddedServer(self.model_path, s.n_ctx, s.n_parallel, s.threads)
+            server = EmbeddedServer(self.model_path, s.n_ctx, s.n_parallel, s.threads, s.cache_reuse)
         except Exception as exc:  # xllamacpp raises plain RuntimeError on a bad file
             raise ModelError(f"llama.cpp could not load {self.model_path}: {exc}") from exc
         log.info("embedded model %s loaded in %.1f s", self.model_path.name, time.monotonic() - started)
@@ -155,7 +156,7 @@ def embedded_model(settings: LLMSettings) -> EmbeddedModel:
     if not xllamacpp_available():
         raise ModelError("the embedded backend needs the xllamacpp package: pip install xllamacpp")
     path = model_path_for(settings)
-    key = (str(path), settings.n_ctx, settings.n_parallel, settings.threads)
+    key = (str(path), settings.n_ctx, settings.n_parallel, settings.threads, settings.cache_reuse)
     with _lock:
         model = _models.get(key)
         if model is None:
