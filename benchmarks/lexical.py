@@ -77,7 +77,8 @@ def task_of(text: str) -> str:
 
 
 def numbered_options(text: str, n: int | None) -> list[str]:
-    """The last run of options numbered [0]..[k-1] in the prompt (k == n when n is known)."""
+    """The last run of options numbered from [0] upwards in the prompt, as a list of k labels (k == n when n is
+    known). A number left out of a run (an action that cannot be chosen now: agent/decide.py) is ""."""
     runs: list[list[str]] = []
     for line in text.splitlines():
         match = _OPTION.match(line.strip())
@@ -86,8 +87,8 @@ def numbered_options(text: str, n: int | None) -> list[str]:
         index, label = int(match.group(1)), match.group(2)
         if index == 0:
             runs.append([label])
-        elif runs and index == len(runs[-1]):
-            runs[-1].append(label)
+        elif runs and index >= len(runs[-1]):
+            runs[-1] += [""] * (index - len(runs[-1])) + [label]
     fitting = [r for r in runs if n is None or len(r) == n]
     return (fitting or runs or [[]])[-1]
 

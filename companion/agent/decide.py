@@ -11,8 +11,12 @@ from companion.llm.fit import declare_choice
 SELECTION_MAX_TOKENS = 65  # {"reason": <=15 words, "index": n}: the reason gets what is left, about 100 characters
 # (llm/fit.py); each generated token costs about 60 ms on 2 cores, and the reason is kept in every later prompt
 declare_choice("action_selection", SELECTION_MAX_TOKENS)
-# What a candidate tried in this step is shown as: it keeps its number, so the others keep theirs (a small
-# model that answered "3" answers "3" again, and "3" must not have become another action).
+# A candidate that cannot be chosen now keeps its number, so the others keep theirs (a small model that answered
+# "3" answers "3" again, and "3" must not have become another action), but its line leaves the list and is said
+# after it with why: a continuation's prompt is then the last one with lines taken out, and llama.cpp's chunk reuse
+# (LLMSettings.cache_reuse) keeps the rest of the list from its cache, where a line changed in place cost the list
+# again (550 to 1,180 new prompt tokens a retry on the held-out admin's list pages). Why it cannot be chosen:
+# tried in this step,
 TRIED = "(tried in this step: not available now)"
 # What an action the user declined is shown as, on the page it was declined on, for the rest of the task.
 DECLINED = "(declined by the user: not offered again in this task)"
@@ -28,16 +32,19 @@ class Decision(BaseModel):
 
 
 async def select_action(task: str, history: str, observation: str, labels: list[str], nudge: str = "",
-                        unavailable: frozenset[int] | dict[int, str] = frozenset(), parts: list[str] | None = None) -> Decision:
-    """Choose among `labels`; those at `unavailable` positions cannot be chosen and are shown as TRIED, or as the
-    text a dict gives for them (trailing ones are left out: no other number moves). parts: a compound task's
-    parts, the done ones ticked (act/task_parts.py), so the actor sees which part is next."""
-    shown_as = unavailable if isinstance(unavailable, dict) else dict.fromkeys(unavailable, TRIED)
-    last = max((i for i in range(len(labels)) if i not in shown_as), default=-1)
-    shown = [shown_as.get(i, label) for i, label in enumerate(labels[:last + 1])]
+                        unavailable: frozenset[int] | dict[int, str] = frozenset(), parts: list[str] | None = None,
+                        since: str = "") -> Decision:
+    """Choose among `labels`; those at `unavailable` positions cannot be chosen: listed after the others with TRIED,
+    or with the text a dict gives for them (trailing ones are left out: no other number moves). parts: a compound task's
+    parts, the done ones ticked (act/task_parts.py), so the actor sees which part is next. since: what this step
+    did and was told after `observation`, shown after the candidates (the prompt's changing part comes last)."""
+    why = unavailable if isinstance(unavailable, dict) else dict.fromkeys(unavailable, TRIED)
+    n = max((i for i in range(len(labels)) if i not in why), default=-1) + 1
+    shown = {i: labels[i] for i in range(n) if i not in why}
     variables = {"task": task, "history": history, "observation": observation, "candidates": shown, "nudge": nudge,
-                 "parts": parts or []}
-    exclude = frozenset(i for i in unavailable if i < len(shown))
-    reply = await llm.decided_twice(lambda v: llm.choose("action_selection", v, n=len(shown), max_tokens=SELECTION_MAX_TOKENS,
+                 "parts": parts or [], "since": since.strip(),
+                 "not_offered": [f"[{i}] {labels[i]} {why[i]}" for i in sorted(why) if i < n]}
+    exclude = frozenset(i for i in why if i < n)
+    reply = await llm.decided_twice(lambda v: llm.choose("action_selection", v, n=n, max_tokens=SELECTION_MAX_TOKENS,
                                                          exclude=exclude), variables, prompt="action_selection")
     return Decision(index=reply.answer.index, reason=reply.answer.reason.strip())

@@ -80,7 +80,7 @@ class StepState:
     obs: Observation  # the step's observation (a view-all replaces it)
     page: PageMem  # the page the step started on: remembered at the end, with what the step did to it
     summary: str  # what the history keeps: the step's observation (a page shown whole: its start)
-    observation: str  # what the next choice reads: the observation and what was said since
+    seen: str  # the page as observed (a small page: as observed again after the last in-page action)
     whole: bool  # a page shown whole is shown again after each in-page action
     small: bool  # a small page's changes are listed by rule (observe/whole.py)
     candidates: list[Candidate] = field(default_factory=list)
@@ -97,6 +97,15 @@ class StepState:
     text: str = ""
     reason: str = ""  # the last decision's reason
     remedy: ElementRef | None = None  # the one way a refused end named (finish.Refused.remedy): taken next, no choice
+    # What was said since `seen`: 'After "action": change', "(Already so: ...)", "(Not done yet: ...)". The actor
+    # reads them after the candidates, so that a continuation's prompt repeats the one before it up to them and
+    # llama.cpp takes the page and the candidates from its cache (a continuation had cost about 1,100 new tokens).
+    since: list[str] = field(default_factory=list)
+
+    @property
+    def observation(self) -> str:
+        """The observation and what was said since, as one text (the end check, the page's candidates)."""
+        return " ".join([self.seen, *self.since]) if self.since else self.seen
 
 
 class StepPhases:
@@ -179,7 +188,7 @@ class StepPhases:
         ctx.related_terms = list(dict.fromkeys([*ctx.related_terms, *obs.related]))
         # The history keeps the step's observation (a page shown whole: its start), not the continuation notes.
         summary = obs.history_summary if obs.whole and obs.history_summary else obs.summary
-        return StepState(ctx=ctx, obs=obs, page=page, summary=summary, observation=obs.summary, whole=obs.whole,
+        return StepState(ctx=ctx, obs=obs, page=page, summary=summary, seen=obs.summary, whole=obs.whole,
                          small=obs.small)
 
     async def _grounded(self, summary: str, *, read: bool = False, facts: list[str] | None = None) -> str:
@@ -273,9 +282,9 @@ class StepPhases:
             st.reason = f"The end check named {taken.label} as the way to what the task asks: taken as it said."
             await self.events.emit("note", step=self.step, text=st.reason)
             return taken
-        decision = await select_action(self.task, self.prompt_history(), st.observation + st.not_yet,
-                                       [c.label for c in st.candidates], self.guard.nudge(st.state, st.text),
-                                       unavailable=unavailable, parts=st.ctx.parts.listed())
+        decision = await select_action(self.task, self.prompt_history(), st.seen, [c.label for c in st.candidates],
+                                       self.guard.nudge(st.state, st.text), unavailable=unavailable,
+                                       parts=st.ctx.parts.listed(), since=" ".join(st.since) + st.not_yet)
         st.reason = decision.reason
         return st.candidates[decision.index]
 
@@ -357,11 +366,11 @@ class StepPhases:
             st.end_task_removed = True
             st.remedy = verdict.remedy
             if verdict.by == "rule":
-                st.observation = await self._refuse_end(verdict.why, st.reason, st.observation)
+                st.since.append(await self._refuse_end(verdict.why, st.reason))
                 return
             await self.events.emit("note", step=self.step, reason=st.reason, text=f"Not done yet: {verdict.why}")
             if verdict.by == "unseen":
-                st.observation += f" (Not verified: {verdict.why}.)"  # so the next choice looks for the value
+                st.since.append(f"(Not verified: {verdict.why}.)")  # so the next choice looks for the value
             return
         await self._answer(st, verdict)
 
@@ -383,12 +392,13 @@ class StepPhases:
         if said:  # invented, or computed in a way the rule cannot follow: the user should know
             await self.events.emit("note", step=self.step, text=" ".join(said))
 
-    async def _refuse_end(self, why: str, reason: str, observation: str) -> str:
-        """End task refused by a rule (finish.py): told now (the observation) and later (the history's next step)."""
+    async def _refuse_end(self, why: str, reason: str) -> str:
+        """End task refused by a rule (finish.py): told now (what the next choice reads after the observation) and
+        later (the history's next step)."""
         await self.events.emit("note", step=self.step, reason=reason, text=f"Not done yet: {why}")
         if not any(why in n for n in self.pending_notes):
             self.pending_notes.append(f"End task refused at step {self.step}: {why}.")
-        return f"{observation} (Not done yet: {why}.)"
+        return f"(Not done yet: {why}.)"
 
     async def _view_all(self, st: StepState) -> None:
         """The observer shows every section in full for the rest of the page: observe again."""
@@ -397,7 +407,7 @@ class StepPhases:
         ctx.view_all_active = True
         await self.events.emit("note", step=self.step, reason=st.reason, text="Viewing every section of the page in full.")
         st.obs = await self.observer.observe(self.task, self.prompt_history(), ctx.pagemem, None, related=ctx.related_terms)
-        st.observation, st.whole, st.small = st.obs.summary, st.obs.whole, st.obs.small
+        st.seen, st.since, st.whole, st.small = st.obs.summary, [], st.obs.whole, st.obs.small
         ctx.observation = st.observation
         await self._candidates(st, st.obs)
 
@@ -408,7 +418,7 @@ class StepPhases:
         st.failed.add(chosen.key)
         if isinstance(exc, NoOp):  # the state it asks for is there already: say so to the next choice
             self.already_so.append(exc.would_be)
-            st.observation += f" (Already so: {exc}.)"
+            st.since.append(f"(Already so: {exc}.)")
         elif isinstance(exc, NotYet):  # a submit before the fields the task names: say what is left,
             st.not_yet = f" ({chosen.label} {exc}.)"  # until the next action (then it may be stale)
         elif isinstance(exc, Declined):  # not offered again here, and the task's end must say so
@@ -467,10 +477,10 @@ class StepPhases:
             # Observed again, for no call while it stays small: the actor reads the page as it is now (a
             # summary written before the action kept saying "the text field is empty" once it was filled).
             now = await self.observer.observe(self.task, self.prompt_history(), ctx.pagemem, update, related=ctx.related_terms)
-            st.observation = f"{await self._grounded(now.summary, read=now.whole)}\n{' '.join(st.afters)}"
+            st.seen, st.since = await self._grounded(now.summary, read=now.whole), list(st.afters)
             obs_now = now.model_copy(update={"summary": st.observation})
         else:  # a large page, or one that grew past the bound: the change is said next to the observation
-            st.observation = f"{st.observation} {st.afters[-1]}"
+            st.since.append(st.afters[-1])
             # What the action added (a popover, new results) is offered, though this step observed the page before.
             obs_now = st.obs.model_copy(update={"summary": st.observation,
                                                 "added": self.observer.added_since_entry(ctx.pagemem)})

@@ -19,6 +19,7 @@ import contextvars
 import os
 import re
 import secrets
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
@@ -87,8 +88,10 @@ def prompts_dir() -> Path:
 
 
 def numbered(items, start: int = 0) -> str:
-    """`[0] first\n[1] second`: the numbered-choice layout every choice prompt uses."""
-    return "\n".join(f"[{i}] {item}" for i, item in enumerate(items, start))
+    """`[0] first\n[1] second`: the numbered-choice layout every choice prompt uses. A mapping gives each item its
+    own number (a list with gaps: agent/decide.py)."""
+    pairs = items.items() if isinstance(items, Mapping) else enumerate(items, start)
+    return "\n".join(f"[{i}] {item}" for i, item in pairs)
 
 
 @lru_cache(maxsize=8)

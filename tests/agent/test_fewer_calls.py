@@ -17,8 +17,13 @@ def current_page(prompt: str) -> str:
     return prompt.split("Current page:", 1)[1].split("Possible actions:", 1)[0]
 
 
+def step_so_far(prompt: str) -> str:
+    """What the step did and was told since the observation: said after the candidates (agent/decide.py)."""
+    return prompt.split("In this step so far:", 1)[1] if "In this step so far:" in prompt else ""
+
+
 def choose(text: str, labels: list[str]) -> int:
-    page = current_page(text)
+    page = current_page(text) + step_so_far(text)
     if "Saved: Tora" in page:
         return index_of(labels, r"^end the task")
     if 'value="Tora"' in page:
@@ -67,5 +72,20 @@ def test_a_small_page_costs_one_task_summary_and_its_changes_are_listed(browser,
     assert not (PIPELINE - {"page_task_summary"}) & set(prompts), prompts
     assert 'textbox "Name"' in server.prompts("page_task_summary")[0]
     # After typing, the actor is told the changed line itself, with no change_description call.
-    after_typing = current_page(server.prompts("action_selection")[1])
+    after_typing = step_so_far(server.prompts("action_selection")[1])
     assert 'After "Typed "Tora" into textbox "Name"": Now: ' in after_typing and 'value="Tora"' in after_typing
+
+
+def test_a_continuation_repeats_the_last_prompt_up_to_what_the_step_did(browser, pages, agent_llm, memory_dir, monkeypatch):
+    # A page neither shown whole nor small: its observation is not written again after an in-page action.
+    monkeypatch.setenv("WEBCHALLENGER_WHOLE_PAGE_TOKENS", "0")
+    monkeypatch.setenv("WEBCHALLENGER_SMALL_PAGE_TOKENS", "0")
+    server, result = guestbook_task(browser, pages, agent_llm, memory_dir)
+
+    first, second = server.prompts("action_selection")[:2]
+    # History, observation and the list's heading are the same text, so the server's cache holds them ...
+    assert second.startswith(first.split("Possible actions:", 1)[0] + "Possible actions:")
+    assert "In this step so far" not in first
+    # ... and what the typing changed is said after the candidates, not inside the observation before them.
+    assert step_so_far(second).startswith(' After "Typed "Tora" into textbox "Name""')
+    assert "After " not in current_page(second)

@@ -28,3 +28,20 @@ def test_a_refused_candidate_keeps_its_number_and_the_others_keep_theirs(browser
     assert browser.driver.find_element(By.ID, "submitted").text == "nothing"  # "3" never became Submit
     after = [candidates_of(p) for p in server.prompts("action_selection")][2]  # after the no-op was refused
     assert after[3] == TRIED and after[4] == 'button "Submit"'
+
+
+def test_a_retry_reads_the_last_prompt_with_the_refused_line_taken_out(browser, pages, agent_llm, memory_dir):
+    server = agent_llm(choose=always_three)
+    browser.run(run_task("Tick the blue box.", session=browser.session, start_url=pages.url(PAGE),
+                         memory_dir=memory_dir, max_steps=1), timeout=300)
+
+    refused, retry = server.prompts("action_selection")[1:3]  # "3" refused as a no-op, then chosen again
+
+    def through_the_list(prompt: str) -> str:
+        head, rest = prompt.split("Possible actions:\n", 1)
+        return head + "Possible actions:\n" + rest.split("\n\n", 1)[0]
+
+    line = next(x for x in through_the_list(refused).splitlines() if x.startswith("[3] "))
+    # Nothing put in before the list's end, only the line taken out: llama.cpp's chunk reuse keeps the rest cached.
+    assert through_the_list(retry) == through_the_list(refused).replace(line + "\n", "")
+    assert f"\n\nNot offered now:\n{line} {TRIED}\n" in retry

@@ -43,8 +43,14 @@ def options(text: str) -> list[str]:
 
 
 def candidates_of(text: str) -> list[str]:
+    """The action_selection prompt's candidates by number; one that cannot be chosen now (left out of the list and
+    said under "Not offered now:", agent/decide.py) is its reason there, e.g. decide.TRIED."""
     block = text.split("Possible actions:\n", 1)[1]
-    return options(block.split("\n\n", 1)[0])
+    listed = {int(i): label for i, label in OPTION_RE.findall(block.split("\n\n", 1)[0])}
+    gaps = text.split("\nNot offered now:\n", 1)[1].split("\n\n", 1)[0] if "\nNot offered now:\n" in text else ""
+    for i, line in OPTION_RE.findall(gaps):
+        listed[int(i)] = "(" + line.rsplit(" (", 1)[1]  # the reason decide.py appends to the label
+    return [listed.get(i, "") for i in range(max(listed, default=-1) + 1)]
 
 
 def index_of(labels: list[str], pattern: str) -> int | None:
