@@ -31,6 +31,7 @@ class SeenText:
         self._parts: list[str] = [t for t in (task, *texts) if t]
         self._anchors = identifiers(task)  # what the task identifies its rows by
         self._emails = asks_email(task)
+        self._related: list[str] = []  # names the task's row was seen to hold (relate)
         self._units: dict[str, PageUnits] = {}  # page -> its rows, list items and sections
         self._pages: dict[str, str] = {}  # page title (or URL) -> its text, the latest visit
         self._groups: dict[str, list[Group]] = {}  # page -> its listed items (what a count may count)
@@ -58,6 +59,13 @@ class SeenText:
         self._pages[name] = page_content("\n".join(texts))
         self._groups[name] = groups
         self._units[name] = PageUnits.of(pagemem, page_content)
+
+    def relate(self, names: list[str]) -> None:
+        """Names a row the task names was seen to hold (the order's customer): a value on a later page may sit with
+        one of them instead of the task's identifier (values.ValueCheck.related). The held-out admin's customer
+        list showed daniel.ricci@example.com in Daniel Ricci's row, order SO-1010's customer, and the step's check
+        dropped it as "not found with SO-1010", as the extraction's check no longer did."""
+        self._related = list(dict.fromkeys([*self._related, *names]))
 
     def add(self, text: str) -> None:
         if text:
@@ -109,7 +117,8 @@ class SeenText:
         """The value rules against everything read (values.py); `answer`: for a final answer, which is about the
         task's identifiers even when it does not name them."""
         lines = lower_lines(page_content(self._reference())).splitlines()
-        return ValueCheck(self._anchors, lines, list(self._units.values()), answer=answer, emails=self._emails)
+        return ValueCheck(self._anchors, lines, list(self._units.values()), answer=answer, emails=self._emails,
+                          related=ValueCheck.related_values(self._related))
 
     def unsupported(self, claim: str, answer: bool = False) -> list[Problem]:
         """What `claim` states that was not read (numbers first), or not where the task's identifier is."""

@@ -182,10 +182,11 @@ class StepPhases:
         for text in obs.by_rule:  # "Row matching the task (1 of 3): - row 2: …": our counts of what the page shows
             self.seen.add(text)
         self.seen.add_relevant(*obs.extractions.values())  # their numbers may be the operands of a total
+        ctx.related_terms = list(dict.fromkeys([*ctx.related_terms, *obs.related]))
+        self.seen.relate(ctx.related_terms)
         obs.summary = await self._grounded(obs.summary, read=obs.whole, facts=[t for t in obs.by_rule if t.strip()])
         await self.events.emit("observation", step=self.step, url=obs.url, page=obs.page_title, text=obs.summary)
         ctx.observation = obs.summary
-        ctx.related_terms = list(dict.fromkeys([*ctx.related_terms, *obs.related]))
         # The history keeps the step's observation (a page shown whole: its start), not the continuation notes.
         summary = obs.history_summary if obs.whole and obs.history_summary else obs.summary
         return StepState(ctx=ctx, obs=obs, page=page, summary=summary, seen=obs.summary, whole=obs.whole,

@@ -261,6 +261,7 @@ class PageObserver:
                 summary = direct_summary(entries)
             else:
                 summary = await summarize_for_task(caller, self.budget, task, history, pagemem, entries)
+                summary = _with_named_rows(summary, task, {sid: ruled[sid] for sid in ruled if sid in texts}, top)
             rows = [text for sid, text in ruled.items() if sid in texts]
             return observation(summary, extractions=texts, small=True, by_rule=rows,
                                **_row_facts(task, [top[sid] for sid in ruled if sid in texts]))
@@ -304,8 +305,11 @@ class PageObserver:
         entries = [entry_line(top[sid].purpose or top[sid].kind, extractions[sid]) for sid in extract_ids if extractions[sid]]
         if added_entry:
             entries.append(added_entry)
-        summary = (direct_summary(entries) if fits_whole("\n".join(entries), self.budget.direct_summary_tokens)
-                   else await summarize_for_task(caller, self.budget, task, history, pagemem, entries))
+        if fits_whole("\n".join(entries), self.budget.direct_summary_tokens):
+            summary = direct_summary(entries)
+        else:
+            summary = _with_named_rows(await summarize_for_task(caller, self.budget, task, history, pagemem, entries),
+                                       task, as_rows, top)
         return observation(summary, extractions=extractions, list_scans=scans, by_rule=list(as_rows.values()),
                            **_row_facts(task, [top[sid] for sid in as_rows]),
                            list_items={sid: [it.id for _, it in pairs] for sid, pairs in picked.items()})
@@ -422,6 +426,15 @@ def _rows_as_data(task: str, section: PageSection) -> str | None:
         ranked = ranked_rows(task, section)
         text = ranked.text if ranked is not None else None
     return text
+
+
+def _with_named_rows(summary: str, task: str, ruled: dict[str, str], sections: dict[str, PageSection]) -> str:
+    """A model's page task summary followed by the rows the task names, as read by rule, when it does not quote
+    them. On the held-out admin the summary of order SO-1010's row ("Customer: Daniel Ricci | ...") was "the email
+    address ... is not provided in the given information": the actor never saw the customer's name. The rows are
+    the page's own text, with their headers; they follow the summary on its line (direct_summary)."""
+    rows = [text for sid, text in ruled.items() if text not in summary and matched_rows(task, sections[sid])]
+    return f"{summary} {direct_summary(rows)}" if rows else summary
 
 
 def _row_facts(task: str, ruled: list[PageSection]) -> dict:

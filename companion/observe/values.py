@@ -272,6 +272,11 @@ class ValueCheck:
     emails: bool = False  # the task asks for an email address: a sentence giving one must hold one (misnamed_emails)
     related: list[Value] = field(default_factory=list)  # names a row the task names holds, read on earlier pages
 
+    @staticmethod
+    def related_values(names: list[str] | None) -> list[Value]:
+        """Names (or emails) a row the task names was seen to hold, as values a claim may sit with instead."""
+        return [Value("email" if EMAIL.fullmatch(r) else "name", r) for r in names or []]
+
     @classmethod
     def within(cls, text: str, task: str, related: list[str] | None = None) -> ValueCheck:
         """The rules against one text alone (a section an extraction copies from): its rows and the text itself.
@@ -280,7 +285,7 @@ class ValueCheck:
         rows = [m for g in groups_of(text) for m in g.members]
         return cls(identifiers(task), lower_lines(f"{task}\n{text}").splitlines(),
                    [PageUnits(rows=rows, sections=[lower_lines(text)])], emails=asks_email(task),
-                   related=[Value("email" if EMAIL.fullmatch(r) else "name", r) for r in related or []])
+                   related=cls.related_values(related))
 
     def _held(self, value: Value) -> bool:
         return any(value.in_text(line) for line in self.lines)

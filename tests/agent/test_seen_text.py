@@ -148,3 +148,24 @@ def test_a_not_found_note_is_not_read_back_as_a_claim():
     seen = _customers_seen()
     assert seen.unsupported("The page lists customers. (customer@example.com was not found on this page.)") == []
     assert seen.unsupported("Write to customer@example.com.") == [Problem("customer@example.com")]
+
+
+def test_a_value_beside_a_name_the_tasks_row_held_is_kept_once_that_name_is_known():
+    """Order #110's row named Ann Lee on an earlier page; the customer list holds her email in her row."""
+    from companion.pagemem.divide import divide_page
+    from tests.support.htmlsnap import snapshot_from_html
+
+    task = "What is the email address of the customer who placed order #110?"
+    customers = ("<html><body><h1>Customers</h1><table><thead><tr><th>Name</th><th>Email</th></tr></thead><tbody>"
+                 "<tr><td>Ann Lee</td><td>ann@shop.test</td></tr><tr><td>Bob Stone</td><td>bob@shop.test</td></tr>"
+                 "</tbody></table></body></html>")
+    page = divide_page(snapshot_from_html(customers))
+    page.url, page.title = "http://127.0.0.1:8000/customers", "Customers"
+    claim = "The email address of the customer who placed order #110 is ann@shop.test."
+    seen = SeenText(task)
+    seen.add_page(page)
+    assert seen.grounded(claim).dropped == [claim]  # nothing ties it to #110 yet
+
+    seen.relate(["Ann Lee"])
+    assert seen.grounded(claim).kept == claim
+    assert seen.grounded(claim.replace("ann@", "bob@")).dropped  # another customer's email is still refused

@@ -233,3 +233,18 @@ def test_an_entry_says_its_label_once():
 
     assert entry_line('heading "Orders" [level=1]', '- heading "Orders" [level=1]') == '- heading "Orders" [level=1]'
     assert entry_line("Order list", "Row matching the task (1 of 3): …") == "Order list: Row matching the task (1 of 3): …"
+
+
+async def test_a_summary_that_leaves_out_the_named_row_is_followed_by_it(page_mem, scripted_llm, llm_client_for):
+    """The model's summary said the value was not given; the row the task names, read by rule, says it."""
+    _, pm = await page_mem("obs_admin_list.html")
+    missing = "The price of the Turntable is not provided in the given information."
+    server = scripted_llm(rules=observation_rules(selection=list(range(len(pm.sections))), summary=missing))
+
+    obs = await PageObserver(client=llm_client_for(server), budget=Budget(whole_page_tokens=0, small_page_tokens=0)
+                             ).observe("What is the price of the Turntable?", "", pm)
+
+    assert requests_for(server, "page_task_summary") and obs.named_rows
+    assert obs.summary.startswith(missing + " Row matching the task (1 of ")
+    assert "Name: Turntable | SKU: SKU-100 | Category: Audio | Price: 249.00" in obs.summary
+    assert "\n" not in obs.summary  # one line, as the history keeps it
