@@ -196,18 +196,30 @@ def unnarrowed_count(task: str, pagemem: PageMem | None, actions_done: list[str]
                                for el in _narrowing_controls(task, pagemem, actions_done)))
 
 
+def _adds_to(target: str | None, page: str) -> bool:
+    """A link to this page's own path that keeps every parameter of its address and adds some: it narrows the list
+    as it is now ("?all=" -> "?all=&tier__exact=gold"), so the list was not narrowed by that choice yet."""
+    if not target:
+        return False
+    to, here = urlsplit(target), urlsplit(page)
+    theirs, ours = parse_qsl(to.query, keep_blank_values=True), parse_qsl(here.query, keep_blank_values=True)
+    return to.path == here.path and len(theirs) > len(ours) and all(p in theirs for p in ours)
+
+
 def _narrowing_controls(task: str, pagemem: PageMem | None, actions_done: list[str]) -> list[Element]:
     # After a link was followed or a form sent, the list may be narrowed already (by another choice: the model's to
-    # judge). A button clicked on a list that no query narrows (a facet's menu opened) narrowed nothing.
+    # judge), unless the choice's own link only adds to the page's address: the default model followed "Show all"
+    # ("?all=") and answered the list's total, 30, for the Gold tier's count, the "Gold" link beside it unused.
+    # A button clicked on a list that no query narrows (a facet's menu opened) narrowed nothing.
     if pagemem is None or not is_question(task) or not asks_count(task):
         return []
-    if any(a.startswith(("Clicked link", "Submitted", "Navigated")) for a in actions_done) or (
-            any(a.startswith("Clicked") for a in actions_done) and urlsplit(pagemem.url).query):
-        return []
+    moved = any(a.startswith(("Clicked link", "Submitted", "Navigated")) for a in actions_done) or (
+        any(a.startswith("Clicked") for a in actions_done) and urlsplit(pagemem.url).query)
     used = " ".join(actions_done)
     address = pagemem.url.lower()
     return [el for el in pagemem.all_elements()
-            if el.role in _NARROWING_ROLES and not el.disabled and not el.clicked and el.name and not el.column_header
+            if (not moved or _adds_to(el.url, pagemem.url))
+            and el.role in _NARROWING_ROLES and not el.disabled and not el.clicked and el.name and not el.column_header
             and (names_action(task, el.name) or names_facet(task, pagemem, el)) and f'"{el.name}"' not in used
             and el.name.lower() not in address and element_skip_reason(el, pagemem.url) is None
             and not _whole_list(el.url, pagemem.url)]

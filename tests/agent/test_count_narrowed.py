@@ -102,3 +102,35 @@ def test_a_facet_opened_by_its_button_narrows_nothing_yet_and_its_choice_is_take
                          timeout=300)
 
     assert result.actions[-1].startswith('Clicked link "Gold"') and result.status == "done", (result.actions, notes(result))
+
+
+SHOWN_ALL = """<html><body><h1>Customers</h1>
+<ul><li><a href="?all=&tier=gold">Gold</a></li><li><a href="?all=&tier=silver">Silver</a></li></ul>
+<table><thead><tr><th>Name</th><th>Tier</th></tr></thead><tbody>
+<tr><td>Ann Lee</td><td>Gold</td></tr><tr><td>Bo Chen</td><td>Silver</td></tr></tbody></table>
+<p>2 customers</p></body></html>"""
+
+
+def _list_at(address: str):
+    from urllib.parse import urljoin
+
+    from companion.pagemem.divide import divide_page
+    from tests.support.htmlsnap import snapshot_from_html
+
+    page = divide_page(snapshot_from_html(SHOWN_ALL, url=address))
+    for el in page.all_elements():  # the browser's resolved link targets (the extension sends them)
+        if "href" in el.attrs:
+            el.url = urljoin(address, el.attrs["href"])
+    return page
+
+
+def test_a_list_shown_whole_by_a_followed_link_is_not_narrowed_by_it():
+    """The default model followed "Show all" (?all=) and answered the list's total for the Gold tier's count."""
+    from companion.agent.finish import unnarrowed_count
+
+    task = "How many customers are in the Gold tier?"
+    shown_all = _list_at("http://127.0.0.1/customers/?all=")
+    assert unnarrowed_count(task, shown_all, ['Clicked link "Show all"']) == ('link "Gold" is not used',)
+    # Narrowed by another choice already: the Gold link would replace it, not add to it: the model's to judge.
+    silver = _list_at("http://127.0.0.1/customers/?all=&tier=silver")
+    assert unnarrowed_count(task, silver, ['Clicked link "Silver"']) == ()
