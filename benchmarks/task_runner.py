@@ -148,6 +148,22 @@ def _recording(name: str, intent: str, start_url: str, opts: RunOptions, session
     return recorded, (client, shared)
 
 
+def _close_llm_connections(browser, recording) -> None:
+    """Close the LLM clients' connections on the task's event loop while it runs: an openai client left to the
+    garbage collector after its loop closed printed "Task exception was never retrieved ... Event loop is
+    closed" tracebacks into the bench's table after tasks."""
+    from companion import llm
+
+    loop = getattr(browser.companion, "loop", None) if browser.companion is not None else None
+    if loop is None or loop.is_closed() or not loop.is_running():
+        return
+    for client in {id(c): c for c in (llm.get_client(), *(recording or ()))}.values():  # (task's, shared)
+        try:
+            asyncio.run_coroutine_threadsafe(client.aclose(), loop).result(STOP_GRACE_S)
+        except Exception as exc:  # a connection that will not close costs nothing but the warning
+            log.debug("closing the LLM client's connections: %s", exc)
+
+
 def run_task_once(task: AppTask, site, memory: MemoryMode, opts: RunOptions, work_dir: Path,
                   memory_seed: Path | None = None, on_event: Callable | None = None) -> TaskRun:
     """Run one task and judge it. `site` is a started DjangoSite (tests/djangosite/server.py)."""
@@ -213,6 +229,7 @@ def run_task_once(task: AppTask, site, memory: MemoryMode, opts: RunOptions, wor
             future.cancel()
             raise
     finally:
+        _close_llm_connections(browser, recording)
         browser.close()
         if recording is not None:
             from companion import llm

@@ -118,3 +118,20 @@ def test_a_value_the_model_invents_is_counted_as_dropped_in_the_tasks_figures(su
     assert len(server.prompts("page_task_summary")) >= 2
     assert run.values_dropped == plain.values_dropped + 1
     assert summarize([plain, run])["none"]["values_dropped"] == 2 * plain.values_dropped + 1
+
+
+def test_a_recorded_task_leaves_no_llm_connection_to_the_garbage_collector(suite, django_site, agent_llm, tmp_path, caplog):
+    """The bench printed "Task exception was never retrieved ... Event loop is closed" tracebacks between its rows:
+    the task's openai clients were collected after the task's event loop had closed."""
+    import gc
+    import logging
+
+    count_orders("Pending", agent_llm)
+    opts = replace(OPTS, record_dir=tmp_path / "rec")
+
+    with caplog.at_level(logging.ERROR, logger="asyncio"):
+        run = run_task_once(task_of(suite, "orders-pending-count"), django_site, "none", opts, tmp_path / "work")
+        gc.collect()
+
+    assert run.status == "done" and (tmp_path / "rec" / "orders-pending-count.jsonl").is_file()
+    assert not [r for r in caplog.records if r.name == "asyncio"], [r.getMessage() for r in caplog.records]
