@@ -41,6 +41,10 @@ def recorded_calls(path: Path, limit: int | None = None) -> list[dict]:
     return calls[:limit] if limit else calls
 
 
+def _short(answer: str | None) -> str:
+    return " ".join((answer or "").split())[:160]
+
+
 def waves(calls: list[dict]) -> list[list[dict]]:
     """Consecutive calls whose recorded intervals overlapped, as one wave each (sent together). A call's end is
     stamped just after its latency was measured: a call that started within OVERLAP_SLACK_S of the wave's end
@@ -67,7 +71,7 @@ async def _replay(files: list[Path], parallel: int, limit: int | None, reuse: in
     api = openai.AsyncOpenAI(base_url=client.base_url, api_key="none", timeout=900)
     model = (await api.models.list()).data[0].id
     totals = {"parallel": parallel, "cache_reuse": reuse, "calls": 0, "prompt_tokens": 0, "cached_tokens": 0,
-              "same_answers": 0, "wall_s": 0.0}
+              "same_answers": 0, "different": [], "wall_s": 0.0}
 
     async def one(call: dict) -> None:
         params = call["params"]
@@ -81,7 +85,10 @@ async def _replay(files: list[Path], parallel: int, limit: int | None, reuse: in
         totals["calls"] += 1
         totals["prompt_tokens"] += usage.prompt_tokens
         totals["cached_tokens"] += (details.cached_tokens or 0) if details is not None else 0
-        totals["same_answers"] += response.choices[0].message.content == call["response"].get("text")
+        replayed, recorded = response.choices[0].message.content, call["response"].get("text")
+        totals["same_answers"] += replayed == recorded
+        if replayed != recorded:  # which calls, and whether the choice itself moved or only its wording
+            totals["different"].append({"prompt": call["prompt"], "recorded": _short(recorded), "replayed": _short(replayed)})
 
     started = time.monotonic()
     for path in files:
@@ -111,6 +118,9 @@ def run(files: list[Path], settings: list[tuple[int, int]], limit: int | None, o
         if "error" not in r:
             print(f"{r['parallel']:5d}  {r['cache_reuse']:5d}  {r['calls']:5d}  {r['wall_s']:6.1f}  {r['prompt_tokens']:13d}  "
                   f"{r['cached_tokens']:6d}  {r['new_tokens']:5d}  {r['new_per_call']:8d}  {r['same_answers']:12d}")
+    for r in results:
+        for d in r.get("different", []):
+            print(f"reuse {r['cache_reuse']}: {d['prompt']}: recorded {d['recorded']}  replayed {d['replayed']}")
     if out:
         out.parent.mkdir(parents=True, exist_ok=True)
         with out.open("a") as f:  # a run may be split over sessions: one result file, appended
