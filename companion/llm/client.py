@@ -216,6 +216,11 @@ class LLMClient:
     def negotiated_mode(self) -> Mode | None:
         return _negotiated.get((self.base_url, self.model))
 
+    @property
+    def open_loops(self) -> int:
+        """Event loops this client holds HTTP connections on (aclose releases them)."""
+        return len(self._states)
+
     async def aclose(self) -> None:
         states, self._states = self._states, {}
         for state in states.values():

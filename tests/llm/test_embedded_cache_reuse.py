@@ -12,7 +12,7 @@ from companion.llm.model_files import ensure_model
 pytestmark = pytest.mark.embedded
 
 HEAD = "You read a list of parcels and answer with one word.\n"
-BLOCK = "".join(f"Parcel {i}: {i * 7} kg, sent from depot {i % 5} to the harbour on day {i}.\n" for i in range(40))
+BLOCK = "".join(f"Parcel {i}: {i * 7} kg, sent from depot {i % 5} to the harbour on day {i}.\n" for i in range(16))  # about 450 tokens
 QUESTION = "Which parcel is heaviest? Answer with its number."
 
 
@@ -43,5 +43,5 @@ async def test_chunk_reuse_takes_the_block_after_a_removed_line_from_the_cache(s
     prefix_only, total = await _cached_after_removal(0)
     reused, _ = await _cached_after_removal(64)
     assert prefix_only < 40  # the template's start and the first line: the rest is computed again
-    assert reused > prefix_only + 300  # the parcel list (about 800 tokens) came from the cache
+    assert reused > prefix_only + 300  # the parcel list came from the cache
     assert reused < total
