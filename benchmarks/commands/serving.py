@@ -1,6 +1,6 @@
-"""`webchallenger bench serving RECORDING.jsonl... [--parallel 1,2] [--cache-reuse 0,256] [--calls N]`: the embedded
-server's slot count and llama.cpp's chunk reuse (`--cache-reuse`) against the same prompts, replayed from recorded task runs (`--llm-record`, or the LLM lines of `bench tasks
---record`).
+"""`webchallenger bench serving RECORDING.jsonl... [--parallel 1,2] [--cache-reuse 0,64] [--calls N]`: the embedded
+server's slot count and llama.cpp's chunk reuse (`--cache-reuse`) against the same prompts, replayed from recorded
+task runs (`--llm-record`, or the LLM lines of `bench tasks --record`).
 
 On a CPU the prompt is the cost, and llama.cpp only skips the part of a prompt that a slot's KV cache already holds
 (a common prefix with that slot's previous prompt). The calls of one agent step share their system text, task,

@@ -15,14 +15,14 @@ declare_choice("action_selection", SELECTION_MAX_TOKENS)
 # "3" answers "3" again, and "3" must not have become another action), but its line leaves the list and is said
 # after it with why: a continuation's prompt is then the last one with lines taken out, and llama.cpp's chunk reuse
 # (LLMSettings.cache_reuse) keeps the rest of the list from its cache, where a line changed in place cost the list
-# again (550 to 1,180 new prompt tokens a retry on the held-out admin's list pages). Why it cannot be chosen:
-# tried in this step,
+# again (550 to 1,180 new prompt tokens a retry on the held-out admin's list pages). Why, said after its label:
+# it was tried in this step;
 TRIED = "(tried in this step: not available now)"
-# What an action the user declined is shown as, on the page it was declined on, for the rest of the task.
+# the user declined it (on the page it was declined on, for the rest of the task);
 DECLINED = "(declined by the user: not offered again in this task)"
-# What an action that was done on this same page state and changed nothing is shown as (loopguard.py).
+# it was done on this same page state and changed nothing (loopguard.py);
 CHANGED_NOTHING = "(done before on this same page: it changed nothing, so it is not offered again)"
-# What an action is shown as on a page state where it was done before and took the page back to how it was earlier.
+# it was done on this page state before and took the page back to how it was earlier.
 CAME_BACK = "(done before on this same page: it took the page back to how it was earlier, so it is not offered again)"
 
 
