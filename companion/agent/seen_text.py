@@ -118,7 +118,7 @@ class SeenText:
         task's identifiers even when it does not name them."""
         lines = lower_lines(page_content(self._reference())).splitlines()
         return ValueCheck(self._anchors, lines, list(self._units.values()), answer=answer, emails=self._emails,
-                          related=ValueCheck.related_values(self._related))
+                          related=ValueCheck.as_related(self._related))
 
     def unsupported(self, claim: str, answer: bool = False) -> list[Problem]:
         """What `claim` states that was not read (numbers first), or not where the task's identifier is."""

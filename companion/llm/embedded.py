@@ -24,7 +24,7 @@ _lock = threading.Lock()
 
 
 class EmbeddedServer:
-    def __init__(self, model_path: Path, n_ctx: int, n_parallel: int, threads: int, cache_reuse: int = 0):
+    def __init__(self, model_path: Path, n_ctx: int, n_parallel: int, threads: int, cache_reuse: int):
         import xllamacpp
 
         params = xllamacpp.CommonParams()

@@ -273,7 +273,7 @@ class ValueCheck:
     related: list[Value] = field(default_factory=list)  # names a row the task names holds, read on earlier pages
 
     @staticmethod
-    def related_values(names: list[str] | None) -> list[Value]:
+    def as_related(names: list[str] | None) -> list[Value]:
         """Names (or emails) a row the task names was seen to hold, as values a claim may sit with instead."""
         return [Value("email" if EMAIL.fullmatch(r) else "name", r) for r in names or []]
 
@@ -285,7 +285,7 @@ class ValueCheck:
         rows = [m for g in groups_of(text) for m in g.members]
         return cls(identifiers(task), lower_lines(f"{task}\n{text}").splitlines(),
                    [PageUnits(rows=rows, sections=[lower_lines(text)])], emails=asks_email(task),
-                   related=cls.related_values(related))
+                   related=cls.as_related(related))
 
     def _held(self, value: Value) -> bool:
         return any(value.in_text(line) for line in self.lines)
