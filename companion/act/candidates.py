@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from companion import llm
 from companion.act.basic import offered_options
 from companion.act.context import AgentContext
-from companion.act.elements import is_checkable, is_form_field, is_native_select
+from companion.act.elements import is_checkable, is_form_field, is_native_select, is_search_form
 from companion.act.filter_guard import guard_kept
 from companion.act.gestures import PageGestures, element_candidates, scroll_candidates, text_candidates
 from companion.act.list_choices import entry_name, named_list_choices, plain_element, unnamed_list_choices
@@ -33,7 +33,9 @@ from companion.act.models import Candidate
 from companion.act.prefilter import prefilter, usable_elements
 from companion.act.premature import changes_site, requeries_this_page
 from companion.act.routing import form_section_for
-from companion.act.search_for import page_controls, search_candidates, search_terms, unseen_searches
+from companion.act.search_for import (
+    page_controls, page_name, search_candidates, search_terms, searches_this_page, unseen_searches,
+)
 from companion.act.sites import policy_of, sites_named_in
 from companion.llm.fit import declare_subset
 from companion.memory.learn import known_dropdowns
@@ -474,6 +476,11 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
     known = remembered_dropdowns(ctx)
     gestures = PageGestures(ctx.task, pm, ctx.page.snapshot)
     terms = search_terms(ctx.task, page_controls(pm), ctx.related_terms)
+    name = page_name(pm) if terms else None
+
+    def list_name(el: Element) -> str | None:
+        form = ctx.page.form_of(el.key) if name else None
+        return name if form is not None and searches_this_page(ctx.page.forms.targets.get(form, ""), url) else None
 
     def usable(section: PageSection, elements: list[Element] | None = None) -> list[Candidate]:
         # A slider or a draggable element is offered as its gesture (act/gestures.py), anything else as itself;
@@ -481,7 +488,7 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
         elements = one_link_per_target(list(section.all_elements()) if elements is None else elements, url)
         offered = [c for e in usable_elements(elements, url, sites)
                    for c in [*element_candidates(ctx.task, e, section.id, gestures, element_candidate),
-                             *search_candidates(terms, e, section)]]
+                             *search_candidates(terms, e, section, list_name(e))]]
         return with_hidden([c for c in offered if c.key not in exclude], known, exclude)
 
     def shown(section: PageSection) -> list[Element] | None:
@@ -507,12 +514,16 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
         section = pm.section(sid)
         if section is None or section.id in obs.selected:
             continue
-        elements = usable(section)
-        if elements:
-            rest.extend(elements)
-            taken += 1
-        if taken == UNSELECTED_SECTIONS:
-            break
+        if taken < UNSELECTED_SECTIONS:
+            elements = usable(section)
+            if elements:
+                rest.extend(elements)
+                taken += 1
+        elif is_search_form(section):
+            # A search form further down is offered too: the page's way to what it does not show. On the held-out
+            # admin's product list the header, breadcrumbs and sidebar took the places before the list's own search
+            # box, and the default model, asked for a product not on the list's first page, followed a year link.
+            rest.extend(usable(section))
     # One call over these sections, as in the paper; a pool too long for one call is asked about in chunks,
     # so a long list among them is not cut to its first elements.
     groups.extend(("other sections near the top of the page (navigation bars, search boxes, main buttons)", chunk)

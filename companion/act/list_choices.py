@@ -20,11 +20,11 @@ from companion.act.premature import requeries_this_page
 from companion.observe.structure import choice_titles
 from companion.observe.values import identifiers
 from companion.pagemem.model import Element
+from companion.pagemem.widgets import is_page_link_name
 from companion.task_asks import is_question
 from companion.text import content_words
 
 MANY_LIST_CHOICES = 8  # a filter panel, not a pair of tabs: below this the links stay, the model reads them all
-_PAGING_NAME = re.compile(r"^(?:(?:\d+|next|previous|prev|first|last|more|show all|older|newer)\b|[‹›«»<>]+)", re.I)
 _YES = frozenset({"yes", "true", "on"})
 _NO = frozenset({"no", "false", "off"})
 _NEGATIONS = ("in", "un", "non", "non-", "dis", "im", "ir", "il")  # "inactive", "unpaid", "non-taxable"
@@ -35,7 +35,7 @@ MIN_TITLE_WORD = 4  # "by", "is" and other short words of a facet's title say no
 
 def is_paging_link(el: Element) -> bool:
     """A link to another page of the list ("2", "Next", "Show all")."""
-    return el.role == "link" and _PAGING_NAME.match((el.name or el.text or "").strip()) is not None
+    return el.role == "link" and is_page_link_name(el.name or el.text or "")
 
 
 def plain_element(pm, c: Candidate) -> Element | None:
@@ -82,12 +82,15 @@ def list_choices(task: str, pm, offered: list[Candidate]) -> dict[str, bool]:
     choices: dict[str, bool] = {}
     for c in offered:
         el = plain_element(pm, c)
-        if el is None or el.role != "link" or el.column_header or not requeries_this_page(el, pm.url):
-            continue
-        name = (el.name or el.text or "").strip()
-        if not _PAGING_NAME.match(name):
-            choices[c.key] = _names_choice(task, asked, name, titles.get(el.index, ""))
+        if el is not None and _is_choice_link(el, pm.url):
+            choices[c.key] = _names_choice(task, asked, (el.name or el.text or "").strip(), titles.get(el.index, ""))
     return choices
+
+
+def _is_choice_link(el: Element, url: str) -> bool:
+    """A link that only re-queries this page and is none of its pages or sort headers: a filter's choice."""
+    return (el.role == "link" and not el.column_header and requeries_this_page(el, url)
+            and not is_page_link_name(el.name or el.text or ""))
 
 
 def named_list_choices(task: str, pm, offered: list[Candidate]) -> list[str]:
@@ -149,6 +152,8 @@ def unnamed_list_choices(task: str, pm, offered: list[Candidate]) -> set[str]:
     kept "clearance". Pages ("2", "Next") stay: they show more of the list. A column header's sort link is
     sort_links_unasked's (act/candidates.py). (A link to this very URL is gone already: prefilter.)"""
     choices = list_choices(task, pm, offered)
-    if len(choices) < MANY_LIST_CHOICES:
+    # Counted over the page, not the offered: a date bar's three years offered beside a filter panel that section
+    # selection left out are still three of the list's many choices.
+    if sum(_is_choice_link(el, pm.url) for el in pm.all_elements()) < MANY_LIST_CHOICES:
         return set()
     return {key for key, named in choices.items() if not named}

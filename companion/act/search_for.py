@@ -18,15 +18,17 @@ kept only "Add product", and the task was lost on the add form.
 from __future__ import annotations
 
 from typing import Callable
+from urllib.parse import urljoin, urlsplit
 
-from companion.act.elements import is_search_field, label
+from companion.act.elements import SEARCH_WORDS, is_search_field, label
 from companion.act.models import Candidate
 from companion.observe.values import identifiers
 from companion.pagemem.model import Element, PageMem, PageSection
-from companion.text import names_in
+from companion.text import content_words, names_in
 
 MAX_TERMS = 2  # per search box: each is one more line in the action prompt
 MAX_TERM_CHARS = 60
+MAX_PAGE_NAME_WORDS = 3  # "Orders", "Purchase orders": a longer link text is a sentence, not the page's name
 _ORDER = {"number": 0, "email": 1, "name": 2}  # the most selective first
 
 
@@ -45,11 +47,37 @@ def page_controls(pm: PageMem) -> set[str]:
             if e.role in ("button", "link") and (e.name or e.text)}
 
 
-def search_candidates(terms: list[str], el: Element, section: PageSection) -> list[Candidate]:
-    """The compound actions of one search box: one per term (none when `el` is no search box)."""
+def page_name(pm: PageMem) -> str | None:
+    """What the page is called on its own site: the name of the one short link on it to its own address (a
+    sidebar's or a tab bar's entry for the page: "Orders" on the order list), None when there is none or such links
+    disagree. A link with a query or a fragment is another view of the page ("All": ?, "Skip to content": #main)."""
+    here = urlsplit(pm.url)
+    names = {" ".join((el.name or el.text).split()) for el in pm.all_elements()
+             if el.role == "link" and el.url and "?" not in el.url and "#" not in el.url
+             and _same_path(el.url, here) and 0 < len((el.name or el.text).split()) <= MAX_PAGE_NAME_WORDS}
+    return names.pop() if len(names) == 1 else None
+
+
+def _same_path(url: str, here) -> bool:
+    to = urlsplit(url)
+    return to.netloc == here.netloc and to.path.rstrip("/") == here.path.rstrip("/")
+
+
+def searches_this_page(target: str, url: str) -> bool:
+    """A form sent to this page's own address searches what the page lists, not the whole site (`target`: where
+    the form is sent, as the browser resolved it; a form without an action is sent to the page itself)."""
+    return bool(target) and _same_path(target, urlsplit(url))
+
+
+def search_candidates(terms: list[str], el: Element, section: PageSection, list_name: str | None = None) -> list[Candidate]:
+    """The compound actions of one search box: one per term (none when `el` is no search box). A box that searches
+    the page's own list and whose name says only "Search" is said by the list's name (`list_name`, page_name):
+    'search Orders for "SO-1010"'. Offered 'search textbox "Search" for "SO-1010"' first on the order list, the
+    default model took the sidebar's "Customers" for "the customer who placed order SO-1010"."""
     if not terms or not is_search_field(el, section):
         return []
-    return [Candidate(kind="element", label=f'search {label(el)} for "{term}"', element=el.ref,
+    box = list_name if list_name and not content_words(SEARCH_WORDS.sub("", el.name or "")) else label(el)
+    return [Candidate(kind="element", label=f'search {box} for "{term}"', element=el.ref,
                       section_id=section.id, text=term) for term in terms]
 
 

@@ -39,13 +39,8 @@ from companion.memory.records import ControlRecord
 from companion.memory.store import normalize_url
 from companion.observe.outline import parse_outline, read_table
 from companion.pagemem.model import Element, PageMem
-from companion.pagemem.widgets import is_text_field
+from companion.pagemem.widgets import is_page_link_name, is_text_field
 
-# Link names of a pagination bar: numbers, next/previous words (several languages), arrows, ellipses.
-PAGE_NAME = re.compile(
-    r"^\s*[‹›«»<>]*\s*(\d+|[‹›«»<>…]+|\.\.\.|first|last|next|prev(?:ious)?|older|newer|show all|"
-    r"weiter|zur[üu]ck|n[äa]chste|vorherige|suivant|pr[ée]c[ée]dent|siguiente|anterior|successiv[oa]|precedente|"
-    r"pr[óo]xim[oa]|volgende|vorige)(\s+(page|seite|p[áa]gina|pagina|pagina's))?\s*[‹›«»<>]*\s*$", re.I)
 # Query parameter names that say they sort (whole words of the name).
 SORT_PARAM = re.compile(r"(^|[_-])(sort|sortby|order|orderby|ordering|dir|direction)($|[_-])", re.I)
 # A search: the field's or its button's words (several languages).
@@ -116,7 +111,7 @@ def page_controls(page: PageMem, params: set[str]) -> list[ControlRecord]:
 
 def _kind(param: str, links: list[tuple[Element, bool]], names: list[str], columns: list[str]) -> str:
     """`columns`: the names among `names` that are the page's table columns."""
-    if names and all(PAGE_NAME.match(n) for n in names):
+    if names and all(is_page_link_name(n) for n in names):
         return "pagination"
     if param.startswith("_"):
         return "view"  # a leading underscore marks the site's own flag (a popup, facet counts), not the data's field

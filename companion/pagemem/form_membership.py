@@ -52,12 +52,14 @@ class FormMembership:
     owners: dict[int, dict[int, int]] = field(default_factory=dict)  # frame -> form_owners(frame)
     members: dict[Key, Key] = field(default_factory=dict)  # (frame, id) -> (frame, id) of its form
     labels: dict[Key, str] = field(default_factory=dict)  # form -> its aria-label, title, name or id
+    targets: dict[Key, str] = field(default_factory=dict)  # form -> where it is sent, as the browser resolved it
 
     @classmethod
     def of(cls, snapshot: Snapshot) -> FormMembership:
         owners: dict[int, dict[int, int]] = {}
         members: dict[Key, Key] = {}
         labels: dict[Key, str] = {}
+        targets: dict[Key, str] = {}
         for frame in snapshot.frames:
             by_id = {e.id: e for e in frame.elements}
             owners[frame.frame] = mine = form_owners(frame)
@@ -66,7 +68,8 @@ class FormMembership:
             for form in set(mine.values()):
                 a = by_id[form].attrs
                 labels[(frame.frame, form)] = a.get("aria-label") or a.get("title") or a.get("name") or a.get("id") or ""
-        return cls(owners, members, labels)
+                targets[(frame.frame, form)] = by_id[form].url or ""
+        return cls(owners, members, labels, targets)
 
     def form_of(self, key: Key) -> Key | None:
         """The form an element belongs to (None: it is in none)."""

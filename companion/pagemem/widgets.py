@@ -23,6 +23,14 @@ SUBMIT_WORDS = re.compile(
     r"\b(submit|sign ?in|log ?in|login|sign ?up|register|search|send|go|save|continue|next|apply|ok|confirm|"
     r"subscribe|post|publish|pay|place order|buy|checkout|check out|update|create|add)\b", re.I)
 TEXT_ROLES = ("textbox", "searchbox")
+# Link names of a pagination bar: numbers, next/previous/more words (several languages), arrows, ellipses, with
+# a trailing "page" or what the pages hold ("Older posts").
+_PAGE_LINK_NAME = re.compile(
+    r"^\s*[‹›«»<>]*\s*(?:page\s+)?(\d+|[‹›«»<>…]+|\.\.\.|first|last|next|prev(?:ious)?|older|newer|more|show all|"
+    r"weiter|zur[üu]ck|n[äa]chste|vorherige|suivant|pr[ée]c[ée]dent|siguiente|anterior|successiv[oa]|precedente|"
+    r"pr[óo]xim[oa]|volgende|vorige)(\s+(page|pages|seite|p[áa]gina|pagina|pagina's|posts|entries|results|items))?"
+    r"\s*[‹›«»<>]*\s*$", re.I)
+_YEAR = re.compile(r"^\s*(1[89]|2[01])\d\d\s*$")
 
 
 class Tagged(Protocol):
@@ -98,3 +106,11 @@ def is_submit_like(el: Widget, *, in_form: bool = True) -> bool:
     if is_submit_button(el, in_form=in_form):
         return True
     return el.role == "button" and bool(SUBMIT_WORDS.search(el.name or el.text))
+
+
+def is_page_link_name(name: str) -> bool:
+    """A pagination bar's link name ("2", "Next", "›", "Show all", "Older posts"). A year ("2024") is not one: a
+    list's date bar names its years, and a pagination bar shows page 1900 or later only on a list of that many
+    pages. The default model, asking for a product's price, followed the admin's date bar "2024" taken for a page
+    of the list, and searched within that year."""
+    return _PAGE_LINK_NAME.match(name) is not None and _YEAR.match(name) is None

@@ -12,7 +12,7 @@ import pytest
 
 from companion.act.candidates import element_candidate, record_edits_unasked, sort_links_unasked
 from companion.act.list_choices import named_list_choices, polarity, unnamed_list_choices
-from tests.support.act_context import names_left_out
+from tests.support.act_context import names_left_out, names_of, offered_on
 
 pytestmark = pytest.mark.browser
 
@@ -26,9 +26,18 @@ async def test_the_filter_choices_a_task_does_not_name_are_not_offered(browser, 
     open_page("filtered_list.html")
     dropped = await _dropped(make_ctx, "How many discontinued products are there?")
 
-    assert dropped == {"Audio", "Books", "Garden", "Kitchen", "Toys", "Home", "Active", "Draft",
+    assert dropped == {"Audio", "Books", "Garden", "Kitchen", "Toys", "Home", "Active", "Draft", "2023", "2024",
                        "Name", "Price"}, dropped  # and the sort links: the task asks nothing about an order
     # Kept: the choice the task names, the pages, the rows, links to other pages.
+
+
+async def test_a_date_bar_offered_without_the_filter_panel_is_still_one_of_the_lists_many_choices(browser, open_page, make_ctx):
+    # Section selection may leave the panel out and keep the years beside the table: "2024" is no page of the list.
+    open_page("filtered_list.html")
+    task = "What is the price of the Turntable?"
+    ctx, offered = await offered_on(make_ctx, task)
+    years = [c for c in offered if ctx.pagemem.element_by_ref(c.element).name in ("2023", "2024")]
+    assert names_of(ctx, years, unnamed_list_choices(task, ctx.pagemem, years)) == {"2023", "2024"}
 
 
 async def test_a_task_that_asks_about_an_order_keeps_the_sort_links(browser, open_page, make_ctx):

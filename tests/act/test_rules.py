@@ -13,7 +13,7 @@ import pytest
 
 from companion.act import AgentContext, Candidate, gather_candidates
 from companion.act import action_strings as say
-from companion.act.candidates import END_TASK_LABEL, packed
+from companion.act.candidates import END_TASK_LABEL, UNSELECTED_SECTIONS, packed
 from companion.act.net_change import merge_updates
 from companion.act.elements import irreversible_reason, is_form_cluster
 from companion.act.prefilter import domain_allowed, prefilter, usable_elements
@@ -191,6 +191,32 @@ async def test_gather_asks_once_on_a_small_page(scripted_llm, llm_client_for, fi
     assert 'link "Kettle 11"' in asked and 'link "Help"' in asked and "go back to http://127.0.0.1:8000/" in asked
     assert "every section of this small page" in asked
     assert len([c for c in got if c.kind in ("element", "navigate")]) == 1
+
+
+# A back office's list: header, breadcrumbs, a button, the sidebar, the add link and help (six sections with
+# links) before the list's own search form.
+LIST = ("<header><a href='/'>Shop</a><a href='/pw'>Password</a></header><nav><a href='/'>Home</a> › <a href='/s'>Shop</a>"
+        "</nav><button>Toggle navigation</button><nav><a href='/a'>Groups</a><a href='/b'>Orders</a><a href='/products'>Products</a>"
+        "</nav><h1>Products</h1><ul><li><a href='/add'>Add product</a></li></ul><nav><a href='/help'>Help</a></nav>"
+        "<div><form action='/products'><input name='q' aria-label='Search'><button>Search</button></form></div>"
+        "<table><tr><th>Name</th></tr><tr><td>Kettle</td></tr></table>")
+
+
+async def test_a_search_form_past_the_first_unselected_sections_is_still_offered(scripted_llm, llm_client_for):
+    snap = snapshot_from_html(f"<html><body>{LIST}</body></html>", url="http://127.0.0.1:8000/products")
+    pm = divide_page(snap)
+    with_links = [s for s in pm.sections if any(e.role == "link" or e.role == "button" for e in s.all_elements())]
+    assert [e.name for e in with_links[UNSELECTED_SECTIONS].all_elements()] == ["Help"]  # past the five places
+    llm_client_for(scripted_llm(rules=[]))
+
+    ctx = ctx_for(pm, task="What is the price of the Turntable?")
+    ctx.page.forms = FormMembership.of(snap)  # the search form sends a query to the site
+    got = [c.label for c in await gather_candidates(ctx, obs([], [s.id for s in pm.sections]))]
+
+    # The search for what the page does not show comes first, said by the list's name in the site's navigation; the
+    # sixth section's link is not offered.
+    assert got[0] == 'search Products for "Turntable"', got
+    assert 'link "Orders"' in got and 'link "Help"' not in got
 
 
 async def test_gather_honours_exclude_and_active_view_all(scripted_llm, llm_client_for):

@@ -7,7 +7,11 @@ from __future__ import annotations
 import pytest
 
 from companion.act import execute
-from companion.act.search_for import page_controls, search_candidates, search_terms, unseen_searches
+from companion.act.search_for import (
+    page_controls, page_name, search_candidates, search_terms, searches_this_page, unseen_searches,
+)
+from companion.pagemem.divide import divide_page
+from tests.support.htmlsnap import snapshot_from_html
 from tests.support.act_context import text_of
 
 
@@ -26,6 +30,24 @@ def test_the_name_of_a_control_is_not_a_term():
 
 def test_a_task_that_names_nothing_gives_no_term():
     assert search_terms("How many orders are pending?") == []
+
+
+SIDEBAR = ("<nav><a href='/shop/orders/'>Orders</a> <a href='/shop/customers/'>Customers</a></nav>"
+           "<nav class='filter'><a href='?'>All</a> <a href='?status=paid'>Paid</a></nav>")
+
+
+def test_a_page_is_named_by_its_own_entry_in_the_sites_navigation():
+    page = divide_page(snapshot_from_html(f"<html><body>{SIDEBAR}<h1>Select order</h1></body></html>",
+                                          url="http://127.0.0.1:8000/shop/orders/?status=paid"))
+    assert page_name(page) == "Orders"  # not the filter's "All" (?), nor "Paid"
+    elsewhere = divide_page(snapshot_from_html(f"<html><body>{SIDEBAR}</body></html>", url="http://127.0.0.1:8000/shop/"))
+    assert page_name(elsewhere) is None
+
+
+def test_a_form_sent_to_this_page_searches_its_list_and_a_form_sent_elsewhere_the_site():
+    here = "http://127.0.0.1:8000/shop/orders/?p=2"
+    assert searches_this_page(here, here) and searches_this_page("http://127.0.0.1:8000/shop/orders/", here)
+    assert not searches_this_page("http://127.0.0.1:8000/search", here) and not searches_this_page("", here)
 
 
 @pytest.mark.browser

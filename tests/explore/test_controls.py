@@ -70,3 +70,11 @@ def test_links_named_as_the_tables_columns_sort_and_an_underscore_parameter_is_a
     found = {(c.kind, c.param): c.choices for c in page_controls(page, {"o", "_facets", "tier"})}
     assert found == {("sort", "o"): ["Name", "City"], ("view", "_facets"): ["Show counts"],
                      ("filter", "tier"): ["Gold", "Silver"]}
+
+
+def test_a_date_bar_of_years_is_a_filter_and_numbered_pages_are_pagination():
+    html = ("<main><h1>Orders</h1><nav><a href='o.html?placed__year=2023'>2023</a> <a href='o.html?placed__year=2024'>"
+            "2024</a></nav><table><tr><th>Number</th></tr><tr><td>110</td></tr></table>"
+            "<p><a href='o.html?p=2'>2</a> <a href='o.html?p=3'>3</a></p></main>")
+    found = {(c.kind, c.param): c.choices for c in page_controls(divided(html, BASE + "o.html"), {"placed__year", "p"})}
+    assert found == {("filter", "placed__year"): ["2023", "2024"], ("pagination", "p"): ["2", "3"]}

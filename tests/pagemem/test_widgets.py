@@ -5,7 +5,7 @@ from __future__ import annotations
 from companion.pagemem.model import Element
 from companion.pagemem.tree import build_tree
 from companion.pagemem.widgets import (
-    is_reset_button, is_submit_button, is_submit_like, is_text_field, is_typed_control,
+    is_page_link_name, is_reset_button, is_submit_button, is_submit_like, is_text_field, is_typed_control,
 )
 from companion.protocol import ElementRef
 from tests.support.htmlsnap import snapshot_from_html
@@ -85,3 +85,13 @@ def test_a_tree_node_of_a_button_exposed_as_a_tab_is_not_submit_like_by_its_word
     tree = build_tree(snapshot_from_html('<html><body><button type="button" role="tab">Next</button></body></html>'))
     button = next(n for root in tree.roots for n in root.iter() if n.tag == "button")
     assert not is_submit_like(button, in_form=False)
+
+
+def test_a_pagination_bars_links_are_named_by_number_word_or_arrow():
+    assert all(is_page_link_name(n) for n in ["2", " 3 ", "Next", "next page", "‹ Previous", "»", "…", "Show all",
+                                                "Older posts", "Page 2", "suivant"])
+
+
+def test_a_year_or_a_name_that_only_starts_with_a_paging_word_is_no_page_link():
+    # A list's date bar ("2023 2024 2025") narrows the list to a year; "More filters" opens a panel.
+    assert not any(is_page_link_name(n) for n in ["2024", "1999", "More filters", "Next steps guide", "Pages"])

@@ -3,11 +3,14 @@
 Layout is a crude vertical stack (every text-bearing element is a 20 px line, containers span their
 children), visibility follows `hidden`/`style="display:none"`, a `data-modal` attribute stands for the
 browser's finding that the page behind a dialog is inert (SnapshotElement.modal), and interactivity follows
-the content script's rules (links with href, buttons, inputs, widget roles, tabindex, onclick). Real-browser
-snapshots are tested separately (test_browser_fixtures.py); this keeps pure-logic tests fast.
+the content script's rules (links with href, buttons, inputs, widget roles, tabindex, onclick), as does where a
+link or a form goes (`url`). Real-browser snapshots are tested separately (test_browser_fixtures.py); this keeps
+pure-logic tests fast.
 """
 
 from __future__ import annotations
+
+from urllib.parse import urljoin
 
 import lxml.html
 
@@ -17,6 +20,11 @@ KEPT = ("id", "class", "name", "type", "role", "href", "src", "alt", "title", "p
         "tabindex", "contenteditable", "disabled", "method", "action", "formmethod", "formaction", "autocomplete", "multiple")
 WIDGET_ROLES = {"button", "link", "checkbox", "radio", "tab", "menuitem", "option", "combobox", "textbox"}
 SKIP = {"script", "style", "head", "meta", "link", "noscript", "template"}
+
+
+def _resolved(base: str, ref: str) -> str:
+    """`ref` against `base` as a browser resolves it ("?" is the page under an empty query; urljoin keeps base's)."""
+    return base.split("#")[0].split("?")[0] + ref if ref.startswith("?") else urljoin(base, ref)
 
 
 def snapshot_from_html(html: str, url: str = "http://127.0.0.1/page", title: str = "page",
@@ -50,6 +58,10 @@ def snapshot_from_html(html: str, url: str = "http://127.0.0.1/page", title: str
         paths[eid] = path
         rec = SnapshotElement(id=eid, parent=parent_id, tag=tag, attrs=a, text=text[:300],
                               interactive=interactive, modal="data-modal" in node.attrib and not hidden)
+        if tag in ("a", "area") and "href" in a:  # resolved as the content script's targetUrl does
+            rec.url = _resolved(url, a["href"])
+        elif tag == "form":
+            rec.url = _resolved(url, a["action"]) if a.get("action") else url
         if tag in ("input", "textarea", "select") and a.get("type") != "password":
             value = node.attrib.get("value") if tag == "input" else (node.text or "").strip() if tag == "textarea" else None
             if tag == "select":
