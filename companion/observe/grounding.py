@@ -28,6 +28,16 @@ _ELEMENT_INDEX = re.compile(r"\[\d+\]")
 _ROLES = ("textbox|searchbox|combobox|listbox|checkbox|radio|button|link|option|menuitem|menu|tab|switch|slider|"
           "spinbutton|img|image|heading|row|cell|treeitem|gridcell|columnheader")
 _ELEMENT_REFERENCE = re.compile(r"\[\d+\](?=\s+(?:[a-z]+\s+[\"'“]|(?:" + _ROLES + r")\b))")
+# The tallies our own renderings write of what they left out (observe/structure.py "Name, Price and 6 more",
+# rows.py "(15 rows shown" and "… and 3 more rows", abstraction.py "… and 2 more sections") state nothing about the
+# page: checked as claims, "and 6 more" (a table's other columns) came out as "Computed: 6 = 1 + 2 + 3" beside the
+# answer, 3, of a count question.
+_OWN_TALLY = re.compile(r"\band \d+ more\b|\(\d+ rows shown\b")
+
+
+def as_claimed(sentence: str) -> str:
+    """What a sentence claims about the page: without our element numbers and our own tallies."""
+    return _OWN_TALLY.sub(" ", _ELEMENT_REFERENCE.sub(" ", sentence))
 
 
 def sentences(text: str) -> list[str]:
@@ -91,11 +101,11 @@ def _check(text: str, reference: str, context: str, groups: list[Group] | None) 
     """Each sentence of `text` (its not-found notes aside) with the check of its numbers."""
     text = without_notes(text)
     reference = page_content(reference)
-    evidence = _Evidence(reference, _ELEMENT_REFERENCE.sub(" ", text), context, groups)
+    evidence = _Evidence(reference, as_claimed(text), context, groups)
     out = []
     for sentence in sentences(text):
         check = NumberCheck()
-        claimed = _ELEMENT_REFERENCE.sub(" ", sentence)  # checked without element numbers, kept with them
+        claimed = as_claimed(sentence)  # checked without element numbers and tallies, kept with them
         unseen = [n for n in dict.fromkeys(NUMBER.findall(claimed)) if not holds(reference, n)]
         if unseen:
             stated = quantities(claimed)
@@ -178,7 +188,7 @@ def grounded_sentences(text: str, reference: str, context: str = "", groups: lis
     or (`values`) another value the pages do not support; each left-out value noted."""
     kept, dropped, derived, notes = [], [], [], []
     for sentence, check in _check(text, reference, context, groups):
-        problems = values(_ELEMENT_REFERENCE.sub(" ", sentence)) if values else []
+        problems = values(as_claimed(sentence)) if values else []
         problems = [str(p) for p in [*map(Problem, check.unseen), *problems]]
         if problems:
             dropped.append(sentence)

@@ -154,3 +154,12 @@ def test_a_total_of_an_item_the_page_does_not_list_is_refused():
 def test_lines_the_claim_does_not_name_give_no_operands():
     page = TWO_PRICES + "\n- text: Free delivery over $50.00\n- text: Gift card $5.50"
     assert _unseen("The delivery costs $35.50 in all.", page, context="") == ["35.50"]
+
+
+def test_our_own_tallies_of_what_a_rendering_left_out_are_no_claims():
+    # A table described by rule ("... and 6 more" columns, "(15 rows shown"), then what the model read.
+    page = "- columnheader: Name\n- cell: Kettle\n- text: 3 inactive customers"
+    summary = "Table of Name, Email and 6 more: No row holds Turntable (15 rows shown). There are 3 inactive customers."
+    out = grounded_sentences(summary, page)
+    assert out.dropped == [] and out.derived == [] and out.kept == summary
+    assert _unseen("The table has 6 more columns.", page) == ["6"]  # the model's own words are still checked
