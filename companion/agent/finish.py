@@ -256,6 +256,15 @@ def unsorted_extreme(task: str, pagemem: PageMem | None) -> tuple[str, ElementRe
     return None
 
 
+def sorted_as_asked(task: str, pagemem: PageMem | None) -> bool:
+    """A superlative question on a list whose rows are sorted as it asks (observe/ranked.py: the highest price
+    first for "Which product has the highest price?"): the first row is the answer. On the held-out admin the
+    default model's page task summary said "the Seed Starter Kit, which costs 204.99" on the list sorted by price,
+    highest first, and the actor went on clicking the sort links until the task's time ran out."""
+    return pagemem is not None and is_question(task) and any(
+        (ranked := ranked_rows(task, section)) is not None and ranked.order == "asked" for section in pagemem.sections)
+
+
 def narrowed_as_asked(task: str, pagemem: PageMem | None) -> bool:
     """A count question on a page whose address narrows its list by a word the task names (?status=pending for
     "How many orders are pending?", ?q=kettle for "How many kettles ..."): the count asked for is in sight. On

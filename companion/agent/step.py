@@ -25,7 +25,7 @@ from companion.agent.describe_change import describe_change, page_lines
 from companion.agent.decide import CAME_BACK, CHANGED_NOTHING, DECLINED, TRIED, select_action
 from companion.agent.finish import (
     Answer, EndFacts, EndGate, Refused, declined_end, is_question, moves_on, narrowed_as_asked,
-    split_problems,
+    sorted_as_asked, split_problems,
 )
 from companion.agent.seen_text import SeenText
 from companion.agent.events import usage_of
@@ -349,6 +349,8 @@ class StepPhases:
             return "The row the question names is on this page"
         if narrowed_as_asked(self.task, st.ctx.pagemem):
             return "This list is narrowed as the question asks"
+        if sorted_as_asked(self.task, st.ctx.pagemem):
+            return "This list is sorted as the question asks"
         return None
 
     async def _end_task(self, st: StepState) -> None:

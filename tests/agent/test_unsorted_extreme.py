@@ -40,3 +40,14 @@ def test_a_list_sorted_the_other_way_is_sorted_by_the_columns_own_link(browser, 
     refusal = next(n for n in notes(result) if "has more pages" in n)
     assert "sorted the other way" in refusal and 'link "Price"' in refusal, refusal
     assert result.actions == ['Clicked link "Price"'] and result.answer == "Seed Kit", result.actions
+
+
+def test_a_list_sorted_as_asked_is_checked_for_the_answer_before_any_action(browser, pages, agent_llm, memory_dir):
+    # A model that would sort the list again (the default model clicked sort links until its time ran out).
+    server = agent_llm(choose=lambda text, labels: index_of(labels, r'^link "Name"'), answer=lambda text: "Seed Kit")
+    result = browser.run(run_task("Which product has the highest price?", session=browser.session,
+                                  start_url=pages.url("products_by_price.html"), memory_dir=memory_dir, max_steps=3),
+                         timeout=300)
+
+    assert result.actions == [] and result.answer == "Seed Kit" and result.status == "done", result.actions
+    assert any("sorted as the question asks: checked first" in n for n in notes(result))
