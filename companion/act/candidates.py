@@ -60,8 +60,10 @@ declare_subset("candidate_filtering")
 # the whole list once more, plus a generated index per kept candidate, to shorten the choice's list by what it
 # drops. On the held-out admin (29 to 33 candidates a list page) it cost 580 to 780 new prompt tokens and 13 to 25 s
 # a step, kept 18 of 31 or dropped the order's own row (put back by filter_guard), and in the recorded MiniWoB runs
-# it kept one candidate of 13 to 37 most of the time. It stays for lists longer than one choice reads well.
-FEW_CANDIDATES = 40
+# it kept one candidate of 13 to 37 most of the time. In the s47 and s48 admin runs (45 to 59 candidates a list
+# page) 22 of 29 calls kept 85% or more of the list, at 1,000 to 1,600 new prompt tokens and 35 to 60 s each, and
+# the choice then read the whole list anyway. It stays for lists longer than one choice reads well.
+FEW_CANDIDATES = 60
 NAV_LABEL_CHARS = 80
 VIEW_ALL_LABEL = "view all sections of this page in full"
 END_TASK_LABEL = "end the task (it is complete, or its answer is known)"
