@@ -21,6 +21,7 @@ import logging
 import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from companion import llm
 from companion.act.basic import offered_options
@@ -28,10 +29,12 @@ from companion.act.context import AgentContext
 from companion.act.elements import is_checkable, is_form_field, is_native_select, is_search_form
 from companion.act.filter_guard import guard_kept
 from companion.act.gestures import PageGestures, element_candidates, scroll_candidates, text_candidates
-from companion.act.list_choices import entry_name, named_list_choices, plain_element, unnamed_list_choices
+from companion.act.list_choices import (
+    entry_name, named_list_choices, plain_element, unnamed_list_choices, with_facet_titles,
+)
 from companion.act.models import Candidate
 from companion.act.prefilter import prefilter, usable_elements
-from companion.act.premature import changes_site, requeries_this_page
+from companion.act.premature import changes_site
 from companion.act.routing import form_section_for
 from companion.act.search_for import (
     page_controls, page_name, search_candidates, search_terms, searches_this_page, unseen_searches,
@@ -45,7 +48,6 @@ from companion.pagemem.model import Element, PageSection
 from companion.pagemem.page_state import same_document_url
 from companion.pagemem.widgets import is_submit_like
 from companion.task_asks import asks_deletion, deletes, is_question
-from companion.text import content_words
 
 if TYPE_CHECKING:  # the OBSERVE engineer's model; only its contract fields are read here
     from companion.observe import Observation  # noqa: F401
@@ -477,7 +479,10 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
 
     known = remembered_dropdowns(ctx)
     gestures = PageGestures(ctx.task, pm, ctx.page.snapshot)
-    terms = search_terms(ctx.task, page_controls(pm), ctx.related_terms)
+    # The names the task's row holds (the order's customer) are searched for on other lists than the one they were
+    # read on: the default model, offered 'search Orders for "Daniel Ricci"' beside SO-1010's row, took it twice.
+    related = [] if urlsplit(url).path in ctx.related_found_on else ctx.related_terms
+    terms = search_terms(ctx.task, page_controls(pm), related)
     name = page_name(pm) if terms else None
 
     def list_name(el: Element) -> str | None:
@@ -578,7 +583,8 @@ async def gather_candidates(ctx: AgentContext, obs: Any, *, exclude: set[str] | 
     fixed.append(Candidate(kind="end_task", label=END_TASK_LABEL))
     out.extend(c for c in fixed if c.key not in exclude)
     # A last rule pass: the LLM's picks can never re-introduce a no-op.
-    return _distinct_labels(prefilter(out, pm, page_url=url, active_tab=ctx.active_tab_id, sites=sites), pm)
+    return _distinct_labels(with_facet_titles(pm, prefilter(out, pm, page_url=url, active_tab=ctx.active_tab_id,
+                                                            sites=sites)), pm)
 
 
 __all__ = ["gather_candidates", "navigation_candidates", "element_candidate", "VIEW_ALL_LABEL", "END_TASK_LABEL", "TYPE_URL_LABEL"]

@@ -54,6 +54,9 @@ class AgentContext:
     # Names, emails and codes the rows the task names hold under a column it speaks of (observe/rows.py
     # related_values: the order's customer), gathered over the task: searched for like the task's own identifiers.
     related_terms: list[str] = field(default_factory=list)
+    # The paths of the pages they were found on (the order list): searched for there, they lead back to the rows
+    # that hold them, not to the records they name (act/search_for.search_terms is given them elsewhere only).
+    related_found_on: set[str] = field(default_factory=set)
     # True once the observer shows every section in full on this page: the view_all candidate is then left out.
     view_all_active: bool = False
     # What is perceived of the tab: the snapshot, the PageMem, form membership (pagemem/page_state.py).

@@ -87,6 +87,19 @@ def list_choices(task: str, pm, offered: list[Candidate]) -> dict[str, bool]:
     return choices
 
 
+def with_facet_titles(pm, offered: list[Candidate]) -> list[Candidate]:
+    """A list's choice link said with the title of the group it sits under: 'link "No" (under "By is active")'. A bare
+    "No" among forty actions says nothing of being inactive: the default model, asked how many customers are
+    inactive, was offered it first and chose the list's "Show all" instead."""
+    titles = {index: title for s in pm.sections for index, title in choice_titles(s).items()}
+    for c in offered:
+        el = plain_element(pm, c)
+        title = " ".join(titles.get(el.index, "").split()) if el is not None else ""
+        if title and title != " ".join((el.name or el.text or "").split()) and _is_choice_link(el, pm.url):
+            c.label = f'{c.label} (under "{title}")'
+    return offered
+
+
 def _is_choice_link(el: Element, url: str) -> bool:
     """A link that only re-queries this page and is none of its pages or sort headers: a filter's choice."""
     return (el.role == "link" and not el.column_header and requeries_this_page(el, url)

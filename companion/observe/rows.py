@@ -54,12 +54,24 @@ def row_holds(row: list[str], value: str) -> bool:
 
 def matching(task: str, rows: list[list[str]]) -> list[int]:
     """Positions of the rows that hold a value the task identifies a row by (none when no value is identifying)."""
+    return _holding(rows, identifiers(task))
+
+
+def _holding(rows: list[list[str]], values) -> list[int]:
+    """Positions of the rows holding one of `values`, each value counted when few rows hold it (MAX_SHARE)."""
     found: set[int] = set()
-    for value in identifiers(task):
+    for value in values:
         hits = [i for i, row in enumerate(rows) if row_holds(row, value)]
         if hits and len(hits) <= max(1, int(MAX_SHARE * len(rows))):
             found.update(hits)
     return sorted(found)
+
+
+def rows_holding(section: PageSection, values: list[str]) -> list[int]:
+    """Positions (0-based) of the section's rows that hold one of `values`: the names a row the task names was seen
+    to hold (related_values: the order's customer), on the list they lead to."""
+    _, rows = section_rows(section)
+    return _holding(rows, values) if rows and values else []
 
 
 def section_rows(section: PageSection) -> tuple[Table | None, list[list[str]]]:

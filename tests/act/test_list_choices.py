@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from companion.act.candidates import element_candidate, record_edits_unasked, sort_links_unasked
-from companion.act.list_choices import named_list_choices, polarity, unnamed_list_choices
+from companion.act.list_choices import named_list_choices, polarity, unnamed_list_choices, with_facet_titles
 from tests.support.act_context import names_left_out, names_of, offered_on
 
 pytestmark = pytest.mark.browser
@@ -120,3 +120,12 @@ async def test_a_question_about_one_record_named_by_a_code_is_led_to_no_facet(br
 async def test_an_errand_is_not_led_to_filter_the_list_by_the_value_it_sets(browser, open_page, make_ctx):
     open_page("filtered_list.html")
     assert await _leads(make_ctx, "Set the status of the Kettle to discontinued.") == []
+
+
+async def test_a_choice_link_is_said_with_the_title_it_sits_under(browser, open_page, make_ctx):
+    # A bare "No" says nothing of being unsubscribed; under its facet's title it does.
+    open_page("facets_list.html")
+    ctx, offered = await offered_on(make_ctx, "How many members are not subscribed?")
+    labels = {c.label for c in with_facet_titles(ctx.pagemem, offered)}
+    assert {'link "No" (under "By is subscribed")', 'link "No" (under "By is verified")'} <= labels, labels
+    assert 'link "All"' in labels  # the list under an empty query ("?"), no choice of a facet

@@ -51,3 +51,14 @@ def test_a_list_sorted_as_asked_is_checked_for_the_answer_before_any_action(brow
 
     assert result.actions == [] and result.answer == "Seed Kit" and result.status == "done", result.actions
     assert any("sorted as the question asks: checked first" in n for n in notes(result))
+
+
+def test_an_unsorted_list_is_sorted_as_asked_even_by_a_model_that_never_ends(browser, pages, agent_llm, memory_dir):
+    # The default model toggled the price sort for six steps and never chose the end the rule would have refused.
+    server = agent_llm(choose=lambda text, labels: index_of(labels, r'^link "Name"'), answer=lambda text: "Seed Kit")
+    result = browser.run(run_task("Which product has the highest price?", session=browser.session,
+                                  start_url=pages.url("products_unsorted.html"), memory_dir=memory_dir, max_steps=3),
+                         timeout=300)
+
+    assert result.actions == ['Clicked link "Price"'] and result.answer == "Seed Kit", result.actions
+    assert any(n.startswith("Not answerable here yet: the list has more pages") for n in notes(result)), notes(result)
