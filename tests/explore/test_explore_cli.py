@@ -111,6 +111,12 @@ def test_ctrl_c_stops_cleanly_and_a_second_run_resumes_to_the_same_memory(tmp_pa
             time.sleep(0.05)
         assert stopped.poll() is None, "the run ended before it could be interrupted"
         stopped.send_signal(signal.SIGINT)
+        # Pages still come one at a time, slowly: the page in flight can finish, and the run cannot load the rest
+        # before it sees the signal (under the suite's load it once did, and ended with exit 0).
+        deadline = time.monotonic() + 120
+        while stopped.poll() is None and time.monotonic() < deadline:
+            pace.step()
+            time.sleep(0.5)
         pace.off()
         out, err = stopped.communicate(timeout=120)
         assert stopped.returncode == 130, err
