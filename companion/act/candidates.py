@@ -3,7 +3,7 @@
 Element actions: a group per selected section, conditioned on its extraction, one of the elements added since
 page entry in sections not selected (PageDigest's added group: a popover, toast or result list that appeared
 late in the document is offered by its own elements), plus one of the first five unselected sections in document
-order (so top-of-page UI stays reachable); consecutive groups share a candidate_filtering call while their
+order (so top-of-page UI stays reachable) and any search form further down; consecutive groups share a candidate_filtering call while their
 candidates fit one (packed(): the paper's call per section, without a call per one-link section); none at all
 when the step has FEW_CANDIDATES or fewer, and what the task names or the single form's controls are put back
 after the calls (filter_guard.py). A small page (or one shown whole, observe/whole.py) has one call over all
