@@ -466,6 +466,15 @@ class EndGate:
     verified: bool = False  # at most one verification per task (a resumed task keeps its checkpoint's)
     end_warnings: set[tuple[str, ...]] = field(default_factory=set)  # unset fields already refused for
 
+    def unsorted_once(self, pagemem: PageMem | None) -> tuple[str, ElementRef] | None:
+        """unsorted_extreme, once per page: at a step's start (agent/step.py, before any choice) or as an end's
+        refusal, whichever comes first; sorted the wrong way, it is said again."""
+        unsorted = unsorted_extreme(self.task, pagemem)
+        if unsorted is None or pagemem is None or ("unsorted", pagemem.url) in self.end_warnings:
+            return None
+        self.end_warnings.add(("unsorted", pagemem.url))
+        return unsorted
+
     async def decide(self, f: EndFacts) -> Refused | Answer:
         # The rule checks run on every end-task choice (they are not the one LLM verification of the paper): an
         # observation stating a number no page showed is an invention, not an answer.
@@ -499,9 +508,8 @@ class EndGate:
             return Refused(f"the count is not narrowed yet: the task names what this page offers to narrow it "
                            f"({'; '.join(narrowing)}): use it, then count", "rule",
                            remedy=narrowing_choice(self.task, f.pagemem, f.done))
-        unsorted = unsorted_extreme(self.task, f.pagemem)
-        if unsorted and f.pagemem is not None and ("unsorted", f.pagemem.url) not in self.end_warnings:
-            self.end_warnings.add(("unsorted", f.pagemem.url))  # once per page: sorted the wrong way, said again
+        unsorted = self.unsorted_once(f.pagemem)
+        if unsorted:
             return Refused(unsorted[0], "rule", remedy=unsorted[1])
         idle = None if f.declined else nothing_done(self.task, f.done + f.already_so)
         if idle and ("nothing done",) not in self.end_warnings:

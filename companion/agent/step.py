@@ -25,7 +25,7 @@ from companion.agent.describe_change import describe_change, page_lines
 from companion.agent.decide import CAME_BACK, CHANGED_NOTHING, DECLINED, TRIED, select_action
 from companion.agent.finish import (
     Answer, EndFacts, EndGate, Refused, declined_end, is_question, moves_on, narrowed_as_asked,
-    sorted_as_asked, split_problems, unsorted_extreme,
+    sorted_as_asked, split_problems,
 )
 from companion.agent.seen_text import SeenText
 from companion.agent.events import usage_of
@@ -152,12 +152,10 @@ class StepPhases:
                 # same check ran. Refused, the step goes on as usual, the end shown as tried.
                 await self.events.emit("note", step=self.step, text=f"{in_sight}: checked first for the answer.")
                 await self._end_task(st)
-            elif (st.remedy is None and (unsorted := unsorted_extreme(self.task, st.ctx.pagemem)) is not None
-                    and ("unsorted", st.ctx.pagemem.url) not in self.gate.end_warnings):
+            elif st.remedy is None and (unsorted := self.gate.unsorted_once(st.ctx.pagemem)) is not None:
                 # A superlative on a list of several pages not sorted as it asks: its sort link is the way, taken
                 # before any choice. The default model, on the held-out admin's product list, toggled the price
                 # sort between ascending and unsorted for six steps and never ended to be refused.
-                self.gate.end_warnings.add(("unsorted", st.ctx.pagemem.url))  # once per page, as the end check's
                 await self.events.emit("note", step=self.step, text=f"Not answerable here yet: {unsorted[0]}.")
                 st.remedy = unsorted[1]
             await self._candidates(st, st.obs)
