@@ -29,7 +29,10 @@ rule checks that refuse a hollow end before or after them (no LLM call):
     names (another row's email for the order the task names: observe/values.py);
   - wrong_kind_answer: an answer to a question asking for an email or a number ("how many") that holds none is
     refused the same way while somewhere is left to look (the default model answered an email question with the
-    customer's name, read off an order list whose search it never used).
+    customer's name, read off an order list whose search it never used);
+  - off_row: a lookup's answer holding nothing of the row the question names is refused once;
+  - off_sorted_first: a superlative's final answer holding nothing of the first row of a list sorted as the question
+    asks is asked for once more, the model told that row.
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ from companion.act.prefilter import element_skip_reason
 from companion.agent.seen_text import SeenText
 from companion.llm.answers import FinalAnswer, Verification
 from companion.llm.fit import declare
-from companion.observe.ranked import ranked_rows
+from companion.observe.ranked import off_extreme, ranked_rows
 from companion.observe.rows import off_named_row, states_asked_cells
 from companion.observe.values import EMAIL, Problem
 from companion.pagemem.model import Element, PageMem
@@ -403,6 +406,18 @@ def off_row(answer: str, task: str, pagemem: PageMem | None) -> str | None:
             f"value: the record's own page (the row's link) may show what the question asks")
 
 
+def off_sorted_first(answer: str, task: str, pagemem: PageMem | None) -> str | None:
+    """Why a superlative's answer that names nothing of the first row of a list sorted as the question asks is not
+    the answer (the first row is: observe/ranked.off_extreme); None when it names something of that row."""
+    if pagemem is None or not is_question(task) or asks_count(task) or requested_actions(task):
+        return None
+    row = off_extreme(task, pagemem.sections, answer)
+    if row is None:
+        return None
+    return (f"this list is sorted as the question asks, so its first row answers it ({row}), and the answer names "
+            "nothing of that row: answer from it")
+
+
 def not_supported(unseen: list[str], misplaced: list[Problem] = ()) -> str:
     """'the answer states 5, which no page visited showed; its bob@shop.test was not found with 110 on any page'."""
     said = [f"the answer states {', '.join(unseen)}, which no page visited showed"] if unseen else []
@@ -524,6 +539,9 @@ class EndGate:
             if not verdict.complete:
                 return Refused(verdict.reason, "verifier")
         final = await final_answer(self.task, f.history(True), f.observation)
+        first = off_sorted_first(final.text, self.task, f.pagemem)
+        if first:  # asked once more, told the row: cheaper than a refused end and another step on the same page
+            final = await final_answer(self.task, f.history(True), f"{f.observation}\n(Note: {first}.)")
         unseen, misplaced = split_problems(self.seen.unsupported(final.text, answer=True))
         hollow = (hollow_answer(final.text, self.task, f.pagemem, f.done, f.visited)
                   or invented_answer(unseen, self.task, f.pagemem, f.done, f.visited, misplaced)

@@ -20,7 +20,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from companion.observe.outline import Table
-from companion.observe.rows import row_text, section_rows
+from companion.observe.rows import holds, row_text, section_rows
 from companion.pagemem.model import PageSection
 from companion.text import content_words
 
@@ -96,3 +96,21 @@ def ranked_rows(task: str, section: PageSection) -> Ranked | None:
         order, said = "none", f"of the {len(rows)} rows shown"
     lines = [f"- row {i + 1}: {row_text(table, rows[i])}" for i in positions]
     return Ranked(positions=positions, text=f"{word} {head} ({said}):\n" + "\n".join(lines), header=head, order=order)
+
+
+def off_extreme(task: str, sections: list[PageSection], answer: str) -> str | None:
+    """On a list sorted as the superlative question asks, the extreme row ("Product: Seed Starter Kit | Price:
+    204.99") when the answer holds none of its cells; else None. The default model, the end checked on the list
+    sorted by price with the dearest first, answered the Throw Pillow at 71.99: the first row of the same list
+    sorted the other way, two steps earlier, which grounding let through as a value a visited page showed."""
+    for section in sections:
+        ranked = ranked_rows(task, section)
+        if ranked is None or ranked.order != "asked":
+            continue
+        table, rows = section_rows(section)
+        extreme = [rows[i] for i in ranked.positions]
+        shown = [cell.strip().lstrip("$€£").strip() for row in extreme for cell in row]
+        if any(len(cell) >= 2 and holds(answer, cell) for cell in shown):
+            return None
+        return "; ".join(row_text(table, row) for row in extreme)
+    return None

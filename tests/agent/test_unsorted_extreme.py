@@ -62,3 +62,19 @@ def test_an_unsorted_list_is_sorted_as_asked_even_by_a_model_that_never_ends(bro
 
     assert result.actions == ['Clicked link "Price"'] and result.answer == "Seed Kit", result.actions
     assert any(n.startswith("Not answerable here yet: the list has more pages") for n in notes(result)), notes(result)
+
+
+def test_an_answer_naming_nothing_of_the_sorted_lists_first_row_is_asked_again_with_that_row(
+        browser, pages, agent_llm, memory_dir):
+    # The default model answered a row of the list sorted the other way, two steps earlier; here, a later row.
+    answers = ["The Candle, at 97.99", "Seed Kit"]
+    server = agent_llm(choose=lambda text, labels: index_of(labels, r"^end the task"),
+                       answer=lambda text: answers.pop(0) if len(answers) > 1 else answers[0])
+    result = browser.run(run_task("Which product has the highest price?", session=browser.session,
+                                  start_url=pages.url("products_by_price.html"), memory_dir=memory_dir, max_steps=3),
+                         timeout=300)
+
+    assert result.answer == "Seed Kit" and result.status == "done" and result.actions == [], result.answer
+    again = server.prompts("final_answer")[-1]
+    assert len(server.prompts("final_answer")) == 2 and "its first row answers it (" in again, again
+    assert "Name: Seed Kit | " in again and "Price: 204.99)" in again, again

@@ -5,7 +5,7 @@ from tests/support/htmlsnap.py, the pipeline's calls against the lexical stand-i
 from __future__ import annotations
 
 from companion.observe import PageObserver
-from companion.observe.ranked import number, ranked_rows
+from companion.observe.ranked import number, off_extreme, ranked_rows
 from companion.pagemem.divide import divide_page
 from tests.support.htmlsnap import snapshot_from_html
 
@@ -69,3 +69,23 @@ def test_a_superlative_of_time_ranks_no_column_of_numbers():
     # "the latest order's total" asks for the newest row's total, not the largest total.
     _, section = table(PRODUCTS)
     assert ranked_rows("What is the price of the latest product?", section) is None
+
+
+def test_an_answer_off_the_first_row_of_a_list_sorted_as_asked_gives_that_row():
+    _, section = table(PRODUCTS)
+    row = off_extreme("Which product has the highest price?", [section], "The Throw Pillow, at 71.99")
+    assert row is not None and "Seed Kit" in row and "1,204.99" in row, row
+
+
+def test_an_answer_holding_a_cell_of_the_first_row_passes_whatever_its_currency():
+    _, section = table(PRODUCTS)
+    ask = "Which product has the highest price?"
+    assert off_extreme(ask, [section], "Seed Kit") is None
+    assert off_extreme(ask, [section], "It costs 1,204.99") is None
+
+
+def test_no_row_is_held_on_a_list_sorted_the_other_way_or_not_at_all():
+    ask = "Which product has the highest price?"
+    _, reverse = table(list(reversed(PRODUCTS)))
+    _, shuffled = table([PRODUCTS[2], PRODUCTS[0], PRODUCTS[4], PRODUCTS[1], PRODUCTS[5], PRODUCTS[3]])
+    assert off_extreme(ask, [reverse], "Candle") is None and off_extreme(ask, [shuffled], "Candle") is None
