@@ -151,13 +151,13 @@ def named_boxes_left(task: str, el: Element, fields: list[Element]) -> list[Elem
     Submit": nine boxes were nine steps of several calls each, and the episode ran out of time after three). The
     paper's SubmitForm fills every chosen field of a form at once; these boxes have no form. Radios are left out (a
     task may name an option of each of several groups), and so is every box when the task asks to clear one."""
-    if not _is_checkbox(el) or not el.checked or not names_in(task, el.name) or _UNTICK.search(task):
+    if not is_checkbox(el) or not el.checked or not names_in(task, el.name) or _UNTICK.search(task):
         return []
-    return [e for e in fields if e.key != el.key and _is_checkbox(e) and not e.checked and not e.disabled
+    return [e for e in fields if e.key != el.key and is_checkbox(e) and not e.checked and not e.disabled
             and names_in(task, e.name)]
 
 
-def _is_checkbox(el: Element) -> bool:
+def is_checkbox(el: Element) -> bool:
     return (el.tag == "input" and el.input_type == "checkbox") or (el.tag != "input" and el.role in ("checkbox", "switch"))
 
 

@@ -6,7 +6,8 @@ transcripts on pages nobody tuned for:
     (act/named_fields.py);
   - check_named_controls_used: a submit before anything was used on the page while the task names other controls
     there or asks something in a clause before it (task_parts.request_before);
-  - check_fields_left_empty: a submit before anything was done while every text field with it is empty;
+  - check_fields_left_empty: a submit before anything was done while every text field with it is empty, or later
+    while some are empty and a value the task gives is in none (once per set of empty fields);
   - check_part_order: an element a later part of the task names while an earlier part is not done
     (act/task_parts.py);
   - check_named_instead: a control the task says nothing of while it names, or shares a word with, one to three
@@ -14,7 +15,10 @@ transcripts on pages nobody tuned for:
   - check_row_named: one of alike controls (a "share" per post) from a row without the words the task tells rows
     apart by;
   - check_target_hidden: a control the task does not name while what the task quotes is on no element of the page
-    and closed tabs or sections could hide it (is_closed_opener);
+    and closed tabs or sections could hide it (is_closed_opener), or a name the task gives is nowhere on the page
+    and closed openers or the list's other pages could hold it;
+  - check_box_named: a checkbox the task does not name while it names other boxes of the page;
+  - check_unasked_prompt: the OK of a prompt asking what the task says nothing of, while it has a Cancel;
   - check_reads_only: in a question, a field or the submit button of a form that sends changes (POST) or edits the
     record the page shows: the default model, asked for a customer's email on an order's change page, chose the
     customer field, and the form workflow typed the task's words into the order and saved it; asked a product's
@@ -32,12 +36,13 @@ from companion.act.confirmation import submission
 from companion.act.context import AgentContext
 from companion.act.elements import is_empty, is_form_field, is_native_select, label
 from companion.act.errors import NotYet
-from companion.act.named_fields import fields_in_scope, names_action, unset_named
+from companion.act.named_fields import fields_in_scope, is_checkbox, names_action, unset_named
 from companion.act.prefilter import element_skip_reason
+from companion.observe.values import identifiers
 from companion.task_asks import is_question
 from companion.act.task_parts import request_before
 from companion.pagemem.model import Element, PageSection
-from companion.pagemem.widgets import SUBMIT_WORDS, is_submit_like, is_text_field
+from companion.pagemem.widgets import SUBMIT_WORDS, is_page_link_name, is_submit_like, is_text_field
 from companion.text import content_words, names_in, quoted_as_written, whole_words
 
 
@@ -50,6 +55,8 @@ def check_premature(ctx: AgentContext, el: Element, section: PageSection | None)
     check_named_instead(ctx, el)
     check_row_named(ctx, el)
     check_target_hidden(ctx, el)
+    check_box_named(ctx, el)
+    check_unasked_prompt(ctx, el)
 
 
 READS_ONLY = ("reads only",)  # the submit_warnings entry of a form refused in a question
@@ -142,7 +149,8 @@ def check_named_controls_used(ctx: AgentContext, el: Element) -> None:
         return
     elements = [e for e in ctx.pagemem.all_elements() if not e.disabled]
     warning = (el.key, ("nothing done",))
-    if warning in ctx.submit_warnings or any(e.clicked for e in elements):
+    # Used counts whatever it is now: a read-only box scrolled to its end stays disabled.
+    if warning in ctx.submit_warnings or any(e.clicked for e in ctx.pagemem.all_elements()):
         return
     if not is_submit and ctx.parts.compound and ctx.parts.first_pending(name, present_names(ctx.pagemem)) is not None:
         return  # an earlier part names another control here: check_part_order says which
@@ -188,23 +196,48 @@ def gives_values(task: str) -> bool:
                 or any(w[:1].isupper() for w in words[1:] if w[:1].isalpha()))
 
 
+def given_values(task: str, fields: list[Element]) -> list[str]:
+    """What the task gives to type, as written: quoted values, numbers, and capitalised words inside the sentence
+    ("Walls" and "1971" in "Search for romance movies directed by Walls from year 1971"), less the words that name
+    the page's fields and buttons (its "Submit", a "Year" label)."""
+    shown = [t for e in fields for t in (e.name, e.text, e.attrs.get("placeholder"), *e.options) if t]
+    named = {w for t in shown for w in whole_words(t)}  # a list's option or a box's label is chosen, not typed
+    # A capitalised word that opens no sentence: "Then" after a full stop is no name.
+    capitalised = re.findall(r"(?<![.!?:]\s)(?<!^)\b[A-Z][\w'-]+", task.strip())
+    found = quoted_as_written(task) + re.findall(r"(?<![\w.])\d[\d/:.,-]*\d|(?<![\w.])\d", task) + capitalised
+    return [v for v in dict.fromkeys(found) if not set(whole_words(v)) <= named]
+
+
 def check_fields_left_empty(ctx: AgentContext, el: Element, section: PageSection | None) -> None:
     """A submit-like button clicked before anything was done on the page while every text field with it is empty is
     refused once: "Search for adventure movies directed by Sullivan from year 2015" gives the values of the Director,
-    Genre and Year fields without quoting them, and the default model pressed Submit on the three empty fields. A
-    task that asks for nothing typed, or gives nothing to type (gives_values), is left alone; chosen again, the
+    Genre and Year fields without quoting them, and the default model pressed Submit on the three empty fields. So
+    is one clicked while text fields with it are still empty and a value the task gives is in none of them (once
+    per set of empty fields): refused on three empty fields, the default model typed the year and pressed Submit.
+    A task that asks for nothing typed, or gives nothing to type (gives_values), is left alone; chosen again, the
     button is clicked."""
     if not submits(el) or ctx.pagemem is None or _LEAVE_EMPTY.search(ctx.task) or not gives_values(ctx.task):
         return
     texts = [e for e in fields_in_scope(ctx.pagemem, section) if is_text_field(e) and not e.disabled]
-    if not texts or any(key == el.key for key, _ in ctx.submit_warnings):  # refused already for another reason
+    empty = [e for e in texts if is_empty(e, ctx.typed_secrets)]
+    if not empty:
         return
-    if (any(e.clicked for e in ctx.pagemem.all_elements())
-            or not all(is_empty(e, ctx.typed_secrets) for e in texts)):
+    said = ", ".join(label(e) for e in empty[:MAX_FIELDS_SAID])
+    if not any(e.clicked for e in ctx.pagemem.all_elements()) and len(empty) == len(texts):
+        if any(key == el.key for key, _ in ctx.submit_warnings):  # refused already for another reason
+            return
+        ctx.submit_warnings.add((el.key, ("fields empty",)))
+        raise NotYet(f"not clicked yet: nothing is done on this page yet and its fields are empty ({said}); fill in "
+                     "what the task gives first")
+    held = " ".join(e.value or "" for e in texts if not e.is_password)
+    untyped = [v for v in given_values(ctx.task, list(ctx.pagemem.all_elements())) if not names_in(held, v)]
+    warning = (el.key, ("values untyped", *sorted(e.key for e in empty)))
+    if not untyped or warning in ctx.submit_warnings:
         return
-    ctx.submit_warnings.add((el.key, ("fields empty",)))
-    raise NotYet(f"not clicked yet: nothing is done on this page yet and its fields are empty "
-                 f"({', '.join(label(e) for e in texts[:MAX_FIELDS_SAID])}); fill in what the task gives first")
+    ctx.submit_warnings.add(warning)
+    quoted = ", ".join(f'"{v}"' for v in untyped[:MAX_FIELDS_SAID])
+    raise NotYet(f"not clicked yet: the task gives {quoted}, which no field holds yet, and {said} "
+                 f"{'is' if len(empty) == 1 else 'are'} empty; fill in what the task gives first")
 
 
 MAX_NAMED_INSTEAD = 3
@@ -219,17 +252,30 @@ def requeries_this_page(el: Element, page: str) -> bool:
     return to.path == here.path and bool(to.query)
 
 
+def destinations(task: str) -> set[str]:
+    """The names a task sends its item to, when it names the item by who wrote it: "elisabetta" in "The mail by
+    Brandea should be forwarded to Elisabetta". The default model opened Elisabetta's own mail and forwarded that.
+    Without a "by" or "from" name ("Send a message to Bob") the name after "to" may well be the row to open."""
+    if not re.search(r"\b(?:by|from)\s+@?[A-Z]", task):
+        return set()
+    return {w.lower() for w in re.findall(r"\bto\s+@?([A-Z][\w'-]+)", task)}
+
+
 def check_named_instead(ctx: AgentContext, el: Element) -> None:
     """A control the task says nothing of, chosen while the page shows one to three controls the task names or
     shares a word with ("forward that email": its "Forward" button; "the message from Eilis": the mail row
     "Eilis Sagittis…"), is refused once with them: the default model clicked "Reply" beside "Forward" on two
     mails, and Nancee's mail for Eilis's, its reason a copy of the task. Fields, boxes, lists and submit buttons are the
-    other rules'; a control sharing a word with the task (a mail row "Kendre ...") is named enough. Chosen
+    other rules'; a control sharing a word with the task (a mail row "Kendre ...") is named enough, but not by the
+    name the item is sent to (destinations). A "search" icon on a page with no field to send is no submit: the
+    default model opened the inbox's search and searched for the recipient, the sender's mail in sight. Chosen
     again, it is clicked."""
     name = el.name or el.text
-    if ctx.pagemem is None or is_form_field(el) or submits(el) or requeries_this_page(el, ctx.url):
+    if ctx.pagemem is None or is_form_field(el) or requeries_this_page(el, ctx.url):
         return
-    asked = set(content_words(ctx.task))
+    if submits(el) and any(is_form_field(e) and not e.disabled for e in ctx.pagemem.all_elements()):
+        return  # a submit with fields to send is the other rules'; a "search" icon alone sends nothing
+    asked = set(content_words(ctx.task)) - destinations(ctx.task)
     if set(content_words(name)) & asked:
         return
     warning = (el.key, ("named instead",))
@@ -278,23 +324,45 @@ def is_closed_opener(e: Element) -> bool:
     return not e.disabled and (e.expanded is False or (e.role == "tab" and not e.selected and e.expanded is not True))
 
 
+def _page_text(pagemem) -> str:
+    """What the page shows as text: its sections' details (their items' too) and its elements' names."""
+    def walk(sections):
+        for sec in sections:
+            yield sec.details
+            yield from walk(sec.items)
+    return " ".join([*walk(pagemem.sections), *(e.name or e.text or "" for e in pagemem.all_elements())])
+
+
+def _is_paging(e: Element) -> bool:
+    return e.role == "link" and is_page_link_name(e.name or e.text or "")
+
+
 def check_target_hidden(ctx: AgentContext, el: Element) -> None:
     """A control the task does not name, chosen while the task quotes the name of what it is after ("find and click on
     the link "Dui"") and no element of the page bears that name, is refused once while the page has closed tabs or
     sections: what the task names is behind one of them. The default model opened one tab, found no "Dui" there and
     clicked a word of that tab instead, which ended the episode. Openers, fields and submit buttons are not refused;
-    chosen again, the control is clicked."""
-    if ctx.pagemem is None or is_form_field(el) or submits(el):
+    chosen again, the control is clicked.
+
+    The same holds for a name the task gives ("Find Viv in the contact book and click on their address") that the
+    page shows nowhere, while it has closed openers or links to the list's other pages: the default model clicked the
+    address of the one contact shown, someone else's. Only a control that stays on the page is refused so (a link to
+    another page may lead to the name)."""
+    if ctx.pagemem is None or is_form_field(el) or submits(el) or _is_paging(el):
         return
     shown = [e for e in ctx.pagemem.all_elements() if not e.disabled]
     names = [n for e in shown if (n := e.name or e.text)]
     missing = [q for q in quoted_as_written(ctx.task) if not any(names_in(n, q) for n in names)]
+    if not missing and not el.url and not is_closed_opener(el):
+        text = _page_text(ctx.pagemem)
+        missing = [v.text for v in identifiers(ctx.task, one_word=True) if v.kind == "name" and not names_in(text, v.text)]
     closed = [e for e in shown if is_closed_opener(e) and e.key != el.key]
     # Those not opened yet first: the default model went back to the tab it had just left.
     unopened = [e for e in closed if not e.clicked]
     openers = dict.fromkeys(label(e) for e in unopened or closed)
+    pages = dict.fromkeys(label(e) for e in shown if _is_paging(e) and not e.clicked and e.key != el.key)
     warning = (el.key, ("target hidden",))
-    if not missing or not openers or warning in ctx.submit_warnings:
+    if not missing or not (openers or pages) or warning in ctx.submit_warnings:
         return
     if is_closed_opener(el):  # an opener: the way to it, unless it was opened already and others were not
         if not (el.clicked and unopened):
@@ -304,8 +372,57 @@ def check_target_hidden(ctx: AgentContext, el: Element) -> None:
                      f"{', '.join(list(openers)[:MAX_OPENERS_SAID])} {'was' if len(openers) == 1 else 'were'} not opened "
                      "yet: open one of those, or this again")
     ctx.submit_warnings.add(warning)
-    raise NotYet(f'not clicked yet: no element on this page is named "{missing[0]}", which the task asks for; it may be '
-                 f"behind {', '.join(list(openers)[:MAX_OPENERS_SAID])}: open that first, or choose this again")
+    if openers:
+        raise NotYet(f'not clicked yet: no element on this page is named "{missing[0]}", which the task asks for; it '
+                     f"may be behind {', '.join(list(openers)[:MAX_OPENERS_SAID])}: open that first, or choose this again")
+    raise NotYet(f'not clicked yet: this page shows nothing of "{missing[0]}", which the task names; it may be on '
+                 f"another page of the list ({', '.join(list(pages)[:MAX_OPENERS_SAID])}): go there first, or choose "
+                 "this again")
+
+
+# A prompt's buttons: the one that goes along with what it asks, and the one that sends it away.
+_ACCEPTS = re.compile(r"^(?:ok|okay|yes|exit|leave|continue|confirm|accept|sure|proceed|go)\b", re.I)
+_DISMISSES = re.compile(r"^(?:cancel|no|close|stay|dismiss|not now|later|×|✕)(?:\W|$)", re.I)
+
+
+def check_unasked_prompt(ctx: AgentContext, el: Element) -> None:
+    """The accepting button (OK, Yes, Exit) of a prompt that asks something the task says nothing of (a question
+    whose words the task shares none of: "Your session is expiring soon. Exit to home page?", popped up when a
+    field was focused) is refused once with the prompt's own dismissing button: the default model pressed OK and
+    left the page its log-in was on. A prompt the task's own action raised ("Delete this mail?" for "Delete the
+    mail ...") shares its words and is let through; chosen again, the button is clicked."""
+    name = el.name or el.text
+    if ctx.pagemem is None or not name or not _ACCEPTS.match(name) or (el.key, ("unasked",)) in ctx.submit_warnings:
+        return
+    section = ctx.pagemem.section_of(el.ref)
+    asked = el.context if "?" in el.context else (section.details if section is not None and section.kind == "modal" else "")
+    question = next((q.strip() for q in re.findall(r"[^.?!\n]*\?", asked) if q.strip()), None)
+    if question is None or set(content_words(asked)) & set(content_words(ctx.task)):
+        return
+    near = list(section.all_elements()) if section is not None else []
+    dismiss = [e for e in near if e.key != el.key and not e.disabled and _DISMISSES.match(e.name or e.text or "")]
+    if not dismiss:
+        return
+    ctx.submit_warnings.add((el.key, ("unasked",)))
+    raise NotYet(f'not clicked yet: this answers "{question}", which the task does not ask; {label(dismiss[0])} '
+                 "sends it away and goes back to the task: choose that, or this again")
+
+
+def check_box_named(ctx: AgentContext, el: Element) -> None:
+    """A checkbox the task does not name, ticked once every box the task names by its label is checked, is refused
+    once: the default model's page summary listed a box the task never named among those to select, and the actor
+    ticked it after the two named ones. Chosen again, it is ticked (a task may name a box in other words)."""
+    if ctx.pagemem is None or not is_checkbox(el) or el.checked or not (name := el.name or el.text):
+        return
+    if names_in(ctx.task, name) or (el.key, ("box named",)) in ctx.submit_warnings:
+        return
+    named = [e for e in ctx.pagemem.all_elements() if is_checkbox(e) and e.key != el.key
+             and (e.name or e.text) and names_in(ctx.task, e.name or e.text)]
+    if not named or not all(e.checked for e in named):
+        return  # while a named box is unchecked, the submit's own rule says what is left (check_named_fields_set)
+    ctx.submit_warnings.add((el.key, ("box named",)))
+    raise NotYet(f"not checked yet: the task names {', '.join(label(e) for e in named[:MAX_NAMED_SAID])}, checked "
+                 f"already, and nothing of {label(el)}; go on with the task, or check this if the task means it")
 
 
 def check_named_fields_set(ctx: AgentContext, el: Element, section: PageSection | None) -> None:

@@ -32,7 +32,7 @@ from companion.act.elements import (
     is_search_field, is_search_form, probably_opens_something,
 )
 from companion.act.errors import ActionFailed, NoOp
-from companion.act.form import submit_form
+from companion.act.form import form_fields, submit_form
 from companion.act.gestures import GESTURE_KINDS, perform as perform_gesture
 from companion.act.models import Candidate, FormField, Outcome
 from companion.act.named_fields import fields_in_scope, named_boxes_left, value_named_for
@@ -321,6 +321,10 @@ async def _execute(ctx: AgentContext, candidate: Candidate, reason: str) -> Outc
         return await dropdown_action(ctx, el, pick=candidate.pick, fill=element_action)
     if candidate.text is not None:  # a search for what the task names (act/search_for.py): typed, then Enter
         return await search(ctx, el, value=candidate.text)
+    if form is not None and not is_form_field(el) and not form_fields(form[0]):
+        # Every field of the form is disabled (a prompt popped up over it, and its OK and Cancel fell in the form's
+        # section): a button of it is clicked as itself, not as the submit of a form with nothing to fill.
+        form = None
     if form is not None:
         form_section, detached = form
         if is_search_form(form_section):

@@ -44,7 +44,9 @@ from companion.text import quoted_spans
 _OPEN_BRACKETS, _CLOSE_BRACKETS = "([{", ")]}"
 _ABBREVIATIONS = frozenset("e.g i.e etc mr mrs ms dr st vs no approx".split())
 _STEP = re.compile(r"(?:^|(?<=\s))(\d{1,2})[.)]\s+")
-_THEN = re.compile(r"\s*(?:\band then\b|[,;]\s*(?:then|next|after that|afterwards|finally)\b),?\s*", re.I)
+# A bare "then" cuts too when a verb of acting follows it ('enter the name "Karrie" then press "Cancel"').
+_THEN = re.compile(r"\s*(?:\band then\b|[,;]\s*(?:then|next|after that|afterwards|finally)\b|(?<=\S)\s+then(?=\s+(?:press|"
+                   r"click|hit|tap|submit|select|choose|type|enter|check|tick|open|expand|drag|scroll|search)\b)),?\s*", re.I)
 _ACTION_NAMES = re.compile(r'"([^"]+)"')  # action_strings.py quotes what it names: 'Typed "Bob" into textbox "Name"'
 _SETS = ("Typed ", "Selected ", "Checked ", "Unchecked ", "Uploaded ")  # an action that only sets a field
 _OPENING = re.compile(r"^(?:and\s+)?(?:then|next|after that|afterwards|finally)\b,?\s*", re.I)  # "Then stop."
@@ -111,6 +113,10 @@ _REQUEST_VERBS = frozenset("expand open select choose pick check tick uncheck ma
                            "move search highlight copy paste scroll switch toggle add remove delete rate sort".split())
 _CLAUSE_BREAK = re.compile(r"\s*(?:[,;]|\.\s|\b(?:and|then)\b)\s*", re.I)
 _WORD = re.compile(r"[\w'-]+")
+# What the task asks before the named element is only the way to find it: "Switch between the tabs to find and
+# click on the link", "Expand the sections below, to find and click on the link". The default model, the link in
+# sight on the open tab, was refused it for "Switch between the tabs" and then lost it behind another tab.
+_MEANS = re.compile(r"\b(?:to|until you|till you|and) (?:find|locate|look for|see|reach)\b(?:\s+and\b)?", re.I)
 _NOTHING = frozenset({"nothing", "none", "no", "not", "don't", "never"})  # "Select nothing and click Submit" asks nothing
 
 
@@ -127,6 +133,8 @@ def request_before(task: str, name: str) -> str | None:
     start = next((found[i].start() for i in range(len(words) - len(want) + 1) if words[i:i + len(want)] == want), None)
     if start is None:
         return None
+    if _MEANS.search(task[:start]):
+        return None  # "Switch between the tabs to find and click on the link": once it is in sight, it was found
     clauses = [c.strip() for c in _CLAUSE_BREAK.split(task[:start]) if c.strip()]
     for clause in clauses[:-1]:
         words = [w.lower() for w in _WORD.findall(clause)]

@@ -66,7 +66,8 @@ async def test_a_row_sharing_no_word_with_the_task_is_refused_once_for_those_tha
     open_page("mail_rows.html")
     ctx = await make_ctx("Go to the message from Eilis and send it to Wanda.")
     said = await _twice(ctx, "Nancee Tincidunt. A. Proin sit vel e..")
-    assert '"Eilis Sagittis. Tellus eu sagit.."' in said and '"Wanda Arcu. Nec,. Blandit n.."' in said, said
+    # Wanda is whom the message goes to, not the row to open (destinations).
+    assert '"Eilis Sagittis. Tellus eu sagit.."' in said and "Wanda" not in said, said
     assert browser.driver.find_element(By.ID, "opened").text == "Nancee"
 
 
@@ -220,3 +221,107 @@ async def test_a_named_button_waits_for_what_the_task_asks_before_it(browser, op
     said = await _twice(ctx, "Cancel")
     assert "Scroll to the bottom of the textarea" in said and "first" in said
     assert browser.driver.find_element(By.ID, "did").text == "pressed Cancel as"
+
+
+async def test_after_the_scroll_a_named_button_waits_for_the_name_the_task_gives(browser, open_page, make_ctx):
+    # The terms box is disabled and only scrolls; scrolling it enables the name field. The scroll is what was done on
+    # the page: the refusal names the part left (typing the name), not "nothing is done".
+    open_page("scroll_to_enable.html")
+    ctx = await make_ctx('Scroll to the bottom of the textarea, enter the name "Karrie" then press "Cancel"')
+    offered = await gather_candidates(ctx, Observation(
+        url=ctx.pagemem.url, page_title="page", summary="a page", selected=[s.id for s in ctx.pagemem.sections],
+        unselected=[]).model_copy(update={"small": True}))
+    scroll = next(c for c in offered if c.kind == "scroll")
+    await execute(ctx, scroll, "scripted")
+    assert browser.driver.find_element(By.ID, "name").is_enabled()
+    with pytest.raises(NotYet) as refused:
+        await execute(ctx, candidate_for(ctx, "Cancel"), "scripted")
+    assert "nothing is done" not in str(refused.value) and "Karrie" in str(refused.value), str(refused.value)
+    assert browser.driver.find_element(By.ID, "did").text == ""
+
+
+async def test_a_quoted_link_in_sight_is_clicked_though_the_task_says_to_switch_tabs_to_find_it(
+        browser, open_page, make_ctx):
+    # Switching tabs is only the way to find it: the default model was refused the link in sight, then lost it.
+    open_page("tabbed_links.html")
+    ctx = await make_ctx('Switch between the tabs to find and click on the link "Arno".')
+    await execute(ctx, candidate_for(ctx, "Arno"), "scripted")
+    assert browser.driver.find_element(By.ID, "did").text == "clicked Arno"
+
+
+async def test_submit_is_refused_again_while_a_value_the_task_gives_is_in_no_field(browser, open_page, make_ctx):
+    # Refused on three empty fields, the default model typed the year alone and pressed Submit.
+    open_page("empty_fields.html")
+    browser.driver.find_element(By.ID, "year").send_keys("2015")
+    ctx = await make_ctx("Search for adventure movies directed by Sullivan from year 2015.")
+    said = await _twice(ctx, "Submit")
+    assert '"Sullivan"' in said and '"2015"' not in said and 'textbox "Director"' in said, said
+    assert browser.driver.find_element(By.ID, "submitted").text == "submitted [||2015]"  # chosen again: clicked
+
+
+async def test_submit_goes_at_once_when_every_value_the_task_gives_is_in_a_field(browser, open_page, make_ctx):
+    open_page("empty_fields.html")
+    browser.driver.find_element(By.ID, "year").send_keys("2015")
+    browser.driver.find_element(By.ID, "director").send_keys("Sullivan")
+    ctx = await make_ctx("Search for adventure movies directed by Sullivan from year 2015.")
+    await execute(ctx, candidate_for(ctx, "Submit"), "scripted")
+    assert browser.driver.find_element(By.ID, "submitted").text == "submitted [Sullivan||2015]"
+
+
+async def test_a_control_of_a_record_the_task_does_not_name_is_refused_once_while_the_list_has_other_pages(
+        browser, open_page, make_ctx):
+    # The default model clicked the address on the one contact shown, someone else's.
+    open_page("contact_pages.html")
+    ctx = await make_ctx("Find Viv in the contact book and click on their address.")
+    said = await _twice(ctx, "12 Elm Street")
+    assert 'shows nothing of "Viv"' in said and 'link "Next"' in said, said
+    assert browser.driver.find_element(By.ID, "did").text == "clicked 12 Elm Street"  # chosen again: clicked
+
+
+async def test_a_control_of_the_record_the_task_names_is_clicked_at_once(browser, open_page, make_ctx):
+    open_page("contact_pages.html")
+    ctx = await make_ctx("Find Viv in the contact book and click on their address.")
+    await execute(ctx, candidate_for(ctx, "3"), "scripted")
+    await ctx.refresh()
+    await execute(ctx, candidate_for(ctx, "9 Pine Lane"), "scripted")
+    assert browser.driver.find_element(By.ID, "did").text == "clicked 9 Pine Lane"
+
+
+async def test_the_ok_of_a_prompt_the_task_does_not_ask_for_is_refused_once_with_its_cancel(
+        browser, open_page, make_ctx):
+    # The default model pressed the popup's OK ("Exit to home page?") and left the page its log-in was on.
+    open_page("popup_on_focus.html")
+    browser.driver.find_element(By.ID, "username").click()
+    ctx = await make_ctx('Enter the username "riley" and the password "wvr1H" into the text fields and press login.')
+    ok = next(e for e in ctx.pagemem.all_elements() if e.name == "OK" and "?" in e.context)
+    with pytest.raises(NotYet) as refused:
+        await execute(ctx, element_candidate(ok, ctx.pagemem.section_of(ok.ref).id), "scripted")
+    assert '"Exit to home page?"' in str(refused.value) and 'button "Cancel"' in str(refused.value), refused.value
+    await execute(ctx, candidate_for(ctx, "Cancel"), "scripted")
+    assert browser.driver.find_elements(By.ID, "popup") == [] and browser.driver.find_element(By.ID, "did").text == ""
+
+
+async def test_a_prompt_the_tasks_own_action_raised_is_answered_at_once(browser, open_page, make_ctx):
+    open_page("popup_on_focus.html")
+    browser.driver.find_element(By.ID, "username").click()
+    ctx = await make_ctx("Exit to the home page.")
+    ok = next(e for e in ctx.pagemem.all_elements() if e.name == "OK" and "?" in e.context)
+    await execute(ctx, element_candidate(ok, ctx.pagemem.section_of(ok.ref).id), "scripted")
+    assert browser.driver.find_element(By.ID, "did").text == "exited"
+
+
+async def test_an_icon_the_task_does_not_name_is_refused_once_while_the_row_it_names_is_in_sight(
+        browser, open_page, make_ctx):
+    # The default model opened the inbox's search and searched for the recipient; the sender's mail was in sight.
+    open_page("inbox_search.html")
+    ctx = await make_ctx("The mail by Nancee should be forwarded to Wanda.")
+    said = await _twice(ctx, "search")
+    assert "Nancee Tincidunt" in said, said
+    assert browser.driver.find_element(By.ID, "opened").text == "search"  # chosen again: clicked
+
+
+async def test_the_row_of_the_name_the_item_is_sent_to_is_refused_once_for_the_senders(browser, open_page, make_ctx):
+    open_page("inbox_search.html")
+    ctx = await make_ctx("The mail by Nancee should be forwarded to Wanda.")
+    said = await _twice(ctx, "Wanda Arcu. Nec,. Blandit n..")
+    assert "Nancee Tincidunt" in said and "Wanda Arcu" not in said.split("nothing of")[0], said

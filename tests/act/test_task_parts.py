@@ -113,3 +113,15 @@ def test_the_clause_that_clicks_the_button_itself_or_one_without_a_request_verb_
     assert request_before("Find the email by Bob and click the trash icon", "trash") is None  # reading is no action
     assert request_before("Expand the section below and click submit.", "Cancel") is None    # not named at all
     assert request_before("Select nothing and click Submit.", "Submit") is None  # a request to do nothing
+
+
+def test_a_bare_then_before_a_verb_of_acting_cuts_the_task():
+    assert split_task('Scroll to the bottom of the textarea, enter the name "Karrie" then press "Cancel"') == [
+        'Scroll to the bottom of the textarea, enter the name "Karrie"', 'press "Cancel"']
+    assert split_task("Say when then is too late.") == ["Say when then is too late."]  # no verb of acting after it
+
+
+def test_what_the_task_asks_only_to_find_the_named_element_is_not_asked_before_it():
+    assert request_before('Switch between the tabs to find and click on the link "enim".', "enim") is None
+    assert request_before('Expand the sections below, to find and click on the link "enim".', "enim") is None
+    assert request_before("Expand the section below and click submit.", "Submit") == "Expand the section below"
