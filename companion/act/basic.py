@@ -17,7 +17,7 @@ from companion.act.context import AgentContext
 from companion.act.confirmation import confirm_action
 from companion.act.elements import field_description, label
 from companion.act.errors import ActionFailed, NoOp
-from companion.act.named_fields import set_option_for, value_named_for
+from companion.act.named_fields import copied_value, set_option_for, value_named_for
 from companion.act.prefilter import selecting_noop, toggle_noop, typing_noop
 from companion.bridge.errors import BridgeDisconnected, BridgeError
 from companion.llm.fit import declare, declare_choice
@@ -126,7 +126,9 @@ async def enter_input(ctx: AgentContext, el: Element, *, value: str | None = Non
     with that answer shown as wrong; a second such answer means the task gives no text for it ("Focus into the
     textbox"): the field is clicked, which focuses it, and nothing is typed."""
     if value is None and prompt == "input_value":
-        value = value_named_for(ctx.task, el)  # 'the password "DYh"': no call (named_fields.py)
+        # 'the password "DYh"', 'copy the text from the 2nd text area': no call (named_fields.py)
+        value = value_named_for(ctx.task, el) or copied_value(
+            ctx.task, el, list(ctx.pagemem.all_elements()) if ctx.pagemem else [])
     if value is None:
         field = field_description(el, ctx.typed_secrets)
         value = await text_value(prompt, _variables(ctx, observation=ctx.observation, field=field))

@@ -20,8 +20,11 @@ quoted phrase that names an element of the page ('the "Submit" button') is a ref
 value_named_for: a quoted value the task puts next to a field's own words ('the password "DYh"', '"Ada" as the
 first name'), or one written after a field's word and a colon ('(username: admin, password: x)', as WebArena's
 tasks give credentials), is that field's value, typed without a call, and so is the task's one date for a date
-input or one email address for an email input. Asked, the default model typed the username "sergio" into the
-password field too.
+input or one email address for an email input, and the one name the task sends something to ("forward that
+email to Mariya") for a field named "To" (recipient_for). Asked, the default model typed the username "sergio"
+into the password field too, and the sender's name into a forward's "to" field. copied_value: the value of the field
+the task copies from by its place ("from the 2nd text area"), for the field it pastes into. near_value_for: an
+unquoted name or number right after a word naming the field ("directed by Klein" for "Director Name").
 
 named_values_held and names_action are the counterpart of the Submit refusal, for the review's "leave": a form
 whose fields hold every value the task names for them, and whose submit button (or label) the task names ("Log in
@@ -225,7 +228,69 @@ def value_named_for(task: str, el: Element) -> str | None:
         return values[0]
     if values:
         return None
-    return set_value_for(task, el) or formatted_value(task, el)
+    return set_value_for(task, el) or recipient_for(task, el) or near_value_for(task, el) or formatted_value(task, el)
+
+
+STEM = 5  # "directed" and "Director" share "direc": a verb of the field's noun names it
+_YEAR_WORDS = frozenset({"year", "date", "released", "release"})
+# A value given without quotes: a capitalised word inside the sentence, or a number.
+_BARE_VALUE = re.compile(r"(?<=\s)[A-Z][\w'-]+|(?<![\w.])\d+(?:[.,]\d+)?(?![\w/])")
+
+
+def near_value_for(task: str, el: Element) -> str | None:
+    """The one value the task gives without quotes right after a word that names this field ("directed by Klein"
+    for "Director Name", "from year 2010" for "Year"), or the task's one year for a field named for a year or a
+    release date; else None. The default model, filling a movie search form, typed the genre into the director's
+    field and left the year empty."""
+    own = field_words(el)
+    stems = {w[:STEM] for w in own if len(w) >= STEM}
+    claimed: list[str] = []
+    for m in _BARE_VALUE.finditer(task):
+        clause = re.split(r"[,;:.!?]", task[:m.start()])[-1]  # "as the time, select Ada": not the time's
+        words = [singular(w) for w in whole_words(clause) if w not in STOPWORDS]
+        if words and (words[-1] in own or (len(words[-1]) >= STEM and words[-1][:STEM] in stems)):
+            claimed.append(m.group(0))
+    if not claimed and own & _YEAR_WORDS:
+        claimed = re.findall(r"(?<![\w/.-])(?:19|20)\d\d(?![\w/-]|\.\d)", task)
+    values = list(dict.fromkeys(claimed))
+    return values[0] if len(values) == 1 else None
+
+
+_RECIPIENT_FIELD = re.compile(r"^(?:to|recipients?|send to|email to|mail to)$", re.I)
+_SENT_TO = re.compile(r"\bto\s+(@?[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?|[\w.+-]+@[\w-]+\.[\w.]+)")
+
+
+def recipient_for(task: str, el: Element) -> str | None:
+    """The one name or address the task sends something to ("forward that email to Mariya"), for a field named "To"
+    or "Recipient"; else None. The default model typed the sender's name into the forward form's "to" field."""
+    named = [t for t in (el.name, el.attrs.get("placeholder", ""), el.attrs.get("aria-label", ""), el.attrs.get("name", ""),
+                         el.attrs.get("id", "")) if t.strip()]
+    if not any(_RECIPIENT_FIELD.match(" ".join(whole_words(split_camel(t).replace("_", " ")))) for t in named):
+        return None
+    found = list(dict.fromkeys(_SENT_TO.findall(task)))
+    return found[0] if len(found) == 1 else None
+
+
+_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6}
+_COPY_FROM = re.compile(r"\b(?:copy|take)\b[^.]*?\bfrom\s+the\s+(?P<nth>\d{1,2}(?:st|nd|rd|th)|first|second|third|"
+                        r"fourth|fifth|sixth|last)\s+(?P<kind>text\s?area|text\s?box|text\s+field|text\s+input|field|"
+                        r"input|box)\b", re.I)
+
+
+def copied_value(task: str, el: Element, elements: list[Element]) -> str | None:
+    """The value of the field the task copies from by its place ("Copy the text from the 2nd text area below and
+    paste it into the text input"): the 2nd text area's, for another text field; else None. The default model,
+    asked what to type, copied the first text area's text, in two runs of the same kind of task."""
+    m = _COPY_FROM.search(task)
+    if m is None or not is_text_field(el):
+        return None
+    area = "area" in m.group("kind").lower()
+    kind = [e for e in elements if is_text_field(e) and not e.is_password and (e.tag == "textarea") == area]
+    nth = m.group("nth").lower()
+    at = len(kind) if nth == "last" else _ORDINAL.get(nth) or int(re.match(r"\d+", nth).group(0))
+    if not 1 <= at <= len(kind) or kind[at - 1].key == el.key:
+        return None
+    return kind[at - 1].value or None
 
 
 def set_value_for(task: str, el: Element) -> str | None:

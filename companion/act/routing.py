@@ -35,7 +35,7 @@ from companion.act.errors import ActionFailed, NoOp
 from companion.act.form import form_fields, submit_form
 from companion.act.gestures import GESTURE_KINDS, perform as perform_gesture
 from companion.act.models import Candidate, FormField, Outcome
-from companion.act.named_fields import fields_in_scope, named_boxes_left, value_named_for
+from companion.act.named_fields import copied_value, fields_in_scope, named_boxes_left, value_named_for
 from companion.act.sites import check_navigation, element_target, parse_url
 from companion.act.premature import check_premature, check_reads_only
 from companion.act.search import search
@@ -129,7 +129,8 @@ async def element_action(ctx: AgentContext, el: Element, section: PageSection | 
         if form is not None:
             # The task's quoted value next to this field's words is its value (named_fields.py), unless the page
             # rejected what was typed: then the model reads why.
-            value = (None if form.problem else value_named_for(ctx.task, el)) or await field_value(ctx, el, form)
+            value = (None if form.problem else value_named_for(ctx.task, el) or copied_value(
+                ctx.task, el, list(ctx.pagemem.all_elements()) if ctx.pagemem else [])) or await field_value(ctx, el, form)
             if not value.strip() and not is_empty(el, ctx.typed_secrets):
                 return await _done(ctx, [])  # nothing to type: the value the field holds stays (typing "" clears it)
             return await _done(ctx, [await type_text(ctx, el, value)])

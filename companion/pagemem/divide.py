@@ -29,6 +29,7 @@ from companion.pagemem.render import content_fingerprint, details_string, list_d
 from companion.pagemem.template import normalize_classes, page_template_id, structural_signature
 from companion.pagemem.tokens import count_tokens
 from companion.pagemem.tree import Node, PageTree, build_tree, is_modal
+from companion.pagemem.widgets import selected_by_class
 from companion.protocol import Box, ElementRef, Snapshot, share_fields_set
 
 GROUPING_TAGS = frozenset({
@@ -466,7 +467,7 @@ def make_element(node: Node) -> Element:
         ref=ElementRef(frame=node.frame, id=el.id), index=node.index, tag=el.tag, role=node.role, name=node.name,
         hint=node.hint,
         attrs={k: a[k] for k in ELEMENT_ATTRS if k in a}, text=node.text, box=el.box,
-        checked=el.checked, selected=el.selected,
+        checked=el.checked, selected=el.selected if el.selected is not None else (selected_by_class(node.role, a) or None),
         disabled="disabled" in a or a.get("aria-disabled", "").lower() == "true",
         expanded=None if expanded is None else expanded.lower() == "true",
         required="required" in a or a.get("aria-required", "").lower() == "true",

@@ -23,6 +23,7 @@ from urllib.parse import unquote, urlsplit
 
 from companion.pagemem.hashing import hash_text
 from companion.pagemem.icon_names import class_words, file_words, glyph_meaning, is_glyph, with_meaning
+from companion.pagemem.widgets import selected_by_class
 from companion.protocol import Box, SnapshotElement
 
 if TYPE_CHECKING:
@@ -260,7 +261,8 @@ def node_line(node: "Node", tree: "PageTree") -> str:
         # An element named by its icon keeps the hint it had without a name (its picture, where it links).
         node.hint = "" if text_name else nameless_hint(node)
         return _element_line(node.index, role, node.name, el.tag, el.attrs,
-                             _value_of(node), el.checked, el.selected,
+                             _value_of(node), el.checked,
+                             el.selected if el.selected is not None else selected_by_class(role, el.attrs),
                              [] if el.tag != "select" else _options(node), node.hint)
     if role == "heading":
         level = el.tag[1] if len(el.tag) == 2 and el.tag[0] == "h" else el.attrs.get("aria-level", "")

@@ -114,3 +114,14 @@ def is_page_link_name(name: str) -> bool:
     pages. The default model, asking for a product's price, followed the admin's date bar "2024" taken for a page
     of the list, and searched within that year."""
     return _PAGE_LINK_NAME.match(name) is not None and _YEAR.match(name) is None
+
+
+# A class that says a control is the chosen one, where the page sets no aria-selected: odd/even buttons, a segmented
+# choice, a scripted tab. The default model clicked "Odd" for the first number five times: nothing it could see
+# changed when the page marked the button chosen by its class.
+_SELECTED_CLASSES = frozenset({"selected", "is-selected", "active", "is-active", "current", "chosen"})
+_CHOOSABLE_ROLES = frozenset({"button", "link", "generic", "tab", "option", "listitem", "menuitem", "radio", "cell"})
+
+
+def selected_by_class(role: str, attrs: dict[str, str]) -> bool:
+    return role in _CHOOSABLE_ROLES and not _SELECTED_CLASSES.isdisjoint(attrs.get("class", "").lower().split())

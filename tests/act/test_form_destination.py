@@ -59,3 +59,54 @@ def test_an_empty_field_named_as_a_date_gets_the_tasks_one_date():
     assert value_named_for(task, form[2]) == "11/15/2016"
     assert with_named(task, form, [0, 1]) == [0, 1, 2]  # the model left the date out: the task gives it
     assert value_named_for("Book a flight to BIS.", form[2]) is None
+
+
+@pytest.mark.browser
+async def test_the_text_area_the_task_copies_from_by_its_place_gives_the_value_without_a_call(
+        browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    # The default model copied the first text area's text for "the 2nd text area", in two runs.
+    open_page("copy_two_areas.html")
+    server = scripted_llm(rules=[{"prompt": "form_review", "responses": [json.dumps({"reason": "ok", "index": 2})]}])
+    llm_client_for(server)
+    ctx = await make_ctx("Copy the text from the 2nd text area below and paste it into the text input, then press Submit.")
+    await execute(ctx, candidate_for(ctx, "Submit"), "scripted")
+    assert browser.driver.find_element(By.ID, "submitted").text == "sent Ut pretium congue dictum"
+    assert not [r for r in server.requests if r.prompt == "field_value"]
+
+
+def test_the_place_the_task_copies_from_picks_that_field_of_its_kind():
+    from companion.act.named_fields import copied_value
+
+    form = fields('<textarea>one</textarea><textarea>two</textarea><input type="text" aria-label="Answer">')
+    assert copied_value("Copy the text from the 2nd text area and paste it into the text input.", form[2], form) == "two"
+    assert copied_value("Copy the text from the last text area into the field.", form[2], form) == "two"
+    assert copied_value("Copy the text from the first text area into the field.", form[2], form) == "one"
+    assert copied_value("Copy the text from the 5th text area into the field.", form[2], form) is None  # no such one
+    assert copied_value("Type the text into the field.", form[2], form) is None
+
+
+def test_a_field_named_to_gets_the_one_name_the_task_sends_to():
+    from companion.act.named_fields import recipient_for, value_named_for
+
+    form = fields('<input type="text" aria-label="to"><input type="text" aria-label="Subject">')
+    assert value_named_for("Find the email by Joni and forward that email to Mariya.", form[0]) == "Mariya"
+    assert recipient_for("Find the email by Joni and forward that email to Mariya.", form[1]) is None  # not "to"
+    assert recipient_for("Scroll to the bottom and forward it.", form[0]) is None  # no name after "to"
+
+
+def test_an_unquoted_value_right_after_a_word_naming_the_field_is_its_value():
+    from companion.act.named_fields import value_named_for
+
+    form = fields('<input type="text" aria-label="Movie Genre"><input type="text" aria-label="Released Date">'
+                  '<input type="text" aria-label="Director Name">')
+    task = "Search for adventure movies directed by Klein from year 2010."
+    # The default model typed the genre into the director's field and left the year empty.
+    assert [value_named_for(task, e) for e in form] == [None, "2010", "Klein"]
+    assert value_named_for("Search for movies from year 2010 or 2011.", form[1]) is None  # two years: the model's
+
+
+def test_a_value_in_the_next_clause_is_not_the_fields():
+    from companion.act.named_fields import near_value_for
+
+    form = fields('<input type="text" aria-label="Time">')
+    assert near_value_for("Enter 5:37 PM as the time, select Ada and Di from the list.", form[0]) is None
