@@ -17,7 +17,7 @@ from companion.act.context import AgentContext
 from companion.act.confirmation import confirm_action
 from companion.act.elements import field_description, label
 from companion.act.errors import ActionFailed, NoOp
-from companion.act.named_fields import copied_value, set_option_for, value_named_for
+from companion.act.named_fields import copied_value, field_for_value, set_option_for, value_named_for
 from companion.act.prefilter import selecting_noop, toggle_noop, typing_noop
 from companion.bridge.errors import BridgeDisconnected, BridgeError
 from companion.llm.fit import declare, declare_choice
@@ -120,6 +120,15 @@ async def text_value(prompt: str, variables: dict) -> str:
     return as_quoted(variables.get("task", ""), reply.answer.value)  # the task's own spelling of a quoted value
 
 
+def without_own_label(value: str, el: Element) -> str:
+    """The value without the field's own label before it: "60" for "x = 60" typed into the field "x =". The default
+    model wrote the label of the field into the field."""
+    name = " ".join((el.name or "").split())
+    if name and len(name) <= 20 and value.lower().startswith(name.lower()) and value[len(name):].strip():
+        return value[len(name):].lstrip(" :=-")
+    return value
+
+
 async def enter_input(ctx: AgentContext, el: Element, *, value: str | None = None, prompt: str = "input_value") -> str:
     """EnterInput: ask the LLM what to type (`prompt`: input_value, or search_query for a search box) unless a
     value is given, then type it. An answer that only names the input or repeats the task is asked again once,
@@ -137,6 +146,11 @@ async def enter_input(ctx: AgentContext, el: Element, *, value: str | None = Non
             if no_text_given(value, el, ctx.task):
                 text, _ = await click_element(ctx, el)
                 return text
+        value = without_own_label(value, el)
+        if prompt == "input_value" and ctx.pagemem is not None:
+            # A value the task ties to another empty field goes there ("directed by Mosley": the director's field);
+            # the default model typed it into the genre's.
+            el = field_for_value(ctx.task, value, el, list(ctx.pagemem.all_elements())) or el
     return await type_text(ctx, el, value)
 
 

@@ -248,6 +248,8 @@ def near_value_for(task: str, el: Element) -> str | None:
     for m in _BARE_VALUE.finditer(task):
         clause = re.split(r"[,;:.!?]", task[:m.start()])[-1]  # "as the time, select Ada": not the time's
         words = [singular(w) for w in whole_words(clause) if w not in STOPWORDS]
+        if singular(m.group(0)) in own:  # "Year of Birth": a word of the field's own label is no value for it
+            continue
         if words and (words[-1] in own or (len(words[-1]) >= STEM and words[-1][:STEM] in stems)):
             claimed.append(m.group(0))
     if not claimed and own & _YEAR_WORDS:
@@ -291,6 +293,17 @@ def copied_value(task: str, el: Element, elements: list[Element]) -> str | None:
     if not 1 <= at <= len(kind) or kind[at - 1].key == el.key:
         return None
     return kind[at - 1].value or None
+
+
+def field_for_value(task: str, value: str, el: Element, elements: list[Element]) -> Element | None:
+    """The other empty text field the task ties `value` to by rule (value_named_for), when the model chose `el` for
+    it; else None."""
+    want = normalized(value)
+    if not want or normalized(value_named_for(task, el) or "") == want:
+        return None
+    owners = [e for e in elements if e.key != el.key and is_text_field(e) and not e.disabled and not e.is_password
+              and not (e.value or "").strip() and normalized(value_named_for(task, e) or "") == want]
+    return owners[0] if len(owners) == 1 else None
 
 
 def set_value_for(task: str, el: Element) -> str | None:

@@ -11,6 +11,8 @@ rule checks that refuse a hollow end before or after them (no LLM call):
     complete before an action pressed it, nor one that did nothing at all (each refused once);
   - unnarrowed_count: a count question is not answered while a control the task names (a filter's "Pending") is
     unused on the page (once);
+  - unpressed_verb: an errand whose verb names the control that does it on nearly every site ("reply", "forward",
+    "delete") is not complete before an action used a control of that name (refused once);
   - unacted_at_last_step: an episode must not end without a single action: on the step budget's last step, with
     no action done in the whole task, end task is refused (then not offered on that page), so the last choice is
     among the page's actions. A question (a "?" and no imperative verb) may be answered from the page as it is;
@@ -110,6 +112,26 @@ def missing_action(task: str, actions_done: list[str]) -> str | None:
     asked = " and ".join(f'"{g}"' for g in missing)
     return (f"the task asks to {asked} on the page, and no browser action that could do it ran yet: "
             "choose the element the task means and act on it")
+
+
+# Verbs that are, on nearly every site, the name of the control that does them: "Reply", "Forward", "Delete".
+_CONTROL_VERBS = {"reply": r"repl(?:y|ied|ies)", "forward": r"forward(?:ed|s)?", "delete": r"delet(?:e|ed|es)",
+                  "retweet": r"retweet(?:ed|s)?", "share": r"shar(?:e|ed|es)", "archive": r"archiv(?:e|ed|es)",
+                  "star": r"star(?:red|s)?"}
+_ACTION_NAME = re.compile(r'"([^"]*)"')
+
+
+def unpressed_verb(task: str, done: list[str]) -> str | None:
+    """The control verb the task asks for ("reply to them", "should be forwarded to") that no action acted on a
+    control of that name for (None: each was, or the task asks none). The default model ended "Find the email by
+    Tildie and reply to them" after typing into the inbox's search, its answer a description of the search."""
+    if is_question(task):
+        return None
+    named = " ".join(n for a in done for n in _ACTION_NAME.findall(a)).lower()
+    for verb, forms in _CONTROL_VERBS.items():
+        if re.search(rf"\b{forms}\b", task, re.I) and not re.search(rf"\b{verb[:4]}", named):
+            return verb
+    return None
 
 
 def unacted_at_last_step(task: str, done: list[str], last_step: bool) -> str | None:
@@ -505,6 +527,11 @@ class EndGate:
         missing = missing_action(self.task, f.done + f.already_so)
         if missing:
             return Refused(missing, "rule")
+        verb = unpressed_verb(self.task, f.done + f.already_so)
+        if verb and ("unpressed verb", verb) not in self.end_warnings:  # once: the site may name it otherwise
+            self.end_warnings.add(("unpressed verb", verb))
+            return Refused(f'the task asks to "{verb}", and no action pressed or chose anything named so: find the '
+                           f'"{verb.capitalize()}" control (on the item\'s own page) and use it', "rule")
         # Refused once per set of unset fields: the task may name a label for another reason.
         left = unset_at_end(self.task, f.pagemem, f.done, f.typed_secrets)
         if left and left not in self.end_warnings:

@@ -110,3 +110,33 @@ def test_a_value_in_the_next_clause_is_not_the_fields():
 
     form = fields('<input type="text" aria-label="Time">')
     assert near_value_for("Enter 5:37 PM as the time, select Ada and Di from the list.", form[0]) is None
+
+
+@pytest.mark.browser
+async def test_a_value_the_task_ties_to_another_field_is_typed_there(browser, open_page, make_ctx, scripted_llm,
+                                                                    llm_client_for):
+    # The default model typed "Mosley" ("directed by Mosley") into the genre's field.
+    open_page("empty_fields.html")
+    server = scripted_llm(rules=[{"prompt": "input_value", "responses": [json.dumps({"value": "Sullivan"})]}])
+    llm_client_for(server)
+    ctx = await make_ctx("Search for adventure movies directed by Sullivan from year 2015.")
+    outcome = await execute(ctx, candidate_for(ctx, "Genre"), "scripted")
+    assert outcome.actions == ['Typed "Sullivan" into textbox "Director"'], outcome.actions
+    assert browser.driver.find_element(By.ID, "director").get_attribute("value") == "Sullivan"
+    assert browser.driver.find_element(By.ID, "genre").get_attribute("value") == ""
+
+
+def test_a_word_of_the_fields_own_label_is_no_value_for_it():
+    from companion.act.named_fields import near_value_for
+
+    form = fields('<input type="text" aria-label="Year of Birth">')
+    # The default model's read-table field was labelled by the table's text: "Birth" had been typed.
+    assert near_value_for("Enter the value of Year of Birth into the text field and press Submit.", form[0]) is None
+
+
+def test_the_fields_own_label_is_taken_off_the_value():
+    from companion.act.basic import without_own_label
+
+    field = fields('<input type="text" aria-label="x =">')[0]
+    assert without_own_label("x = 60", field) == "60" and without_own_label("60", field) == "60"
+    assert without_own_label("x =", field) == "x ="  # nothing after the label: left as it is

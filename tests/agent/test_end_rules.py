@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from urllib.parse import urljoin
 
-from companion.agent.finish import hollow_answer, missing_action, unacted_at_last_step, wrong_kind_answer
+from companion.agent.finish import hollow_answer, missing_action, unacted_at_last_step, unpressed_verb, wrong_kind_answer
 from companion.pagemem.divide import divide_page
 from tests.support.htmlsnap import snapshot_from_html
 
@@ -134,3 +134,13 @@ def test_a_how_many_answer_needs_a_number():
 def test_the_wrong_kind_is_given_when_nowhere_is_left_to_look():
     plain = page("<html><body><h1>Shop</h1><p>Welcome to the shop.</p></body></html>")
     assert wrong_kind_answer("Nico Romano", "What is the email address of the customer?", plain, [], [SHOP]) is None
+
+
+def test_a_control_verb_is_not_done_before_a_control_of_that_name_was_used():
+    task = "Find the email by Tildie and reply to them with the text \"Non\"."
+    # The default model typed into the inbox's search and ended, its answer a description of the search.
+    assert unpressed_verb(task, ['Typed "Non" into textbox "Search"', 'Pressed Enter in textbox "Search"']) == "reply"
+    assert unpressed_verb(task, ['Clicked generic "Tildie Sapien."', 'Clicked generic "Reply"']) is None
+    assert unpressed_verb("The mail by Brandea should be forwarded to Elisabetta.", []) == "forward"  # said passively
+    assert unpressed_verb("Delete the customer Bruno Smith.", ['Selected "Delete selected customers" in combobox "Action"']) is None
+    assert unpressed_verb("Start the timer.", []) is None and unpressed_verb("What is the star rating?", []) is None
