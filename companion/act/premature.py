@@ -17,8 +17,9 @@ transcripts on pages nobody tuned for:
   - check_target_hidden: a control the task does not name while what the task quotes is on no element of the page
     and closed tabs or sections could hide it (is_closed_opener), or a name the task gives is nowhere on the page
     and closed openers or the list's other pages could hold it;
-  - check_box_named: a checkbox the task does not name while it names other boxes of the page;
+  - check_box_named: a checkbox the task does not name, once the boxes it names are checked;
   - check_unasked_prompt: the OK of a prompt asking what the task says nothing of, while it has a Cancel;
+  - check_ordinal: a control of the kind the task counts ("the 1st checkbox") that is not at that place;
   - check_reads_only: in a question, a field or the submit button of a form that sends changes (POST) or edits the
     record the page shows: the default model, asked for a customer's email on an order's change page, chose the
     customer field, and the form workflow typed the task's words into the order and saved it; asked a product's
@@ -56,6 +57,7 @@ def check_premature(ctx: AgentContext, el: Element, section: PageSection | None)
     check_row_named(ctx, el)
     check_target_hidden(ctx, el)
     check_box_named(ctx, el)
+    check_ordinal(ctx, el)
     check_unasked_prompt(ctx, el)
 
 
@@ -254,11 +256,20 @@ def requeries_this_page(el: Element, page: str) -> bool:
 
 def destinations(task: str) -> set[str]:
     """The names a task sends its item to, when it names the item by who wrote it: "elisabetta" in "The mail by
-    Brandea should be forwarded to Elisabetta". The default model opened Elisabetta's own mail and forwarded that.
+    Brandea should be forwarded to Elisabetta", "fredia" in "Forward to Fredia the email that Anni sent to me". The default model opened Elisabetta's own mail and forwarded that.
     Without a "by" or "from" name ("Send a message to Bob") the name after "to" may well be the row to open."""
-    if not re.search(r"\b(?:by|from)\s+@?[A-Z]", task):
+    if not re.search(r"\b(?:by|from)\s+@?[A-Z]|\b[A-Z][\w'-]+\s+(?:sent|wrote|posted)\b", task):
         return set()
     return {w.lower() for w in re.findall(r"\bto\s+@?([A-Z][\w'-]+)", task)}
+
+
+_TO_WRITE = re.compile(r"\b(?:text|message|saying|comment|note|reply|with)\s+[\"“']([^\"”']+)[\"”']", re.I)
+
+
+def words_to_write(task: str) -> set[str]:
+    """The words of the text the task asks to write ('reply to them with the text "Ultrices."'): they name nothing
+    on the page. The default model opened the mail whose preview began "Ultrices" instead of Tillie's."""
+    return {w for m in _TO_WRITE.finditer(task) for w in content_words(m.group(1))}
 
 
 def check_named_instead(ctx: AgentContext, el: Element) -> None:
@@ -275,7 +286,7 @@ def check_named_instead(ctx: AgentContext, el: Element) -> None:
         return
     if submits(el) and any(is_form_field(e) and not e.disabled for e in ctx.pagemem.all_elements()):
         return  # a submit with fields to send is the other rules'; a "search" icon alone sends nothing
-    asked = set(content_words(ctx.task)) - destinations(ctx.task)
+    asked = set(content_words(ctx.task)) - destinations(ctx.task) - words_to_write(ctx.task)
     if set(content_words(name)) & asked:
         return
     warning = (el.key, ("named instead",))
@@ -320,8 +331,10 @@ MAX_OPENERS_SAID = 4
 
 def is_closed_opener(e: Element) -> bool:
     """What hides part of the page: a tab not selected, a control that says it is collapsed (aria-expanded=false, a
-    closed <details>' summary)."""
-    return not e.disabled and (e.expanded is False or (e.role == "tab" and not e.selected and e.expanded is not True))
+    closed <details>' summary), a menu entry with a submenu not open (aria-haspopup: "Playback" holds "Play")."""
+    popup = e.attrs.get("aria-haspopup", "false").lower() not in ("false", "")
+    return not e.disabled and (e.expanded is False or (e.role == "tab" and not e.selected and e.expanded is not True)
+                               or (popup and e.role == "menuitem" and e.expanded is not True))
 
 
 def _page_text(pagemem) -> str:
@@ -406,6 +419,42 @@ def check_unasked_prompt(ctx: AgentContext, el: Element) -> None:
     ctx.submit_warnings.add((el.key, ("unasked",)))
     raise NotYet(f'not clicked yet: this answers "{question}", which the task does not ask; {label(dismiss[0])} '
                  "sends it away and goes back to the task: choose that, or this again")
+
+
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6}
+_NTH_KIND = re.compile(r"\bthe\s+(?P<nth>\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|last)\s+"
+                       r"(?P<kind>check\s?box|radio(?:\s+button)?|button|link|tab)\b", re.I)
+
+
+def _of_kind(kind: str, e: Element) -> bool:
+    kind = kind.lower().replace(" ", "")
+    if kind == "checkbox":
+        return is_checkbox(e)
+    if kind.startswith("radio"):
+        return e.role == "radio"
+    return e.role == kind and not is_form_field(e)
+
+
+def check_ordinal(ctx: AgentContext, el: Element) -> None:
+    """A control of the kind the task counts ("click the 1st checkbox", "the third button"), chosen when it is not
+    the one at that place among the page's controls of that kind (in page order), is refused once with the one that
+    is: the default model, offered 'checkbox (1 of 3)', '(2 of 3)', '(3 of 3)' for "click the 1st checkbox", ticked
+    the second. Chosen again, it is clicked."""
+    if ctx.pagemem is None or (el.key, ("ordinal",)) in ctx.submit_warnings:
+        return
+    for m in _NTH_KIND.finditer(ctx.task):
+        if not _of_kind(m.group("kind"), el):
+            continue
+        kind = [e for e in ctx.pagemem.all_elements() if _of_kind(m.group("kind"), e) and not e.disabled]
+        nth = m.group("nth").lower()
+        at = len(kind) if nth == "last" else _ORDINALS.get(nth) or int(re.match(r"\d+", nth).group(0))
+        if not 1 <= at <= len(kind) or kind[at - 1].key == el.key:
+            return
+        ctx.submit_warnings.add((el.key, ("ordinal",)))
+        place = next(i for i, e in enumerate(kind, 1) if e.key == el.key) if el in kind else None
+        raise NotYet(f"not clicked yet: the task asks for {m.group(0)}, which is {label(kind[at - 1])} ({at} of "
+                     f"{len(kind)} in page order){f'; this one is {place} of {len(kind)}' if place else ''}: choose "
+                     "that, or this again")
 
 
 def check_box_named(ctx: AgentContext, el: Element) -> None:

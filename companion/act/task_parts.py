@@ -11,7 +11,8 @@ Splitting, by rule (split_task), in this order:
   - else sentences: a full stop, "!" or "?" followed by a space and a capital letter or a digit, outside quotes
     and brackets, and not after an abbreviation ("e.g.", "Mr.") or a single letter;
   - then, within each, clauses that open with a sequence word: "and then", ", then", "; then", ", next",
-    ", after that", ", finally" (the word is left out of the part, as is one opening a sentence: "Then stop.");
+    ", after that", ", finally", and a bare "then" before a verb of acting ('enter the name "Karrie" then press
+    "Cancel"') (the word is left out of the part, as is one opening a sentence: "Then stop.");
     a leading "First," stays.
 A task with one part is not compound: nothing is shown differently for it.
 

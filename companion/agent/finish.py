@@ -13,6 +13,7 @@ rule checks that refuse a hollow end before or after them (no LLM call):
     unused on the page (once);
   - unpressed_verb: an errand whose verb names the control that does it on nearly every site ("reply", "forward",
     "delete") is not complete before an action used a control of that name (refused once);
+  - unsent: a reply or forward whose form shows a send control nobody pressed is not complete (refused once);
   - unacted_at_last_step: an episode must not end without a single action: on the step budget's last step, with
     no action done in the whole task, end task is refused (then not offered on that page), so the last choice is
     among the page's actions. A question (a "?" and no imperative verb) may be answered from the page as it is;
@@ -132,6 +133,25 @@ def unpressed_verb(task: str, done: list[str]) -> str | None:
         if re.search(rf"\b{forms}\b", task, re.I) and not re.search(rf"\b{verb[:4]}", named):
             return verb
     return None
+
+
+_MESSAGE_VERB = re.compile(r"\b(?:repl(?:y|ied|ies)|forward(?:ed|s)?|send|sent)\b", re.I)
+_SENDS = re.compile(r"^(?:send|send (?:it|message|email|mail|reply)|post|post reply)$", re.I)
+
+
+def unsent(task: str, pagemem: PageMem | None, done: list[str]) -> str | None:
+    """The send control of a message the task replies to or forwards, shown on the page and not used since the
+    reply or forward began (None: none shown, or used). The default model clicked "Forward" and ended with the
+    forward's form open, its answer "The user clicked on the 'Forward' button"."""
+    if pagemem is None or is_question(task) or not _MESSAGE_VERB.search(task):
+        return None
+    sends = [e for e in pagemem.all_elements() if not e.disabled and not e.clicked and _SENDS.match((e.name or e.text).strip())]
+    if not sends:
+        return None
+    begun = max((i for i, a in enumerate(done) if re.search(r'"(?:reply|forward)', a, re.I)), default=-1)
+    if any(re.search(r'"(?:send|post)', a, re.I) for a in done[begun + 1:]):
+        return None
+    return label(sends[0])
 
 
 def unacted_at_last_step(task: str, done: list[str], last_step: bool) -> str | None:
@@ -527,6 +547,10 @@ class EndGate:
         missing = missing_action(self.task, f.done + f.already_so)
         if missing:
             return Refused(missing, "rule")
+        send = unsent(self.task, f.pagemem, f.done)
+        if send and ("unsent",) not in self.end_warnings:
+            self.end_warnings.add(("unsent",))
+            return Refused(f"the message is not sent yet: {send} is on the page and was not pressed", "rule")
         verb = unpressed_verb(self.task, f.done + f.already_so)
         if verb and ("unpressed verb", verb) not in self.end_warnings:  # once: the site may name it otherwise
             self.end_warnings.add(("unpressed verb", verb))

@@ -371,6 +371,9 @@
           rec.attrs = attrs;
           if (!interactive) {
             if (tag === "a" && attrs.href !== undefined) interactive = true;
+            // An anchor with no href is a script's control (a calendar's "Prev" whose click a handler on the
+            // calendar catches): no listener of its own, no pointer cursor. A named anchor ("#top") is not.
+            else if (tag === "a" && attrs.name === undefined && (attrs.title !== undefined || attrs.class !== undefined)) interactive = true;
             else if (attrs.role && WIDGET_ROLES.has(attrs.role)) interactive = true;
             else if (attrs.tabindex !== undefined && parseInt(attrs.tabindex, 10) >= 0) interactive = true;
             else if (attrs.contenteditable !== undefined && attrs.contenteditable !== "false") interactive = true;

@@ -325,3 +325,25 @@ async def test_the_row_of_the_name_the_item_is_sent_to_is_refused_once_for_the_s
     ctx = await make_ctx("The mail by Nancee should be forwarded to Wanda.")
     said = await _twice(ctx, "Wanda Arcu. Nec,. Blandit n..")
     assert "Nancee Tincidunt" in said and "Wanda Arcu" not in said.split("nothing of")[0], said
+
+
+async def test_a_checkbox_not_at_the_place_the_task_counts_is_refused_once_with_the_one_that_is(
+        browser, open_page, make_ctx):
+    # Offered "(1 of 3)", "(2 of 3)", "(3 of 3)" for "click the 1st checkbox", the default model ticked the second.
+    open_page("three_boxes.html")
+    ctx = await make_ctx("Click the 1st checkbox, then hit Submit.")
+    boxes = [e for e in ctx.pagemem.all_elements() if e.role == "checkbox"]
+    second = element_candidate(boxes[1], ctx.pagemem.section_of(boxes[1].ref).id)
+    with pytest.raises(NotYet) as refused:
+        await execute(ctx, second, "scripted")
+    assert "the 1st checkbox" in str(refused.value) and "(1 of 3 in page order); this one is 2 of 3" in str(refused.value)
+    await execute(ctx, element_candidate(boxes[0], ctx.pagemem.section_of(boxes[0].ref).id), "scripted")
+    assert browser.driver.find_element(By.ID, "c1").is_selected() and not browser.driver.find_element(By.ID, "c2").is_selected()
+
+
+async def test_an_entry_clicked_while_the_quoted_one_is_behind_a_submenu_is_refused_once(browser, open_page, make_ctx):
+    # The default model clicked "Save" for "Play", which was under "Playback".
+    open_page("nested_menu.html")
+    ctx = await make_ctx('Click the "Menu" button, and then find and click on the item labeled "Play".')
+    said = await _twice(ctx, "Save")
+    assert 'no element on this page is named "Play"' in said and 'menuitem "Playback"' in said, said

@@ -360,3 +360,18 @@ async def test_element_labels_carry_no_index_and_repeated_names_are_told_apart(s
     got = await gather_candidates(ctx_for(pm), obs([s.id for s in pm.sections], []))
     labels = [c.label for c in got if c.kind == "element"]
     assert labels == ['link "Home" (1 of 2)', 'link "Shop"', 'link "Home" (2 of 2)']
+
+
+def test_the_name_an_item_is_sent_to_is_a_destination_only_when_the_task_names_who_wrote_it():
+    from companion.act.premature import destinations
+
+    assert destinations("The mail by Brandea should be forwarded to Elisabetta.") == {"elisabetta"}
+    assert destinations("FOrward to Fredia the email that Anni sent to me today.") == {"fredia"}
+    assert destinations("Send a message to Bob.") == set()  # Bob's row may well be the one to open
+
+
+def test_the_words_of_the_text_to_write_name_nothing_on_the_page():
+    from companion.act.premature import words_to_write
+
+    assert words_to_write('Find the email by Tillie and reply to them with the text "Ultrices."') == {"ultrice"}  # singular
+    assert words_to_write('Switch between the tabs to find and click on the link "enim".') == set()

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from urllib.parse import urljoin
 
-from companion.agent.finish import hollow_answer, missing_action, unacted_at_last_step, unpressed_verb, wrong_kind_answer
+from companion.agent.finish import (
+    hollow_answer, missing_action, unacted_at_last_step, unpressed_verb, unsent, wrong_kind_answer,
+)
 from companion.pagemem.divide import divide_page
 from tests.support.htmlsnap import snapshot_from_html
 
@@ -144,3 +146,14 @@ def test_a_control_verb_is_not_done_before_a_control_of_that_name_was_used():
     assert unpressed_verb("The mail by Brandea should be forwarded to Elisabetta.", []) == "forward"  # said passively
     assert unpressed_verb("Delete the customer Bruno Smith.", ['Selected "Delete selected customers" in combobox "Action"']) is None
     assert unpressed_verb("Start the timer.", []) is None and unpressed_verb("What is the star rating?", []) is None
+
+
+def test_a_forward_whose_form_shows_an_unpressed_send_is_not_complete():
+    compose = page('<html><body><span style="cursor:pointer" onclick="1">send</span>'
+                   '<input type="text" aria-label="to"><textarea>body</textarea></body></html>')
+    task = "Forward to Fredia the email that Anni sent to me today."
+    # The default model clicked "Forward" and ended with the forward's form open.
+    assert unsent(task, compose, ['Clicked generic "Anni Mauris."', 'Clicked generic "Forward"']) == 'generic "send"'
+    assert unsent(task, compose, ['Clicked generic "Forward"', 'Typed "Fredia" into textbox "to"',
+                                  'Clicked generic "send"']) is None
+    assert unsent("What did Anni send me?", compose, []) is None  # a question sends nothing
