@@ -17,7 +17,9 @@ from companion.act.context import AgentContext
 from companion.act.confirmation import confirm_action
 from companion.act.elements import field_description, label
 from companion.act.errors import ActionFailed, NoOp
-from companion.act.named_fields import copied_value, field_for_value, set_option_for, value_named_for
+from companion.act.named_fields import (
+    copied_value, field_for_value, nth_word_value, page_value_for, set_option_for, value_named_for,
+)
 from companion.act.prefilter import selecting_noop, toggle_noop, typing_noop
 from companion.bridge.errors import BridgeDisconnected, BridgeError
 from companion.llm.fit import declare, declare_choice
@@ -120,12 +122,25 @@ async def text_value(prompt: str, variables: dict) -> str:
     return as_quoted(variables.get("task", ""), reply.answer.value)  # the task's own spelling of a quoted value
 
 
+def by_rule(ctx: AgentContext, el: Element) -> str | None:
+    """The field's value by rule, no call (named_fields.py): 'the password "DYh"', 'copy the text from the 2nd text
+    area', 'the value that corresponds with each label' (a key/value table on the page), 'the 1st word in the
+    paragraph'; None: the model's to say."""
+    elements = list(ctx.pagemem.all_elements()) if ctx.pagemem else []
+    sections = ctx.pagemem.sections if ctx.pagemem else []
+    return (value_named_for(ctx.task, el) or copied_value(ctx.task, el, elements) or page_value_for(ctx.task, el, sections)
+            or nth_word_value(ctx.task, el, sections))
+
+
 def without_own_label(value: str, el: Element) -> str:
     """The value without the field's own label before it: "60" for "x = 60" typed into the field "x =". The default
     model wrote the label of the field into the field."""
     name = " ".join((el.name or "").split())
-    if name and len(name) <= 20 and value.lower().startswith(name.lower()) and value[len(name):].strip():
-        return value[len(name):].lstrip(" :=-")
+    rest = value[len(name):]
+    # Only a label written as one ("x =", "Name:", or "Name: Ada"): "Search for kettles" in the box "Search" stays.
+    labelled = name.endswith((":", "=")) or rest.lstrip().startswith((":", "="))
+    if name and len(name) <= 20 and labelled and value.lower().startswith(name.lower()) and rest.strip(" :="):
+        return rest.lstrip(" :=")
     return value
 
 
@@ -135,9 +150,7 @@ async def enter_input(ctx: AgentContext, el: Element, *, value: str | None = Non
     with that answer shown as wrong; a second such answer means the task gives no text for it ("Focus into the
     textbox"): the field is clicked, which focuses it, and nothing is typed."""
     if value is None and prompt == "input_value":
-        # 'the password "DYh"', 'copy the text from the 2nd text area': no call (named_fields.py)
-        value = value_named_for(ctx.task, el) or copied_value(
-            ctx.task, el, list(ctx.pagemem.all_elements()) if ctx.pagemem else [])
+        value = by_rule(ctx, el)
     if value is None:
         field = field_description(el, ctx.typed_secrets)
         value = await text_value(prompt, _variables(ctx, observation=ctx.observation, field=field))

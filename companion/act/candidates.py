@@ -155,11 +155,13 @@ def _distinct_labels(candidates: list[Candidate], pm) -> list[Candidate]:
         el = pm.element_by_ref(c.element) if c.kind == "element" and c.element is not None and c.pick is None else None
         return el.context if el is not None else ""
 
-    counts = Counter(c.label for c in candidates)
+    # Alike controls stay one group whatever their state: a box checked keeps its "(1 of 3)" rather than leaving the
+    # group and renumbering the others ("(2 of 3)" becoming "(1 of 2)" under the model's eyes).
+    counts = Counter(_stateless(c.label) for c in candidates)
     for label, n in counts.items():
         if n < 2:
             continue
-        group = [c for c in candidates if c.label == label]
+        group = [c for c in candidates if _stateless(c.label) == label]
         contexts = [context(c) for c in group]
         purposes = [(pm.section(c.section_id).purpose if c.section_id and pm.section(c.section_id) else None) for c in group]
         if all(contexts) and len(set(contexts)) == len(contexts):
@@ -169,6 +171,13 @@ def _distinct_labels(candidates: list[Candidate], pm) -> list[Candidate]:
         else:
             relabel(group, lambda c, it=iter(range(1, len(group) + 1)): f"({next(it)} of {len(group)})")
     return candidates
+
+
+_STATE = re.compile(r" \[(?:checked|selected|expanded|collapsed)\]")
+
+
+def _stateless(label: str) -> str:
+    return _STATE.sub("", label)
 
 
 def _title(text: str) -> str:

@@ -24,7 +24,8 @@ input or one email address for an email input, and the one name the task sends s
 email to Mariya") for a field named "To" (recipient_for). Asked, the default model typed the username "sergio"
 into the password field too, and the sender's name into a forward's "to" field. copied_value: the value of the field
 the task copies from by its place ("from the 2nd text area"), for the field it pastes into. near_value_for: an
-unquoted name or number right after a word naming the field ("directed by Klein" for "Director Name").
+unquoted name or number right after a word naming the field ("directed by Klein" for "Director Name"). page_value_for:
+for a task pointing at "the value that corresponds with each label", the value a key/value table pairs with it.
 
 named_values_held and names_action are the counterpart of the Submit refusal, for the review's "leave": a form
 whose fields hold every value the task names for them, and whose submit button (or label) the task names ("Log in
@@ -38,11 +39,13 @@ from __future__ import annotations
 import re
 
 from companion.act.elements import is_checkable, is_empty, is_native_select, label
+from companion.observe.outline import all_nodes, parse_outline
+from companion.observe.rows import key_value
 from companion.pagemem.model import Element, PageMem, PageSection
 from companion.pagemem.widgets import is_text_field
 from companion.task_asks import set_request
 from companion.text import (
-    STOPWORDS, names_in, normalized, quoted_as_written, quoted_spans, singular, split_camel, whole_words,
+    STOPWORDS, content_words, names_in, normalized, quoted_as_written, quoted_spans, singular, split_camel, whole_words,
 )
 
 # On a page this small every field belongs with its one submit button (and with the task's end); on a larger one
@@ -293,6 +296,43 @@ def copied_value(task: str, el: Element, elements: list[Element]) -> str | None:
     if not 1 <= at <= len(kind) or kind[at - 1].key == el.key:
         return None
     return kind[at - 1].value or None
+
+
+_NTH_WORD = re.compile(r"\bthe\s+(?P<nth>\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|last)\s+word\s+"
+                       r"(?:in|of)\s+the\s+(?:paragraph|text|sentence|passage)\b", re.I)
+TASK_LINE_SHARE = 0.6  # a text most of whose words are the task's is the page stating the task
+
+
+def nth_word_value(task: str, el: Element, sections: list[PageSection]) -> str | None:
+    """The word at the place the task counts in the page's paragraph ("Find the 1st word in the paragraph, type
+    that into the textbox"), punctuation left out; else None. The paragraph is the page's longest text that is not
+    the task's own statement. The default model typed "The", the first word of the task's sentence on the page."""
+    m = _NTH_WORD.search(task)
+    if m is None or not is_text_field(el):
+        return None
+    asked = set(content_words(task))
+    texts = [n.text for sec in sections for n in all_nodes(parse_outline(sec.details))
+             if n.role in ("text", "paragraph") and n.index is None and n.text]
+    body = [t for t in texts if len(set(content_words(t)) & asked) < TASK_LINE_SHARE * max(1, len(set(content_words(t))))]
+    if not body:
+        return None
+    words = [w for w in (re.sub(r"[^\w'-]", "", t) for t in max(body, key=len).split()) if w]
+    nth = m.group("nth").lower()
+    at = len(words) if nth == "last" else _ORDINAL.get(nth) or int(re.match(r"\d+", nth).group(0))
+    return words[at - 1] if 1 <= at <= len(words) else None
+
+
+# The task points at values the page pairs with the form's labels: "Enter the value that corresponds with each label".
+_FROM_PAGE = re.compile(r"\b(?:correspond\w*|each label|(?:from|in) the table)\b", re.I)
+
+
+def page_value_for(task: str, el: Element, sections: list[PageSection]) -> str | None:
+    """For a task that points at the page's values by the form's labels, the value a key/value table on the page
+    pairs with this field's label (observe/rows.key_value); else None. The default model typed the label
+    "Religion" into the field "Religion", the table beside it saying "Religion | Buddhist"."""
+    if not _FROM_PAGE.search(task) or not is_text_field(el) or not (el.name or "").strip():
+        return None
+    return key_value(sections, el.name)
 
 
 def field_for_value(task: str, value: str, el: Element, elements: list[Element]) -> Element | None:

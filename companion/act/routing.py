@@ -21,8 +21,8 @@ from typing import Literal
 
 from companion.act import action_strings as say
 from companion.act.basic import (
-    browser, click_element, copy_to_clipboard, enter_input, select_option, set_checked, settle, text_value, type_text,
-    upload_file, without_own_label,
+    browser, by_rule, click_element, copy_to_clipboard, enter_input, select_option, set_checked, settle, text_value,
+    type_text, upload_file, without_own_label,
 )
 from companion.act.context import AgentContext, same_document_url
 from companion.act.date_picker import is_date_picker, pick_date
@@ -35,7 +35,7 @@ from companion.act.errors import ActionFailed, NoOp
 from companion.act.form import form_fields, submit_form
 from companion.act.gestures import GESTURE_KINDS, perform as perform_gesture
 from companion.act.models import Candidate, FormField, Outcome
-from companion.act.named_fields import copied_value, fields_in_scope, named_boxes_left, value_named_for
+from companion.act.named_fields import fields_in_scope, named_boxes_left
 from companion.act.sites import check_navigation, element_target, parse_url
 from companion.act.premature import check_premature, check_reads_only
 from companion.act.search import search
@@ -129,9 +129,7 @@ async def element_action(ctx: AgentContext, el: Element, section: PageSection | 
         if form is not None:
             # The task's quoted value next to this field's words is its value (named_fields.py), unless the page
             # rejected what was typed: then the model reads why.
-            value = (None if form.problem else value_named_for(ctx.task, el) or copied_value(
-                ctx.task, el, list(ctx.pagemem.all_elements()) if ctx.pagemem else [])) or without_own_label(
-                await field_value(ctx, el, form), el)
+            value = (None if form.problem else by_rule(ctx, el)) or without_own_label(await field_value(ctx, el, form), el)
             if not value.strip() and not is_empty(el, ctx.typed_secrets):
                 return await _done(ctx, [])  # nothing to type: the value the field holds stays (typing "" clears it)
             return await _done(ctx, [await type_text(ctx, el, value)])

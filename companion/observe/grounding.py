@@ -163,7 +163,8 @@ _PROGRESS = re.compile(r"\b(?:the user|you|we)\s+(?:has|have)\s+(?:already\s+)?(
 _DONE_WORDS = frozenset("""clicked pressed typed entered selected chosen checked ticked unchecked submitted sent replied
     forwarded marked filled completed done set saved deleted dragged moved opened closed logged searched navigated
     expanded collapsed highlighted scrolled shared liked starred purchased bought booked added removed changed updated
-    edited created copied pasted answered signed""".split())
+    edited created copied pasted answered signed ordered placed paid posted uploaded played retweeted followed rated
+    sorted filtered dismissed cancelled canceled accepted agreed confirmed inputted""".split())
 
 
 def claims_progress(sentence: str) -> bool:

@@ -247,6 +247,25 @@ def off_named_row(task: str, sections: list[PageSection], answer: str) -> tuple[
     return None
 
 
+def key_value(sections: list[PageSection], key: str) -> str | None:
+    """The value a key/value table pairs with `key`: the second cell of the one two-cell row whose first cell reads
+    as the key ("Religion" | "Buddhist" for "Religion:"), over every table of the sections; None for none or several."""
+    want = _key(key)
+    found = []
+    for section in sections:
+        for row in all_nodes(parse_outline(section.details)):
+            if row.role != "row":
+                continue
+            texts = [c.shown_text().strip() for c in cells(row)]
+            if len(texts) == 2 and want and _key(texts[0]) == want and texts[1]:
+                found.append(texts[1])
+    return found[0] if len(set(found)) == 1 else None
+
+
+def _key(text: str) -> str:
+    return " ".join(text.replace(":", " ").split()).lower()
+
+
 def named_row_links(task: str, section: PageSection) -> list[int]:
     """The element numbers of the links in the rows the task names by rule (the record's own page, as a list links
     it from its row), in page order."""

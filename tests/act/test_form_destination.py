@@ -140,3 +140,42 @@ def test_the_fields_own_label_is_taken_off_the_value():
     field = fields('<input type="text" aria-label="x =">')[0]
     assert without_own_label("x = 60", field) == "60" and without_own_label("60", field) == "60"
     assert without_own_label("x =", field) == "x ="  # nothing after the label: left as it is
+    search = fields('<input type="text" aria-label="Search">')[0]
+    assert without_own_label("Search for kettles", search) == "Search for kettles"  # no label written as one
+    assert without_own_label("Search: kettles", search) == "kettles"
+
+
+@pytest.mark.browser
+async def test_a_label_the_task_points_at_takes_the_value_its_table_pairs_with_it(
+        browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    # The default model typed the label "Religion" into the field "Religion"; the table beside it said "Buddhist".
+    open_page("key_value_form.html")
+    server = scripted_llm(rules=[{"prompt": "form_field_selection", "responses": ['{"indices": [0, 1]}']},
+                                 {"prompt": "form_review", "responses": [json.dumps({"reason": "ok", "index": 2})]}])
+    llm_client_for(server)
+    ctx = await make_ctx("Enter the value that corresponds with each label into the form and submit when done.")
+    await execute(ctx, candidate_for(ctx, "Submit"), "scripted")
+    assert browser.driver.find_element(By.ID, "sent").text == "Ada/Buddhist"
+    assert not [r for r in server.requests if r.prompt in ("input_value", "field_value")]
+
+
+def test_a_key_value_table_gives_one_value_per_key():
+    from companion.observe.rows import key_value
+
+    pm = divide_page(snapshot_from_html("<html><body><table><tr><td>Religion</td><td>Buddhist</td></tr>"
+                                        "<tr><td>Country</td><td>Chile</td></tr></table></body></html>"))
+    assert key_value(pm.sections, "Religion:") == "Buddhist" and key_value(pm.sections, "country") == "Chile"
+    assert key_value(pm.sections, "Language") is None
+
+
+def test_the_word_at_the_place_the_task_counts_in_the_paragraph_is_the_value():
+    from companion.act.named_fields import nth_word_value
+
+    task = 'Find the 3rd word in the paragraph, type that into the textbox and press "Submit".'
+    pm = divide_page(snapshot_from_html(f"<html><body><div>{task}</div><p>Ante, sed gravida. Lorem ipsum.</p>"
+                                        "<input type='text'><button>Submit</button></body></html>"))
+    box = next(e for e in pm.all_elements() if e.role == "textbox")
+    # The default model typed "The", the first word of the task's own sentence on the page.
+    assert nth_word_value(task, box, pm.sections) == "gravida"
+    assert nth_word_value(task.replace("3rd", "last"), box, pm.sections) == "ipsum"
+    assert nth_word_value("Type the word Ante into the textbox.", box, pm.sections) is None

@@ -362,6 +362,17 @@ async def test_element_labels_carry_no_index_and_repeated_names_are_told_apart(s
     assert labels == ['link "Home" (1 of 2)', 'link "Shop"', 'link "Home" (2 of 2)']
 
 
+async def test_alike_controls_keep_their_places_whatever_their_state(scripted_llm, llm_client_for):
+    # A checked box had left the group: "(2 of 3)" became "(1 of 2)" under the model's eyes.
+    pm = page("<div><input type='checkbox' checked><input type='checkbox'><input type='checkbox'>"
+              "<button>Submit</button></div>", url="http://127.0.0.1:8000/form")
+    llm_client_for(scripted_llm())
+    got = await gather_candidates(ctx_for(pm), obs([s.id for s in pm.sections], []))
+    labels = [c.label for c in got if c.kind == "element" and c.label.startswith("checkbox")]
+    assert [label.rsplit(" ", 3)[-3:] for label in labels] == [["(1", "of", "3)"], ["(2", "of", "3)"], ["(3", "of", "3)"]], labels
+    assert "[checked]" in labels[0] and "[checked]" not in labels[1]
+
+
 def test_the_name_an_item_is_sent_to_is_a_destination_only_when_the_task_names_who_wrote_it():
     from companion.act.premature import destinations
 

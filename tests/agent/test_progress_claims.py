@@ -33,6 +33,8 @@ def test_a_first_pages_summary_claiming_done_work_is_cut_and_the_actor_told_noth
 def test_sentences_saying_the_user_did_something_claim_progress():
     assert claims_progress("The user has already entered 'Dannie' into the textbox.")
     assert claims_progress("You have chosen 5ft 11in from the dropdown.")
+    # On a menu page before any action: "The user has already ordered these two items", then "Order!" was pressed.
+    assert claims_progress("The user has already ordered these two items, so the next step is to order the rest.")
 
 
 def test_what_is_left_to_do_and_the_pages_own_state_claim_nothing():
