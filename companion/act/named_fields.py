@@ -277,48 +277,60 @@ def recipient_for(task: str, el: Element) -> str | None:
 
 
 _ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6}
-_COPY_FROM = re.compile(r"\b(?:copy|take)\b[^.]*?\bfrom\s+the\s+(?P<nth>\d{1,2}(?:st|nd|rd|th)|first|second|third|"
-                        r"fourth|fifth|sixth|last)\s+(?P<kind>text\s?area|text\s?box|text\s+field|text\s+input|field|"
-                        r"input|box)\b", re.I)
+_COPY_FROM = re.compile(r"\b(?:copy|take)\b[^.]*?\b(?:from|in)\s+the\s+(?:(?P<nth>\d{1,2}(?:st|nd|rd|th)|first|second|"
+                        r"third|fourth|fifth|sixth|last)\s+)?(?P<kind>text\s?area|text\s?box|text\s+field|text\s+input|"
+                        r"field|input|box)\b", re.I)
 
 
 def copied_value(task: str, el: Element, elements: list[Element]) -> str | None:
-    """The value of the field the task copies from by its place ("Copy the text from the 2nd text area below and
-    paste it into the text input"): the 2nd text area's, for another text field; else None. The default model,
-    asked what to type, copied the first text area's text, in two runs of the same kind of task."""
+    """The value of the field the task copies from ("Copy the text from the 2nd text area below and paste it into
+    the text input", "Copy the text in the textarea below"), exactly as it is, for another text field; else None.
+    The field is the one at the place the task counts, or the one field of that kind. The default model, asked
+    what to type, copied the first text area's text, and elsewhere dropped the text's last space."""
     m = _COPY_FROM.search(task)
     if m is None or not is_text_field(el):
         return None
     area = "area" in m.group("kind").lower()
     kind = [e for e in elements if is_text_field(e) and not e.is_password and (e.tag == "textarea") == area]
-    nth = m.group("nth").lower()
-    at = len(kind) if nth == "last" else _ORDINAL.get(nth) or int(re.match(r"\d+", nth).group(0))
+    at = place(m.group("nth"), len(kind)) if m.group("nth") else (1 if len(kind) == 1 else 0)
     if not 1 <= at <= len(kind) or kind[at - 1].key == el.key:
         return None
     return kind[at - 1].value or None
 
 
+def place(nth: str, count: int) -> int:
+    """The 1-based place an ordinal names among `count` ("2nd": 2, "second": 2, "last": count)."""
+    nth = nth.lower()
+    if nth == "last":
+        return count
+    return _ORDINAL.get(nth) or int(re.match(r"\d+", nth).group(0))
+
+
 _NTH_WORD = re.compile(r"\bthe\s+(?P<nth>\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|last)\s+word\s+"
-                       r"(?:in|of)\s+the\s+(?:paragraph|text|sentence|passage)\b", re.I)
+                       r"(?:in|of)\s+the\s+(?P<where>text\s?area|paragraph|text|sentence|passage)\b", re.I)
 TASK_LINE_SHARE = 0.6  # a text most of whose words are the task's is the page stating the task
 
 
 def nth_word_value(task: str, el: Element, sections: list[PageSection]) -> str | None:
     """The word at the place the task counts in the page's paragraph ("Find the 1st word in the paragraph, type
     that into the textbox"), punctuation left out; else None. The paragraph is the page's longest text that is not
-    the task's own statement. The default model typed "The", the first word of the task's sentence on the page."""
+    the task's own statement, or the one text area's text ("the last word in the text area"). The default model
+    typed "The", the first word of the task's sentence on the page, and elsewhere the text area's last sentence."""
     m = _NTH_WORD.search(task)
     if m is None or not is_text_field(el):
         return None
-    asked = set(content_words(task))
-    texts = [n.text for sec in sections for n in all_nodes(parse_outline(sec.details))
-             if n.role in ("text", "paragraph") and n.index is None and n.text]
-    body = [t for t in texts if len(set(content_words(t)) & asked) < TASK_LINE_SHARE * max(1, len(set(content_words(t))))]
+    if "area" in m.group("where").lower():  # "the last word in the text area": the one text area's own text
+        areas = [e for sec in sections for e in sec.all_elements() if e.tag == "textarea" and e.key != el.key]
+        body = [areas[0].value] if len(areas) == 1 and areas[0].value else []
+    else:
+        asked = set(content_words(task))
+        texts = [n.text for sec in sections for n in all_nodes(parse_outline(sec.details))
+                 if n.role in ("text", "paragraph") and n.index is None and n.text]
+        body = [t for t in texts if len(set(content_words(t)) & asked) < TASK_LINE_SHARE * max(1, len(set(content_words(t))))]
     if not body:
         return None
     words = [w for w in (re.sub(r"[^\w'-]", "", t) for t in max(body, key=len).split()) if w]
-    nth = m.group("nth").lower()
-    at = len(words) if nth == "last" else _ORDINAL.get(nth) or int(re.match(r"\d+", nth).group(0))
+    at = place(m.group("nth"), len(words))
     return words[at - 1] if 1 <= at <= len(words) else None
 
 

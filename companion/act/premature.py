@@ -37,7 +37,7 @@ from companion.act.confirmation import submission
 from companion.act.context import AgentContext
 from companion.act.elements import is_empty, is_form_field, is_native_select, label
 from companion.act.errors import NotYet
-from companion.act.named_fields import fields_in_scope, is_checkbox, names_action, unset_named
+from companion.act.named_fields import fields_in_scope, is_checkbox, names_action, place, unset_named
 from companion.act.prefilter import element_skip_reason
 from companion.observe.values import identifiers
 from companion.task_asks import is_question
@@ -256,8 +256,9 @@ def requeries_this_page(el: Element, page: str) -> bool:
 
 def destinations(task: str) -> set[str]:
     """The names a task sends its item to, when it names the item by who wrote it: "elisabetta" in "The mail by
-    Brandea should be forwarded to Elisabetta", "fredia" in "Forward to Fredia the email that Anni sent to me". The default model opened Elisabetta's own mail and forwarded that.
-    Without a "by" or "from" name ("Send a message to Bob") the name after "to" may well be the row to open."""
+    Brandea should be forwarded to Elisabetta", "fredia" in "Forward to Fredia the email that Anni sent to me". The
+    default model opened Elisabetta's own mail and forwarded that. Without a "by" or "from" name ("Send a message to
+    Bob") the name after "to" may well be the row to open."""
     if not re.search(r"\b(?:by|from)\s+@?[A-Z]|\b[A-Z][\w'-]+\s+(?:sent|wrote|posted)\b", task):
         return set()
     return {w.lower() for w in re.findall(r"\bto\s+@?([A-Z][\w'-]+)", task)}
@@ -421,7 +422,6 @@ def check_unasked_prompt(ctx: AgentContext, el: Element) -> None:
                  "sends it away and goes back to the task: choose that, or this again")
 
 
-_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6}
 _NTH_KIND = re.compile(r"\bthe\s+(?P<nth>\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|last)\s+"
                        r"(?P<kind>check\s?box|radio(?:\s+button)?|button|link|tab)\b", re.I)
 
@@ -446,14 +446,13 @@ def check_ordinal(ctx: AgentContext, el: Element) -> None:
         if not _of_kind(m.group("kind"), el):
             continue
         kind = [e for e in ctx.pagemem.all_elements() if _of_kind(m.group("kind"), e) and not e.disabled]
-        nth = m.group("nth").lower()
-        at = len(kind) if nth == "last" else _ORDINALS.get(nth) or int(re.match(r"\d+", nth).group(0))
+        at = place(m.group("nth"), len(kind))
         if not 1 <= at <= len(kind) or kind[at - 1].key == el.key:
             return
         ctx.submit_warnings.add((el.key, ("ordinal",)))
-        place = next(i for i, e in enumerate(kind, 1) if e.key == el.key) if el in kind else None
+        here = next((i for i, e in enumerate(kind, 1) if e.key == el.key), None)
         raise NotYet(f"not clicked yet: the task asks for {m.group(0)}, which is {label(kind[at - 1])} ({at} of "
-                     f"{len(kind)} in page order){f'; this one is {place} of {len(kind)}' if place else ''}: choose "
+                     f"{len(kind)} in page order){f'; this one is {here} of {len(kind)}' if here else ''}: choose "
                      "that, or this again")
 
 

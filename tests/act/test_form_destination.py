@@ -179,3 +179,36 @@ def test_the_word_at_the_place_the_task_counts_in_the_paragraph_is_the_value():
     assert nth_word_value(task, box, pm.sections) == "gravida"
     assert nth_word_value(task.replace("3rd", "last"), box, pm.sections) == "ipsum"
     assert nth_word_value("Type the word Ante into the textbox.", box, pm.sections) is None
+
+
+
+@pytest.mark.browser
+async def test_the_one_text_area_the_task_copies_from_gives_its_text_exactly(browser, open_page, make_ctx, scripted_llm,
+                                                                             llm_client_for):
+    # The page compares the text exactly; the default model's copy had dropped its last space.
+    open_page("copy_one_area.html")
+    server = scripted_llm(rules=[{"prompt": "form_review", "responses": [json.dumps({"reason": "ok", "index": 2})]}])
+    llm_client_for(server)
+    ctx = await make_ctx("Copy the text in the textarea below, paste it into the textbox and press Submit.")
+    await execute(ctx, candidate_for(ctx, "Submit"), "scripted")
+    assert browser.driver.find_element(By.ID, "sent").text == "same"
+    assert not [r for r in server.requests if r.prompt in ("input_value", "field_value")]
+
+
+def test_which_of_two_text_areas_is_copied_from_is_the_models_unless_the_task_counts():
+    from companion.act.named_fields import copied_value
+
+    two = fields('<textarea>one</textarea><textarea>two</textarea><input type="text">')
+    task = "Copy the text in the textarea below, paste it into the textbox and press Submit."
+    assert copied_value(task, two[2], two) is None
+
+
+def test_the_last_word_in_the_text_area_is_read_off_its_text():
+    from companion.act.named_fields import nth_word_value
+
+    pm = divide_page(snapshot_from_html("<html><body><form><textarea>Habitant vel molestie. Elit at nec ut.</textarea>"
+                                        "<input type='text'><button>Submit</button></form></body></html>"))
+    box = next(e for e in pm.all_elements() if e.tag == "input")
+    # The default model typed the text area's last sentence.
+    assert nth_word_value("Find the last word in the text area, enter it into the text field and hit Submit.", box,
+                          pm.sections) == "ut"
