@@ -313,7 +313,7 @@ async def test_a_prompt_the_tasks_own_action_raised_is_answered_at_once(browser,
 async def test_an_icon_the_task_does_not_name_is_refused_once_while_the_row_it_names_is_in_sight(
         browser, open_page, make_ctx):
     # The default model opened the inbox's search and searched for the recipient; the sender's mail was in sight.
-    open_page("inbox_search.html")
+    open_page("mail_rows.html")
     ctx = await make_ctx("The mail by Nancee should be forwarded to Wanda.")
     said = await _twice(ctx, "search")
     assert "Nancee Tincidunt" in said, said
@@ -321,7 +321,7 @@ async def test_an_icon_the_task_does_not_name_is_refused_once_while_the_row_it_n
 
 
 async def test_the_row_of_the_name_the_item_is_sent_to_is_refused_once_for_the_senders(browser, open_page, make_ctx):
-    open_page("inbox_search.html")
+    open_page("mail_rows.html")
     ctx = await make_ctx("The mail by Nancee should be forwarded to Wanda.")
     said = await _twice(ctx, "Wanda Arcu. Nec,. Blandit n..")
     assert "Nancee Tincidunt" in said and "Wanda Arcu" not in said.split("nothing of")[0], said
