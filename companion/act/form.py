@@ -22,10 +22,11 @@ before it stay in the step's history (NoDecision.done).
 from __future__ import annotations
 
 import logging
+from typing import Callable
 
 from companion import llm
 from companion.act import action_strings as say
-from companion.act.basic import CHOICE_TOKENS, browser, settle
+from companion.act.basic import CHOICE_TOKENS, browser, by_rule, settle
 from companion.act.confirmation import confirm_action
 from companion.act.context import AgentContext
 from companion.act.elements import (
@@ -176,7 +177,7 @@ async def _fill_and_review(ctx: AgentContext, fill: FieldAction, section: PageSe
             lambda: None, prompt="form_field_selection",
             what="every field but the boxes and radios (and those the task names)")
         chosen = reply.answer.indices if reply is not None else _fields_to_fill(fields)
-    for i in with_named(ctx.task, fields, chosen):
+    for i in with_named(ctx.task, fields, chosen, lambda e: by_rule(ctx, e)):
         # The fields as the page now has them: filling one (opening a combobox) refreshes the PageMem.
         el = _live(ctx, fields[i])
         # The field a task puts a value "into" by its kind gets the others shown: its value is read from one of them
@@ -237,15 +238,18 @@ async def _fill_and_review(ctx: AgentContext, fill: FieldAction, section: PageSe
     return Outcome(actions=actions)
 
 
-def with_named(task: str, fields: list[Element], chosen: list[int]) -> list[int]:
+def with_named(task: str, fields: list[Element], chosen: list[int],
+               valued: Callable[[Element], str | None] | None = None) -> list[int]:
     """The fields the model chose, then those it left out while the task names a box or option of theirs that is
-    unset (named_fields.unset_choice), or a value for an empty text field (named_fields.value_named_for): such a
-    field is the task's by the task's own words. The default model chose only the email for "Subscribe
-    ada@example.com to the monthly newsletter", and the form went with "Weekly"; it chose From and To for a flight
-    "on 11/15/2016" and sent the form with its departure date empty, six times."""
+    unset (named_fields.unset_choice), or gives a value by rule for an empty text field (`valued`, basic.by_rule;
+    by default named_fields.value_named_for): such a field is the task's by the task's own words. The default model
+    chose only the email for "Subscribe ada@example.com to the monthly newsletter", and the form went with
+    "Weekly"; it chose From and To for a flight "on 11/15/2016" and sent the form with its departure date empty, six
+    times; it chose "Color" of a form whose "Gender" the table beside it gave too."""
+    valued = valued or (lambda e: value_named_for(task, e))
     return list(chosen) + [i for i, e in enumerate(fields) if i not in chosen and (
         unset_choice(task, e) or (is_text_field(e) and not e.is_password and not (e.value or "").strip()
-                                  and value_named_for(task, e) is not None))]
+                                  and valued(e) is not None))]
 
 
 def submit_refused(ctx: AgentContext, purpose: str, fields: list[Element]) -> tuple[str, ...]:
