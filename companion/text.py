@@ -134,3 +134,17 @@ def states_the_task(task: str, text: str, share: float = 0.8) -> bool:
     words = content_words(text)
     asked = set(content_words(task))
     return len(words) >= 2 and sum(w in asked for w in words) >= share * len(words)
+
+
+# "the 2nd text area", "the third button", "the last word": a place counted in a task.
+ORDINALS = {w: i for i, w in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth".split(), 1)}
+ORDINAL = r"\d{1,2}(?:st|nd|rd|th)|" + "|".join(ORDINALS) + "|last"
+
+
+def place(nth: str, count: int) -> int:
+    """The 1-based place an ordinal (a match of ORDINAL) names among `count` ("2nd": 2, "second": 2, "last": count)."""
+    nth = nth.lower()
+    if nth == "last":
+        return count
+    return ORDINALS.get(nth) or int(re.match(r"\d+", nth).group(0))
+

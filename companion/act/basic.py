@@ -122,7 +122,7 @@ async def text_value(prompt: str, variables: dict) -> str:
     return as_quoted(variables.get("task", ""), reply.answer.value)  # the task's own spelling of a quoted value
 
 
-def by_rule(ctx: AgentContext, el: Element) -> str | None:
+def value_by_rule(ctx: AgentContext, el: Element) -> str | None:
     """The field's value by rule, no call (named_fields.py): 'the password "DYh"', 'copy the text from the 2nd text
     area', 'the value that corresponds with each label' (a key/value table on the page), 'the 1st word in the
     paragraph'; None: the model's to say."""
@@ -150,7 +150,7 @@ async def enter_input(ctx: AgentContext, el: Element, *, value: str | None = Non
     with that answer shown as wrong; a second such answer means the task gives no text for it ("Focus into the
     textbox"): the field is clicked, which focuses it, and nothing is typed."""
     if value is None and prompt == "input_value":
-        value = by_rule(ctx, el)
+        value = value_by_rule(ctx, el)
     if value is None:
         field = field_description(el, ctx.typed_secrets)
         value = await text_value(prompt, _variables(ctx, observation=ctx.observation, field=field))

@@ -26,7 +26,7 @@ from typing import Callable
 
 from companion import llm
 from companion.act import action_strings as say
-from companion.act.basic import CHOICE_TOKENS, browser, by_rule, settle
+from companion.act.basic import CHOICE_TOKENS, browser, settle, value_by_rule
 from companion.act.confirmation import confirm_action
 from companion.act.context import AgentContext
 from companion.act.elements import (
@@ -177,7 +177,7 @@ async def _fill_and_review(ctx: AgentContext, fill: FieldAction, section: PageSe
             lambda: None, prompt="form_field_selection",
             what="every field but the boxes and radios (and those the task names)")
         chosen = reply.answer.indices if reply is not None else _fields_to_fill(fields)
-    for i in with_named(ctx.task, fields, chosen, lambda e: by_rule(ctx, e)):
+    for i in with_named(ctx.task, fields, chosen, lambda e: value_by_rule(ctx, e)):
         # The fields as the page now has them: filling one (opening a combobox) refreshes the PageMem.
         el = _live(ctx, fields[i])
         # The field a task puts a value "into" by its kind gets the others shown: its value is read from one of them
@@ -241,7 +241,7 @@ async def _fill_and_review(ctx: AgentContext, fill: FieldAction, section: PageSe
 def with_named(task: str, fields: list[Element], chosen: list[int],
                valued: Callable[[Element], str | None] | None = None) -> list[int]:
     """The fields the model chose, then those it left out while the task names a box or option of theirs that is
-    unset (named_fields.unset_choice), or gives a value by rule for an empty text field (`valued`, basic.by_rule;
+    unset (named_fields.unset_choice), or gives a value by rule for an empty text field (`valued`, basic.value_by_rule;
     by default named_fields.value_named_for): such a field is the task's by the task's own words. The default model
     chose only the email for "Subscribe ada@example.com to the monthly newsletter", and the form went with
     "Weekly"; it chose From and To for a flight "on 11/15/2016" and sent the form with its departure date empty, six

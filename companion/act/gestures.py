@@ -22,7 +22,7 @@ from companion.act.models import Candidate
 from companion.llm.fit import declare_choice
 from companion.pagemem.model import Element, PageMem
 from companion.protocol import ElementRef, Snapshot, SnapshotElement
-from companion.text import content_words, names_in, quoted_spans, states_the_task
+from companion.text import ORDINALS, names_in, quoted_spans, states_the_task
 
 declare_choice("drop_place", CHOICE_TOKENS)
 
@@ -246,10 +246,9 @@ def drop_places(ctx: AgentContext, el: Element) -> list[DropPlace]:
     return places
 
 
-_ORDINALS = {w: i for i, w in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth".split(), 1)}
 _COUNTS = {w: i for i, w in enumerate("one two three four five six seven eight nine ten".split(), 1)}
 # "to the 1st position", "into the third place", "to position 4", "to the last spot".
-_POSITION = re.compile(r"\b(?:(\d+)(?:st|nd|rd|th)|(" + "|".join(_ORDINALS) + r"|last))\s+(?:position|place|spot|slot)\b"
+_POSITION = re.compile(r"\b(?:(\d+)(?:st|nd|rd|th)|(" + "|".join(ORDINALS) + r"|last))\s+(?:position|place|spot|slot)\b"
                        r"|\b(?:position|place|spot|slot)\s+(?:number\s+)?(\d+)\b", re.I)
 _END = re.compile(r"\bto the (top|bottom|end|start|beginning)\b", re.I)
 # "down by one position", "up 2 places".
@@ -264,7 +263,7 @@ def asked_position(task: str) -> tuple[str, int] | None:
     if m is not None:
         digits, word, after = m.groups()
         if word:
-            return ("at", -1 if word.lower() == "last" else _ORDINALS[word.lower()])
+            return ("at", -1 if word.lower() == "last" else ORDINALS[word.lower()])
         return ("at", int(digits or after))
     m = _END.search(task)
     if m is not None:

@@ -45,7 +45,8 @@ from companion.pagemem.model import Element, PageMem, PageSection
 from companion.pagemem.widgets import is_text_field
 from companion.task_asks import set_request
 from companion.text import (
-    STOPWORDS, content_words, names_in, normalized, quoted_as_written, quoted_spans, singular, split_camel, whole_words,
+    ORDINAL, STOPWORDS, names_in, normalized, place, quoted_as_written, quoted_spans, singular, split_camel,
+    states_the_task, whole_words,
 )
 
 # On a page this small every field belongs with its one submit button (and with the task's end); on a larger one
@@ -276,10 +277,8 @@ def recipient_for(task: str, el: Element) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6}
-_COPY_FROM = re.compile(r"\b(?:copy|take)\b[^.]*?\b(?:from|in)\s+the\s+(?:(?P<nth>\d{1,2}(?:st|nd|rd|th)|first|second|"
-                        r"third|fourth|fifth|sixth|last)\s+)?(?P<kind>text\s?area|text\s?box|text\s+field|text\s+input|"
-                        r"field|input|box)\b", re.I)
+_COPY_FROM = re.compile(r"\b(?:copy|take)\b[^.]*?\b(?:from|in)\s+the\s+(?:(?P<nth>" + ORDINAL + r")\s+)?"
+                        r"(?P<kind>text\s?area|text\s?box|text\s+field|text\s+input|field|input|box)\b", re.I)
 
 
 def copied_value(task: str, el: Element, elements: list[Element]) -> str | None:
@@ -298,16 +297,8 @@ def copied_value(task: str, el: Element, elements: list[Element]) -> str | None:
     return kind[at - 1].value or None
 
 
-def place(nth: str, count: int) -> int:
-    """The 1-based place an ordinal names among `count` ("2nd": 2, "second": 2, "last": count)."""
-    nth = nth.lower()
-    if nth == "last":
-        return count
-    return _ORDINAL.get(nth) or int(re.match(r"\d+", nth).group(0))
-
-
-_NTH_WORD = re.compile(r"\bthe\s+(?P<nth>\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|last)\s+word\s+"
-                       r"(?:in|of)\s+the\s+(?P<where>text\s?area|paragraph|text|sentence|passage)\b", re.I)
+_NTH_WORD = re.compile(r"\bthe\s+(?P<nth>" + ORDINAL + r")\s+word\s+(?:in|of)\s+the\s+"
+                       r"(?P<where>text\s?area|paragraph|text|sentence|passage)\b", re.I)
 TASK_LINE_SHARE = 0.6  # a text most of whose words are the task's is the page stating the task
 
 
@@ -323,10 +314,9 @@ def nth_word_value(task: str, el: Element, sections: list[PageSection]) -> str |
         areas = [e for sec in sections for e in sec.all_elements() if e.tag == "textarea" and e.key != el.key]
         body = [areas[0].value] if len(areas) == 1 and areas[0].value else []
     else:
-        asked = set(content_words(task))
         texts = [n.text for sec in sections for n in all_nodes(parse_outline(sec.details))
                  if n.role in ("text", "paragraph") and n.index is None and n.text]
-        body = [t for t in texts if len(set(content_words(t)) & asked) < TASK_LINE_SHARE * max(1, len(set(content_words(t))))]
+        body = [t for t in texts if not states_the_task(task, t, TASK_LINE_SHARE)]
     if not body:
         return None
     words = [w for w in (re.sub(r"[^\w'-]", "", t) for t in max(body, key=len).split()) if w]

@@ -37,14 +37,14 @@ from companion.act.confirmation import submission
 from companion.act.context import AgentContext
 from companion.act.elements import is_empty, is_form_field, is_native_select, label
 from companion.act.errors import NotYet
-from companion.act.named_fields import fields_in_scope, is_checkbox, names_action, place, unset_named
+from companion.act.named_fields import fields_in_scope, is_checkbox, names_action, unset_named
 from companion.act.prefilter import element_skip_reason
 from companion.observe.values import identifiers
 from companion.task_asks import is_question
 from companion.act.task_parts import request_before
 from companion.pagemem.model import Element, PageSection
 from companion.pagemem.widgets import SUBMIT_WORDS, is_page_link_name, is_submit_like, is_text_field
-from companion.text import content_words, names_in, quoted_as_written, whole_words
+from companion.text import ORDINAL, content_words, names_in, place, quoted_as_written, whole_words
 
 
 def check_premature(ctx: AgentContext, el: Element, section: PageSection | None) -> None:
@@ -422,8 +422,8 @@ def check_unasked_prompt(ctx: AgentContext, el: Element) -> None:
                  "sends it away and goes back to the task: choose that, or this again")
 
 
-_NTH_KIND = re.compile(r"\bthe\s+(?P<nth>\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|last)\s+"
-                       r"(?P<kind>check\s?box|radio(?:\s+button)?|button|link|tab)\b", re.I)
+_NTH_KIND = re.compile(r"\bthe\s+(?P<nth>" + ORDINAL + r")\s+(?P<kind>check\s?box|radio(?:\s+button)?|button|link|tab)\b",
+                       re.I)
 
 
 def _of_kind(kind: str, e: Element) -> bool:

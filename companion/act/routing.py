@@ -21,8 +21,8 @@ from typing import Literal
 
 from companion.act import action_strings as say
 from companion.act.basic import (
-    browser, by_rule, click_element, copy_to_clipboard, enter_input, select_option, set_checked, settle, text_value,
-    type_text, upload_file, without_own_label,
+    browser, click_element, copy_to_clipboard, enter_input, select_option, set_checked, settle, text_value,
+    type_text, upload_file, value_by_rule, without_own_label,
 )
 from companion.act.context import AgentContext, same_document_url
 from companion.act.date_picker import is_date_picker, pick_date
@@ -129,7 +129,7 @@ async def element_action(ctx: AgentContext, el: Element, section: PageSection | 
         if form is not None:
             # The task's quoted value next to this field's words is its value (named_fields.py), unless the page
             # rejected what was typed: then the model reads why.
-            value = (None if form.problem else by_rule(ctx, el)) or without_own_label(await field_value(ctx, el, form), el)
+            value = (None if form.problem else value_by_rule(ctx, el)) or without_own_label(await field_value(ctx, el, form), el)
             if not value.strip() and not is_empty(el, ctx.typed_secrets):
                 return await _done(ctx, [])  # nothing to type: the value the field holds stays (typing "" clears it)
             return await _done(ctx, [await type_text(ctx, el, value)])
