@@ -53,11 +53,18 @@ def _serve_terminal(record: logging.LogRecord) -> bool:
 
 
 def configure_logging(verbose: bool) -> None:
-    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s", datefmt="%H:%M:%S")
+    """The terminal's handler, filtered to `SERVE_INFO_LOGGERS` without -v. As with `logging.basicConfig`, logging
+    that whoever runs us has already set up (a test runner, an embedding program) is left alone: the filter had been
+    added to every root handler, and a test runner's capture handler then lost every other logger's INFO for good."""
+    root = logging.getLogger()
+    if root.handlers:
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s", datefmt="%H:%M:%S"))
     if not verbose:
-        for handler in logging.getLogger().handlers:
-            handler.addFilter(_serve_terminal)
+        handler.addFilter(_serve_terminal)
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG if verbose else logging.INFO)
 
 
 def pairing_instructions(port: int, show_token: str | None = None) -> str:
