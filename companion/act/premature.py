@@ -17,7 +17,7 @@ transcripts on pages nobody tuned for:
   - check_target_hidden: a control the task does not name while what the task quotes is on no element of the page
     and closed tabs or sections could hide it (is_closed_opener), or a name the task gives is nowhere on the page
     and closed openers or the list's other pages could hold it;
-  - check_box_named: a checkbox the task does not name, once the boxes it names are checked;
+  - check_box_named: a checkbox the task does not name, while it names others by their labels;
   - check_unasked_prompt: the OK of a prompt asking what the task says nothing of, while it has a Cancel;
   - check_ordinal: a control of the kind the task counts ("the 1st checkbox") that is not at that place;
   - check_reads_only: in a question, a field or the submit button of a form that sends changes (POST) or edits the
@@ -457,20 +457,26 @@ def check_ordinal(ctx: AgentContext, el: Element) -> None:
 
 
 def check_box_named(ctx: AgentContext, el: Element) -> None:
-    """A checkbox the task does not name, ticked once every box the task names by its label is checked, is refused
+    """A checkbox the task does not name, ticked while the task names other boxes here by their labels, is refused
     once: the default model's page summary listed a box the task never named among those to select, and the actor
-    ticked it after the two named ones. Chosen again, it is ticked (a task may name a box in other words)."""
+    ticked it after the two named ones, or, refused the submit for the named ones, instead of them. Chosen again,
+    it is ticked (a task may name a box in other words)."""
     if ctx.pagemem is None or not is_checkbox(el) or el.checked or not (name := el.name or el.text):
         return
     if names_in(ctx.task, name) or (el.key, ("box named",)) in ctx.submit_warnings:
         return
     named = [e for e in ctx.pagemem.all_elements() if is_checkbox(e) and e.key != el.key
              and (e.name or e.text) and names_in(ctx.task, e.name or e.text)]
-    if not named or not all(e.checked for e in named):
-        return  # while a named box is unchecked, the submit's own rule says what is left (check_named_fields_set)
+    if not named:
+        return
     ctx.submit_warnings.add((el.key, ("box named",)))
-    raise NotYet(f"not checked yet: the task names {', '.join(label(e) for e in named[:MAX_NAMED_SAID])}, checked "
-                 f"already, and nothing of {label(el)}; go on with the task, or check this if the task means it")
+    said = ", ".join(label(e) for e in named[:MAX_NAMED_SAID])
+    if all(e.checked for e in named):
+        raise NotYet(f"not checked yet: the task names {said}, checked already, and nothing of {label(el)}; go on "
+                     f"with the task, or check this if the task means it")
+    unchecked = ", ".join(label(e) for e in [e for e in named if not e.checked][:MAX_NAMED_SAID])
+    raise NotYet(f"not checked yet: the task names {said} and nothing of {label(el)}; check {unchecked} instead, "
+                 f"or this if the task means it")
 
 
 def check_named_fields_set(ctx: AgentContext, el: Element, section: PageSection | None) -> None:
