@@ -11,8 +11,9 @@ Splitting, by rule (split_task), in this order:
   - else sentences: a full stop, "!" or "?" followed by a space and a capital letter or a digit, outside quotes
     and brackets, and not after an abbreviation ("e.g.", "Mr.") or a single letter;
   - then, within each, clauses that open with a sequence word: "and then", ", then", "; then", ", next",
-    ", after that", ", finally", and a bare "then" before a verb of acting ('enter the name "Karrie" then press
-    "Cancel"') (the word is left out of the part, as is one opening a sentence: "Then stop.");
+    ", after that", ", finally", and a bare "then" or a comma before a verb of acting ('enter the name "Karrie"
+    then press "Cancel"', 'Scroll to the bottom, enter the name') (the word is left out of the part, as is one
+    opening a sentence: "Then stop."), outside quotes and brackets;
     a leading "First," stays.
 A task with one part is not compound: nothing is shown differently for it.
 
@@ -22,7 +23,8 @@ same letters without a space: "Log in" and "login"), and the first part not done
     form's submit button (or the form's label) for a submission, the clicked element for a click;
   - TaskParts.tick_action: an action done on the page (no new document) names it: the element clicked, the value
     typed, the option selected, the box checked ("Click button ONE, then click button TWO": the click on ONE is
-    part 1's evidence; a small model that saw no tick clicked TWO twice). A part that names a submit-like word
+    part 1's evidence; a small model that saw no tick clicked TWO twice), and a scroll for a part that asks to
+    scroll (a task says where to scroll, "to the bottom of the textarea", not an element's name). A part that names a submit-like word
     ("Log in (username: admin, ...)", "Select Iceland and click Submit") is not done by typing or choosing alone:
     only a click, Enter or a submission ticks it.
 A question ("What is ...?") names no element it is done by, so no rule ticks it: that is the end-task check's to judge.
@@ -46,8 +48,11 @@ _OPEN_BRACKETS, _CLOSE_BRACKETS = "([{", ")]}"
 _ABBREVIATIONS = frozenset("e.g i.e etc mr mrs ms dr st vs no approx".split())
 _STEP = re.compile(r"(?:^|(?<=\s))(\d{1,2})[.)]\s+")
 # A bare "then" cuts too when a verb of acting follows it ('enter the name "Karrie" then press "Cancel"').
-_THEN = re.compile(r"\s*(?:\band then\b|[,;]\s*(?:then|next|after that|afterwards|finally)\b|(?<=\S)\s+then(?=\s+(?:press|"
-                   r"click|hit|tap|submit|select|choose|type|enter|check|tick|open|expand|drag|scroll|search)\b)),?\s*", re.I)
+_ACTING = (r"(?:press|click|hit|tap|submit|select|choose|type|enter|check|tick|open|expand|drag|scroll|search)\b")
+# A comma before a verb of acting cuts as well ('Scroll to the bottom of the textarea, enter the name "Rex" then
+# press "Agree"': the default model, shown "1. Scroll ..., enter the name" as one part, scrolled again and again).
+_THEN = re.compile(r"\s*(?:\band then\b|[,;]\s*(?:then|next|after that|afterwards|finally)\b|(?<=\S)\s+then(?=\s+"
+                   + _ACTING + r")|,(?=\s+" + _ACTING + r")),?\s*", re.I)
 _ACTION_NAMES = re.compile(r'"([^"]+)"')  # action_strings.py quotes what it names: 'Typed "Bob" into textbox "Name"'
 _SETS = ("Typed ", "Selected ", "Checked ", "Unchecked ", "Uploaded ")  # an action that only sets a field
 _OPENING = re.compile(r"^(?:and\s+)?(?:then|next|after that|afterwards|finally)\b,?\s*", re.I)  # "Then stop."
@@ -84,6 +89,17 @@ def _quoted(text: str) -> list[tuple[int, int]]:
     return [(start, end) for _, start, end in quoted_spans(text)]
 
 
+def _bracketed(text: str) -> list[tuple[int, int]]:
+    """Where bracketed asides stand ("(username: admin, enter it once)"): a comma there cuts nothing."""
+    spans, opened = [], []
+    for i, ch in enumerate(text):
+        if ch in _OPEN_BRACKETS:
+            opened.append(i)
+        elif ch in _CLOSE_BRACKETS and opened:
+            spans.append((opened.pop(), i))
+    return spans
+
+
 def _sentences(task: str) -> list[str]:
     out, start, depth = [], 0, 0
     quotes = _quoted(task)
@@ -102,7 +118,7 @@ def _sentences(task: str) -> list[str]:
 
 def _clauses(sentence: str) -> list[str]:
     """A sentence cut at its sequence words (outside quotes, where a value may say "then")."""
-    quotes = _quoted(sentence)
+    quotes = _quoted(sentence) + _bracketed(sentence)
     cuts = [m for m in _THEN.finditer(sentence) if not any(a < m.start() < b for a, b in quotes)]
     bounds = [0] + [x for m in cuts for x in (m.start(), m.end())] + [len(sentence)]
     return [sentence[bounds[i]:bounds[i + 1]] for i in range(0, len(bounds), 2)]
@@ -152,6 +168,16 @@ def split_task(task: str) -> list[str]:
     return [p for p in parts if re.search(r"\w", p)] or [text]
 
 
+def _asks_to_scroll(part: str) -> bool:
+    """A part that asks to scroll: a task names where to scroll ("to the bottom of the textarea"), not an element's
+    name, and a scroll is its evidence (TaskParts.tick_action), so it can come first like a part naming an element."""
+    return re.match(r"\s*scroll\b", part, re.I) is not None
+
+
+def _scrolls(part: str, action: str) -> bool:
+    return action.startswith("Scrolled ") and _asks_to_scroll(part)
+
+
 class TaskPart(BaseModel):
     text: str
     done: bool = False
@@ -196,16 +222,17 @@ class TaskParts(BaseModel):
         sets_only = action.startswith(_SETS)
         i = next((i for i, p in enumerate(self.parts) if not p.done
                   and not (sets_only and SUBMIT_WORDS.search(p.text))
-                  and any(names_action(p.text, n) for n in names)), None)
+                  and (any(names_action(p.text, n) for n in names) or _scrolls(p.text, action))), None)
         if i is not None:
             self.parts[i].done = True
         return i
 
     def first_pending(self, name: str, present: list[str]) -> int | None:
         """The index of a part not done, before the one the element `name` serves, that names one of the page's
-        other elements (`present`, their names): that part comes first. None: the order allows it."""
+        other elements (`present`, their names) or asks to scroll: that part comes first. None: the order allows it."""
         served = self.serving([name])
         if served is None:
             return None
         return next((j for j in range(served) if not self.parts[j].done
-                     and any(n != name and names_action(self.parts[j].text, n) for n in present)), None)
+                     and (any(n != name and names_action(self.parts[j].text, n) for n in present)
+                          or _asks_to_scroll(self.parts[j].text))), None)

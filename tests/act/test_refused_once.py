@@ -232,7 +232,8 @@ async def test_after_the_scroll_a_named_button_waits_for_the_name_the_task_gives
         url=ctx.pagemem.url, page_title="page", summary="a page", selected=[s.id for s in ctx.pagemem.sections],
         unselected=[]).model_copy(update={"small": True}))
     scroll = next(c for c in offered if c.kind == "scroll")
-    await execute(ctx, scroll, "scripted")
+    for action in (await execute(ctx, scroll, "scripted")).actions:
+        ctx.parts.tick_action(action)  # as the step does after each action (agent/step.py)
     assert browser.driver.find_element(By.ID, "name").is_enabled()
     with pytest.raises(NotYet) as refused:
         await execute(ctx, candidate_for(ctx, "Cancel"), "scripted")

@@ -116,8 +116,7 @@ def test_the_clause_that_clicks_the_button_itself_or_one_without_a_request_verb_
 
 
 def test_a_bare_then_before_a_verb_of_acting_cuts_the_task():
-    assert split_task('Scroll to the bottom of the textarea, enter the name "Karrie" then press "Cancel"') == [
-        'Scroll to the bottom of the textarea, enter the name "Karrie"', 'press "Cancel"']
+    assert split_task('Enter the name "Karrie" then press "Cancel"') == ['Enter the name "Karrie"', 'press "Cancel"']
     assert split_task("Say when then is too late.") == ["Say when then is too late."]  # no verb of acting after it
 
 
@@ -125,3 +124,26 @@ def test_what_the_task_asks_only_to_find_the_named_element_is_not_asked_before_i
     assert request_before('Switch between the tabs to find and click on the link "enim".', "enim") is None
     assert request_before('Expand the sections below, to find and click on the link "enim".', "enim") is None
     assert request_before("Expand the section below and click submit.", "Submit") == "Expand the section below"
+
+
+def test_a_comma_before_a_verb_of_acting_cuts_but_not_inside_quotes_or_brackets():
+    assert split_task('Scroll to the bottom of the textarea, enter the name "Rex" then press "Agree"') == [
+        "Scroll to the bottom of the textarea", 'enter the name "Rex"', 'press "Agree"']
+    assert split_task("Select quQ, c4W0m7m and click Submit.") == ["Select quQ, c4W0m7m and click Submit."]
+    assert split_task('Type "red, click blue" into the box.') == ['Type "red, click blue" into the box.']
+    assert split_task("Log in (user: admin, enter it lower-case) and open the orders.") == [
+        "Log in (user: admin, enter it lower-case) and open the orders."]
+
+
+def test_a_scroll_ticks_the_part_that_asks_to_scroll():
+    parts = TaskParts.of('Scroll to the bottom of the textarea, enter the name "Rex" then press "Agree"')
+    assert parts.tick_action('Clicked button "Agree"') == 2  # names nothing of part 1 or 2
+    assert parts.tick_action('Scrolled the text area "Ut. Iaculis …" to the bottom') == 0
+    assert parts.tick_action('Typed "Rex" into textbox "Name"') == 1
+
+
+def test_a_part_that_asks_to_scroll_comes_first_until_a_scroll_ticks_it():
+    parts = TaskParts.of('Scroll to the bottom of the textarea, enter the name "Rex" then press "Agree"')
+    assert parts.first_pending("Agree", ["Name", "Agree", "Cancel"]) == 0
+    parts.tick_action('Scrolled the text area "Ut. Iaculis …" to the bottom')
+    assert parts.first_pending("Agree", ["Name", "Agree", "Cancel"]) == 1
