@@ -116,7 +116,7 @@ def unset_choice(task: str, el: Element) -> str | None:
     if is_checkable(el) and not el.checked and names_in(task, el.name):
         return f'{label(el)} is not checked'
     if is_native_select(el) and "multiple" in el.attrs:  # each option the task names must be selected
-        named = [f'"{o}"' for o in el.options if o not in el.selected_options and names_in(task, o)]
+        named = [f'"{o}"' for o in named_options_left(task, el)]
         return f'{", ".join(named)} of {label(el)} not selected' if named else None
     if el.tag == "input" and el.input_type in ("number", "range") and (el.value or "").strip():
         return _other_number(task, el)
@@ -162,6 +162,15 @@ def named_boxes_left(task: str, el: Element, fields: list[Element]) -> list[Elem
         return []
     return [e for e in fields if e.key != el.key and is_checkbox(e) and not e.checked and not e.disabled
             and names_in(task, e.name)]
+
+
+def named_options_left(task: str, el: Element) -> list[str]:
+    """The options of a list that keeps several selected which the task names and which are not selected yet, to be
+    selected together, by rule ("Select Raquel, Tabbi from the scroll list": the default model picked the list
+    again after Raquel, and the option chooser answered Raquel again). Nothing when the task asks to clear one."""
+    if not is_native_select(el) or "multiple" not in el.attrs or el.disabled or _UNTICK.search(task):
+        return []
+    return [o for o in el.options if o not in el.selected_options and names_in(task, o)]
 
 
 def is_checkbox(el: Element) -> bool:

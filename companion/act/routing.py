@@ -21,7 +21,7 @@ from typing import Literal
 
 from companion.act import action_strings as say
 from companion.act.basic import (
-    browser, click_element, copy_to_clipboard, enter_input, select_option, set_checked, settle, text_value,
+    browser, click_element, copy_to_clipboard, enter_input, select_option, set_checked, set_option, settle, text_value,
     type_text, upload_file, value_by_rule, without_own_label,
 )
 from companion.act.context import AgentContext, same_document_url
@@ -35,7 +35,7 @@ from companion.act.errors import ActionFailed, NoOp
 from companion.act.form import form_fields, submit_form
 from companion.act.gestures import GESTURE_KINDS, perform as perform_gesture
 from companion.act.models import Candidate, FormField, Outcome
-from companion.act.named_fields import fields_in_scope, named_boxes_left
+from companion.act.named_fields import fields_in_scope, named_boxes_left, named_options_left
 from companion.act.sites import check_navigation, element_target, parse_url
 from companion.act.premature import check_premature, check_reads_only
 from companion.act.search import search
@@ -118,6 +118,8 @@ async def element_action(ctx: AgentContext, el: Element, section: PageSection | 
     if route == "upload":
         return await _done(ctx, await upload_file(ctx, el))
     if route == "select":
+        if named := named_options_left(ctx.task, el):  # a list keeping several: each option the task names, no call
+            return await _done(ctx, [await set_option(ctx, el, option) for option in named])
         return await _done(ctx, [await select_option(ctx, el, field_hint=form.problem if form else "")])
     if route == "date":
         return await _done(ctx, await pick_date(ctx, el))

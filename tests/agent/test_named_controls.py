@@ -48,3 +48,15 @@ def test_submit_before_a_named_time_and_names_is_refused_with_what_is_left(brows
     refusal = next(n for n in notes if "not clicked yet" in n)
     assert '"5:37 PM" is not typed' in refusal and '"Ada", "Di" of' in refusal, refusal
     assert browser.driver.find_element(By.ID, "submitted").text == "17:37 Ada+Di", result.actions
+
+
+def test_the_options_the_task_names_in_a_list_keeping_several_are_selected_together_without_a_call(
+        browser, pages, agent_llm, memory_dir):
+    server = agent_llm(choose=eager_then_told)
+    result = browser.run(run_task(TASK, session=browser.session, start_url=pages.url("named_controls.html"),
+                                  memory_dir=memory_dir, max_steps=3), timeout=300)
+
+    assert server.prompts("select_option") == []
+    selected = [a for a in result.actions if a.startswith("Selected ")]
+    assert len(selected) == 2 and '"Ada"' in selected[0] and '"Di"' in selected[1], result.actions
+    assert browser.driver.find_element(By.ID, "submitted").text == "17:37 Ada+Di", result.actions
