@@ -167,9 +167,16 @@ _DONE_WORDS = frozenset("""clicked pressed typed entered selected chosen checked
     sorted filtered dismissed cancelled canceled accepted agreed confirmed inputted""".split())
 
 
+# "The task is already completed with the numbers marked as 'Even'": said of a page where nothing was done, and the
+# actor, told so, clicked Submit after one mark. The task being done is never something a page shows.
+_TASK_DONE = re.compile(r"\b(?:the|this|your)\s+task\s+(?:is|has been|was|appears to be|seems(?: to be)?)\s+"
+                        r"(?:already\s+)?(?:been\s+)?(?:successfully\s+)?(?:completed?|done|finished|accomplished)\b", re.I)
+
+
 def claims_progress(sentence: str) -> bool:
-    """The sentence says the user already did something in the browser ("has selected", "have chosen")."""
-    return any(w.lower() in _DONE_WORDS for w in _PROGRESS.findall(sentence))
+    """The sentence says the user already did something in the browser ("has selected", "have chosen"), or that
+    the task is done."""
+    return any(w.lower() in _DONE_WORDS for w in _PROGRESS.findall(sentence)) or _TASK_DONE.search(sentence) is not None
 
 
 def without_progress_claims(text: str) -> tuple[str, list[str]]:

@@ -35,6 +35,9 @@ def test_sentences_saying_the_user_did_something_claim_progress():
     assert claims_progress("You have chosen 5ft 11in from the dropdown.")
     # On a menu page before any action: "The user has already ordered these two items", then "Order!" was pressed.
     assert claims_progress("The user has already ordered these two items, so the next step is to order the rest.")
+    # Odd or even, before any mark: "The task is already completed with the numbers marked as 'Even'".
+    assert claims_progress("The task is already completed with the numbers marked as 'Even' and 'Even' respectively.")
+    assert claims_progress("This task has been successfully completed.")
 
 
 def test_what_is_left_to_do_and_the_pages_own_state_claim_nothing():
@@ -42,3 +45,5 @@ def test_what_is_left_to_do_and_the_pages_own_state_claim_nothing():
     assert not claims_progress("The user has to select three boxes.")
     assert not claims_progress("Order #110 has been shipped to Ann Lee.")
     assert not claims_progress("The user has already found Ann Lee in the contact book, at 5550 Marsh Grove.")
+    assert not claims_progress("The task is to mark each number as odd or even.")
+    assert not claims_progress("Task 4 is completed in the tracker's list.")  # a record's state, not the user's task
