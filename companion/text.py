@@ -96,15 +96,29 @@ def quoted_as_written(text: str) -> list[str]:
 _EDGE_PUNCT = ".,;:!?"
 
 
+_LOWER = re.compile(r"\b(?:in\s+)?(?:all\s+)?(?:lower[\s-]?case|small letters)\b", re.I)
+_UPPER = re.compile(r"\b(?:in\s+)?(?:all\s+)?(?:upper[\s-]?case|capital letters|capitals|all caps)\b", re.I)
+
+
+def in_asked_case(task: str, value: str) -> str:
+    """`value` in the letter case the task asks for ('Type "TULA" in all lower case letters'), else as it is."""
+    lower, upper = _LOWER.search(task) is not None, _UPPER.search(task) is not None
+    if lower == upper:  # neither, or both (which one goes where is not for a rule)
+        return value
+    return value.lower() if lower else value.upper()
+
+
 def as_quoted(task: str, value: str) -> str:
     """`value` as the task's quote spells it when they differ only in case or in a full stop or comma at the end:
-    asked to reply with "Ut.", the default model answered "Ut", and the page wanted the stop too."""
+    asked to reply with "Ut.", the default model answered "Ut", and the page wanted the stop too. In the case the task
+    asks for, when it asks for one: the default model typed "tula" for 'Type "TULA" in all lower case letters', and
+    the quote's own spelling had put back "TULA"."""
     bare = value.strip().rstrip(_EDGE_PUNCT).lower()
     if not bare:
         return value
     for phrase in quoted_as_written(task):
-        if phrase != value and phrase.rstrip(_EDGE_PUNCT).lower() == bare:
-            return phrase
+        if phrase.rstrip(_EDGE_PUNCT).lower() == bare:
+            return in_asked_case(task, phrase)
     return value
 
 

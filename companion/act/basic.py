@@ -27,7 +27,7 @@ from companion.pagemem.model import Element
 from companion.pagemem.widgets import is_text_field
 from companion.protocol import ActionResult
 from companion.task_asks import asks_deletion, deletes
-from companion.text import as_quoted, without_quote_marks
+from companion.text import as_quoted, in_asked_case, without_quote_marks
 
 log = logging.getLogger(__name__)
 
@@ -128,8 +128,9 @@ def value_by_rule(ctx: AgentContext, el: Element) -> str | None:
     paragraph'; None: the model's to say."""
     elements = list(ctx.pagemem.all_elements()) if ctx.pagemem else []
     sections = ctx.pagemem.sections if ctx.pagemem else []
-    return (value_named_for(ctx.task, el) or copied_value(ctx.task, el, elements) or page_value_for(ctx.task, el, sections)
-            or nth_word_value(ctx.task, el, sections))
+    named = value_named_for(ctx.task, el)
+    return ((in_asked_case(ctx.task, named) if named else None) or copied_value(ctx.task, el, elements)
+            or page_value_for(ctx.task, el, sections) or nth_word_value(ctx.task, el, sections))
 
 
 def without_own_label(value: str, el: Element) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.text import (
-    NOT_NOUNS, STOPWORDS, as_quoted, content_words, names_in, normalized, noun_like_words, quoted, quoted_as_written,
+    NOT_NOUNS, STOPWORDS, as_quoted, content_words, in_asked_case, names_in, normalized, noun_like_words, quoted, quoted_as_written,
     quoted_spans, singular, split_camel, whole_words, without_quote_marks,
 )
 
@@ -103,3 +103,11 @@ def test_a_value_is_spelled_as_the_tasks_quote_when_only_case_or_a_final_stop_di
     assert as_quoted('Enter "Bob" as the name', "bob") == "Bob"
     assert as_quoted('Enter "Bob" as the name', "Bobby") == "Bobby"  # another value: the model's stands
     assert as_quoted("Write a short greeting", "Hello.") == "Hello."  # nothing quoted
+
+
+def test_a_value_is_in_the_letter_case_the_task_asks_for():
+    assert as_quoted('Type "TULA" in all lower case letters in the text input.', "tula") == "tula"
+    assert as_quoted('Type "TULA" in all lower case letters in the text input.', "TULA") == "tula"  # the quote as written
+    assert as_quoted('Enter "bob" in upper case.', "Bob") == "BOB"
+    assert in_asked_case('Type "TULA" in lowercase.', "TULA") == "tula"
+    assert in_asked_case('Type "Tula" and press Submit.', "Tula") == "Tula"  # no case asked
