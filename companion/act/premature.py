@@ -6,6 +6,7 @@ transcripts on pages nobody tuned for:
     (act/named_fields.py);
   - check_named_controls_used: a submit before anything was used on the page while the task names other controls
     there or asks something in a clause before it (task_parts.request_before);
+  - check_items_left_unmarked: a submit while some items of a list have none of their named choices made;
   - check_fields_left_empty: a submit before anything was done while every text field with it is empty, or later
     while some are empty and a value the task gives is in none (once per set of empty fields);
   - check_part_order: an element a later part of the task names while an earlier part is not done
@@ -51,6 +52,7 @@ def check_premature(ctx: AgentContext, el: Element, section: PageSection | None)
     """Every rule, in the order whose reason says most: what is unset before what comes first."""
     check_named_fields_set(ctx, el, section)
     check_named_controls_used(ctx, el)
+    check_items_left_unmarked(ctx, el)
     check_fields_left_empty(ctx, el, section)
     check_part_order(ctx, el)
     check_named_instead(ctx, el)
@@ -112,6 +114,32 @@ def check_part_order(ctx: AgentContext, el: Element) -> None:
     ctx.order_warnings.add((el.key, first))
     raise NotYet(f'not done yet: the task\'s part {first + 1}, "{ctx.parts.parts[first].text}", comes first and is '
                  "not done; do it first")
+
+
+def check_items_left_unmarked(ctx: AgentContext, el: Element) -> None:
+    """A submit-like button, clicked when the task's named choices were made for some items of a list and not for
+    others, is refused once for each set of items left ("Mark the numbers below as odd or even": each number has its
+    "Odd" and "Even"; the default model marked one of three and pressed Submit). The items are the `context` of
+    alike controls: the same names, one set per item."""
+    if ctx.pagemem is None or not submits(el):
+        return
+    items: dict[str, list[Element]] = {}
+    for e in ctx.pagemem.all_elements():
+        if e.context and not e.disabled and (name := e.name or e.text) and names_action(ctx.task, name):
+            items.setdefault(e.context, []).append(e)
+    kinds = {frozenset(e.name or e.text for e in members) for members in items.values()}
+    if len(items) < 2 or len(kinds) != 1 or len(next(iter(kinds))) < 2:
+        return  # not one set of alike choices per item
+    marked = {item for item, members in items.items() if any(e.selected or e.checked for e in members)}
+    left = tuple(item for item in items if item not in marked)
+    warning = (el.key, ("items left",) + left)
+    if not marked or not left or warning in ctx.submit_warnings:
+        return  # nothing marked yet: check_named_controls_used says so
+    ctx.submit_warnings.add(warning)
+    choices = " or ".join(f'"{n}"' for n in sorted(next(iter(kinds))))
+    shown = ", ".join(f'"{item}"' for item in left[:MAX_NAMED_SAID]) + (" and more" if len(left) > MAX_NAMED_SAID else "")
+    raise NotYet(f"not clicked yet: the task asks a choice for each item, and {shown} has no {choices} chosen yet; "
+                 "choose those first")
 
 
 def present_names(pagemem) -> list[str]:
