@@ -487,17 +487,18 @@ def check_ordinal(ctx: AgentContext, el: Element) -> None:
 def check_box_named(ctx: AgentContext, el: Element) -> None:
     """A checkbox the task does not name, ticked while the task names other boxes here by their labels, is refused
     once: the default model's page summary listed a box the task never named among those to select, and the actor
-    ticked it after the two named ones, or, refused the submit for the named ones, instead of them. Chosen again,
-    it is ticked (a task may name a box in other words)."""
+    ticked it after the two named ones, or, refused the submit for the named ones, instead of them. Once a page:
+    that box chosen again, or another unnamed one, is ticked (a task may name a box in other words)."""
     if ctx.pagemem is None or not is_checkbox(el) or el.checked or not (name := el.name or el.text):
         return
-    if names_in(ctx.task, name) or (el.key, ("box named",)) in ctx.submit_warnings:
+    warning = (ctx.pagemem.url, ("box named",))  # once a page: a second box chosen unnamed is the model's insistence
+    if names_in(ctx.task, name) or warning in ctx.submit_warnings:
         return
     named = [e for e in ctx.pagemem.all_elements() if is_checkbox(e) and e.key != el.key
              and (e.name or e.text) and names_in(ctx.task, e.name or e.text)]
     if not named:
         return
-    ctx.submit_warnings.add((el.key, ("box named",)))
+    ctx.submit_warnings.add(warning)
     said = ", ".join(label(e) for e in named[:MAX_NAMED_SAID])
     if all(e.checked for e in named):
         raise NotYet(f"not checked yet: the task names {said}, checked already, and nothing of {label(el)}; go on "

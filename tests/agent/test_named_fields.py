@@ -44,13 +44,15 @@ def eager_then_told(text: str, labels: list[str]) -> int:
 
 
 def insists(text: str, labels: list[str]) -> int:
-    """Submit; refused, it ticks red (Submit is offered again after an action), then Submit again."""
+    """Submit; refused, it ticks red, refused (the task names blue), green (Submit is offered again after an
+    action), then Submit again."""
     if submitted_text(text):
         return index_of(labels, r"^end the task")
     submit = index_of(labels, r'^button "Submit"')
     if submit is not None:
         return submit
-    return index_of(labels, r'^checkbox "red"')
+    red = index_of(labels, r'^checkbox "red"')
+    return red if red is not None else index_of(labels, r'^checkbox "green"')
 
 
 def run(browser, pages, memory_dir):
@@ -76,8 +78,8 @@ def test_choosing_submit_again_after_another_action_clicks_it_anyway(browser, pa
 
     # Refused once, left out until the next action, then the model's insistence wins: the task may name a label
     # for another reason.
-    assert browser.driver.find_element(By.ID, "submitted").text == "Norway red", result.actions
-    assert result.actions == ['Checked checkbox "red"', 'Clicked button "Submit"']
+    assert browser.driver.find_element(By.ID, "submitted").text == "Norway green", result.actions
+    assert result.actions == ['Checked checkbox "green"', 'Clicked button "Submit"']
     assert sum("not clicked yet" in e.text for e in result.events if e.kind == "note") == 1
     told = server.prompts("action_selection")[1]
     assert "not clicked yet" in told and 'button "Submit"' not in candidates_of(told)
@@ -142,13 +144,15 @@ def test_an_end_chosen_again_on_the_same_unset_fields_goes_through(browser, page
     def always_ends(text: str, labels: list[str]) -> int:
         combo = index_of(labels, r'^combobox .*value="Norway"')
         end = index_of(labels, r"^end the task")
-        return combo if combo is not None else end if end is not None else index_of(labels, r'^checkbox "red"')
+        red = index_of(labels, r'^checkbox "red"')  # refused once (the task names blue): then green
+        return combo if combo is not None else end if end is not None else red if red is not None else \
+            index_of(labels, r'^checkbox "green"')
 
     agent_llm(choose=always_ends, overrides=PICK_ICELAND)
     result = run(browser, pages, memory_dir)
 
     assert result.status == "done", (result.status, result.explanation)
-    assert result.actions == ['Selected "Iceland" in combobox', 'Checked checkbox "red"']
+    assert result.actions == ['Selected "Iceland" in combobox', 'Checked checkbox "green"']
     assert sum("names what is unset on this page" in e.text for e in result.events if e.kind == "note") == 1
 
 
