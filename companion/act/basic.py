@@ -97,7 +97,10 @@ def names_the_field(value: str, el: Element) -> bool:
     said = without_quote_marks(value).lower()
     if not said:
         return False
-    own = [el.role or "", el.name or "", el.attrs.get("placeholder", ""), el.attrs.get("aria-label", "")]
+    # A name that is only the text beside the field is no description of its own: "Type the text below into the
+    # text field" names the field by the very text to type (the default model's right answer was refused twice).
+    own = [el.role or "", "" if el.name_beside else el.name or "", el.attrs.get("placeholder", ""),
+           el.attrs.get("aria-label", "")]
     own = [without_quote_marks(o).lower() for o in own if o and o.strip()]
     return any(said == o or said.startswith(f"{el.role} ") for o in own) if own else False
 

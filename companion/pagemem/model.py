@@ -66,6 +66,8 @@ class Element(PageMemModel):
     drag: bool = Field(False, description="it can be dragged (protocol.SnapshotElement.drag)")
     column_header: bool = Field(False, description="it sits in a table's column header (a <thead> or an ARIA "
                                 "columnheader): a link there reorders the table, it leads to no row")
+    name_beside: bool = Field(False, description="its name is the text beside it (no label, title or placeholder of its "
+                              "own): a field named so may well be meant to take that text (act/basic.names_the_field)")
     context: str = Field("", description="for a control whose role and name others on the page share: the text of "
                          "its row or card, which tells it apart ('3' for the 'Odd' beside 3; pagemem/tell_apart.py)")
     # mu: mutable agent state

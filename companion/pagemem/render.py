@@ -98,6 +98,7 @@ def accessible_name(node: "Node", tree: "PageTree") -> str:
             return a[attr]
     near = tree.near_labels.get(node.key)
     if near:  # no label of its own: the text beside it (tell_apart.near_labels)
+        node.name_beside = True
         return near
     if el.tag == "select":
         return ""
