@@ -134,3 +134,8 @@ def field_description(el: Element, typed_secrets: set[tuple[int, int]], *, optio
     elif is_text_field(el) and not el.value:
         line += " (empty)"
     return line
+
+
+def declares_suggestions(el: Element) -> bool:
+    """The field says it completes from a list it shows: a text combobox, or aria-autocomplete list or both."""
+    return el.role == "combobox" or el.attrs.get("aria-autocomplete", "").lower() in ("list", "both")

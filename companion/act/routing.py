@@ -28,7 +28,7 @@ from companion.act.context import AgentContext, same_document_url
 from companion.act.date_picker import is_date_picker, pick_date
 from companion.act.dropdown import dropdown_action, known_dropdown, remember_navigation
 from companion.act.elements import (
-    field_description, label, is_checkable, is_copy_button, is_empty, is_file_input, is_form_field, is_native_select,
+    declares_suggestions, field_description, label, is_checkable, is_copy_button, is_empty, is_file_input, is_form_field, is_native_select,
     is_search_field, is_search_form, probably_opens_something,
 )
 from companion.act.errors import ActionFailed, NoOp
@@ -71,8 +71,12 @@ Route = Literal["dropdown", "upload", "select", "date", "search", "autocomplete"
 
 def is_autocomplete_field(el: Element) -> bool:
     """A text field whose value is chosen from suggestions it shows (a city, an airport): a text combobox,
-    or a field that says it completes from a list."""
-    return is_text_field(el) and (el.role == "combobox" or el.attrs.get("aria-autocomplete", "").lower() in ("list", "both"))
+    or a field that says it completes from a list (declares_suggestions), or a one-line field that turns the
+    browser's own completion off, as script suggestion widgets do so that their list is the only one (jQuery UI's
+    autocomplete says nothing else: the default model's typed airports were never picked from their list, and the
+    flight search refused them). For that last kind a suggestion is picked only when one holds what was typed."""
+    return is_text_field(el) and not el.is_password and (
+        declares_suggestions(el) or (el.tag == "input" and el.attrs.get("autocomplete", "").strip().lower() == "off"))
 
 
 def element_route(ctx: AgentContext, el: Element, section: PageSection | None = None, *, in_form: bool = False) -> Route:

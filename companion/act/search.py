@@ -13,7 +13,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from companion.act.basic import CHOICE_TOKENS, click_element, enter_input, press_enter, settle
 from companion.act.context import AgentContext
-from companion.act.elements import is_form_field, label
+from companion.act.elements import declares_suggestions, is_form_field, label
 from companion.act.errors import ActionFailed, NoOp
 from companion.act.models import Outcome
 from companion.act.paging import choose_paged
@@ -65,6 +65,9 @@ async def search(ctx: AgentContext, field: Element, *, press: bool = True, value
         return Outcome(actions=actions, url_changed=True)
     suggestions = [e for e in (update.added_elements if update else [])
                    if e.key != field.key and not is_form_field(e) and not e.disabled]
+    if suggestions and not press and not declares_suggestions(field) and not any(
+            names_in(e.name or e.text, query, begun=True) for e in suggestions):
+        suggestions = []  # a field that only turned the browser's completion off: what appeared suggests nothing typed
     if suggestions:
         index = None if press else only_match(query, suggestions)
         if index is None:

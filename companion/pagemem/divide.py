@@ -51,7 +51,7 @@ PAGE_TAGS = frozenset({"html", "body"})  # the page itself is never one form's s
 ELEMENT_ATTRS = ("id", "class", "name", "type", "role", "href", "src", "alt", "title", "placeholder",
                  "aria-label", "aria-haspopup", "aria-expanded", "aria-controls", "aria-invalid", "aria-required",
                  "aria-autocomplete", "contenteditable", "disabled", "for", "tabindex", "draggable", "min", "max", "step",
-                 "aria-valuemin", "aria-valuemax", "aria-valuenow", "multiple", "readonly")
+                 "aria-valuemin", "aria-valuemax", "aria-valuenow", "multiple", "readonly", "autocomplete")
 
 
 class DivideOptions(BaseModel):
