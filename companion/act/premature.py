@@ -467,8 +467,9 @@ def check_ordinal(ctx: AgentContext, el: Element) -> None:
     """A control of the kind the task counts ("click the 1st checkbox", "the third button"), chosen when it is not
     the one at that place among the page's controls of that kind (in page order), is refused once with the one that
     is: the default model, offered 'checkbox (1 of 3)', '(2 of 3)', '(3 of 3)' for "click the 1st checkbox", ticked
-    the second. Chosen again, it is clicked."""
-    if ctx.pagemem is None or (el.key, ("ordinal",)) in ctx.submit_warnings:
+    the second. Chosen again, it is clicked, unless the one at that place was used since: then it is refused once
+    more, as done (the model ticked the 2nd checkbox as told, then the 1st it had been refused)."""
+    if ctx.pagemem is None:
         return
     for m in _NTH_KIND.finditer(ctx.task):
         if not _of_kind(m.group("kind"), el):
@@ -477,11 +478,18 @@ def check_ordinal(ctx: AgentContext, el: Element) -> None:
         at = place(m.group("nth"), len(kind))
         if not 1 <= at <= len(kind) or kind[at - 1].key == el.key:
             return
-        ctx.submit_warnings.add((el.key, ("ordinal",)))
+        target = kind[at - 1]
+        warning = (el.key, ("ordinal done",) if target.clicked else ("ordinal",))
+        if warning in ctx.submit_warnings:
+            return
+        ctx.submit_warnings.add(warning)
         here = next((i for i, e in enumerate(kind, 1) if e.key == el.key), None)
-        raise NotYet(f"not clicked yet: the task asks for {m.group(0)}, which is {label(kind[at - 1])} ({at} of "
-                     f"{len(kind)} in page order){f'; this one is {here} of {len(kind)}' if here else ''}: choose "
-                     "that, or this again")
+        this = f"; this one is {here} of {len(kind)}" if here else ""
+        if target.clicked:
+            raise NotYet(f"not clicked yet: the task asks for {m.group(0)}, which is {label(target)} ({at} of "
+                         f"{len(kind)} in page order), used already{this}: go on with the task, or this again")
+        raise NotYet(f"not clicked yet: the task asks for {m.group(0)}, which is {label(target)} ({at} of "
+                     f"{len(kind)} in page order){this}: choose that, or this again")
 
 
 def check_box_named(ctx: AgentContext, el: Element) -> None:

@@ -342,6 +342,23 @@ async def test_a_checkbox_not_at_the_place_the_task_counts_is_refused_once_with_
     assert browser.driver.find_element(By.ID, "c1").is_selected() and not browser.driver.find_element(By.ID, "c2").is_selected()
 
 
+async def test_once_the_counted_checkbox_is_used_another_of_its_kind_is_refused_once_more(
+        browser, open_page, make_ctx):
+    # The default model, refused the 1st box for "the 2nd checkbox", ticked the 2nd and then the 1st again.
+    open_page("three_boxes.html")
+    ctx = await make_ctx("Click the 2nd checkbox, then hit Submit.")
+    boxes = [e for e in ctx.pagemem.all_elements() if e.role == "checkbox"]
+    first, second = (element_candidate(b, ctx.pagemem.section_of(b.ref).id) for b in boxes[:2])
+    with pytest.raises(NotYet):
+        await execute(ctx, first, "scripted")
+    await execute(ctx, second, "scripted")
+    with pytest.raises(NotYet) as refused:
+        await execute(ctx, first, "scripted")
+    assert "used already; this one is 1 of 3" in str(refused.value), refused.value
+    await execute(ctx, first, "scripted")  # chosen a third time: the model's to decide
+    assert browser.driver.find_element(By.ID, "c1").is_selected()
+
+
 async def test_an_entry_clicked_while_the_quoted_one_is_behind_a_submenu_is_refused_once(browser, open_page, make_ctx):
     # The default model clicked "Save" for "Play", which was under "Playback".
     open_page("nested_menu.html")
