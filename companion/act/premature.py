@@ -19,6 +19,7 @@ transcripts on pages nobody tuned for:
     and closed tabs or sections could hide it (is_closed_opener), or a name the task gives is nowhere on the page
     and closed openers or the list's other pages could hold it;
   - check_box_named: a checkbox the task does not name, while it names others by their labels;
+  - check_kind_named: a control of another kind than the one the task acts on ("a "text" widget", "the checkbox");
   - check_unasked_prompt: the OK of a prompt asking what the task says nothing of, while it has a Cancel;
   - check_ordinal: a control of the kind the task counts ("the 1st checkbox") that is not at that place;
   - check_reads_only: in a question, a field or the submit button of a form that sends changes (POST) or edits the
@@ -60,6 +61,7 @@ def check_premature(ctx: AgentContext, el: Element, section: PageSection | None)
     check_target_hidden(ctx, el)
     check_box_named(ctx, el)
     check_ordinal(ctx, el)
+    check_kind_named(ctx, el)
     check_unasked_prompt(ctx, el)
 
 
@@ -490,6 +492,43 @@ def check_ordinal(ctx: AgentContext, el: Element) -> None:
                          f"{len(kind)} in page order), used already{this}: go on with the task, or this again")
         raise NotYet(f"not clicked yet: the task asks for {m.group(0)}, which is {label(target)} ({at} of "
                      f"{len(kind)} in page order){this}: choose that, or this again")
+
+
+# "Click on a "text" widget", "click the checkbox", "focus into the text area": the kind of control the task acts on.
+# A bare "text" is a kind only quoted before a word for a control ("select the text" is a passage to highlight).
+_KIND_NAMED = re.compile(r"\b(?:click|tick|check|select|choose|press|focus)\s+(?:on\s+|into\s+)?(?:the|a|an)\s+"
+                         r"(?:\"(?P<quoted>text|check\s?box|radio|button|link|textarea)\"\s+(?:widget|element|control|one)|"
+                         r"(?P<kind>check\s?box|radio\s+button|text\s?(?:box|field|input|area)|textarea))\b", re.I)
+
+
+def _of_named_kind(kind: str, e: Element) -> bool:
+    kind = kind.lower().replace(" ", "")
+    if kind == "textarea":
+        return e.tag == "textarea"
+    if kind.startswith("text"):
+        return is_text_field(e) and e.tag != "textarea"
+    return _of_kind(kind, e)
+
+
+def check_kind_named(ctx: AgentContext, el: Element) -> None:
+    """A control of another kind than the one the task acts on ("Click on a "text" widget": the default model,
+    offered a checkbox, two text inputs and two radios, ticked the checkbox), while one of that kind is on the page,
+    is refused once with those of the kind."""
+    m = _KIND_NAMED.search(ctx.task)
+    if ctx.pagemem is None or m is None or (el.key, ("kind",)) in ctx.submit_warnings:
+        return
+    kind = m.group("quoted") or m.group("kind")
+    if _of_named_kind(kind, el) or ((name := el.name or el.text) and names_action(ctx.task, name)):
+        return  # what the task names by name ("... and click Submit") is its own
+    of_kind = [e for e in ctx.pagemem.all_elements() if _of_named_kind(kind, e) and not e.disabled]
+    if not of_kind or any(e.clicked for e in of_kind):
+        return  # none here, or one was used already
+    ctx.submit_warnings.add((el.key, ("kind",)))
+    said = "text field" if kind.lower() == "text" else kind.lower()
+    shown = ", ".join(label(e) + (f' value="{e.value}"' if e.value and not e.is_password else "")
+                      for e in of_kind[:MAX_NAMED_SAID])
+    raise NotYet(f"not clicked yet: the task acts on a {said}, and {label(el)} is not one; {shown} "
+                 f"{'is' if len(of_kind) == 1 else 'are'}: choose one of those, or this again")
 
 
 def check_box_named(ctx: AgentContext, el: Element) -> None:

@@ -386,3 +386,12 @@ def test_the_words_of_the_text_to_write_name_nothing_on_the_page():
 
     assert words_to_write('Find the email by Tillie and reply to them with the text "Ultrices."') == {"ultrice"}  # singular
     assert words_to_write('Switch between the tabs to find and click on the link "enim".') == set()
+
+
+def test_the_kind_of_control_a_task_acts_on_is_read_only_where_it_names_a_control():
+    from companion.act.premature import _KIND_NAMED
+    assert _KIND_NAMED.search('Click on a "text" widget.').group("quoted") == "text"
+    assert _KIND_NAMED.search("Click the checkbox to accept the terms.").group("kind") == "checkbox"
+    assert _KIND_NAMED.search("Focus into the text area.").group("kind") == "text area"
+    assert _KIND_NAMED.search('Select the text "lorem" in the paragraph.') is None  # a passage, not a control
+    assert _KIND_NAMED.search("Click the button labelled Save.") is None  # a name says more than its kind

@@ -1,0 +1,42 @@
+"""A control of another kind than the one the task acts on is refused once with those of that kind
+(act/premature.py check_kind_named). Real Chromium, the real extension, execute() on a fixture page."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.act import execute
+from companion.act.candidates import element_candidate
+from companion.act.errors import NotYet
+from tests.support.act_context import text_of
+
+pytestmark = pytest.mark.browser
+
+
+def _of_role(ctx, role: str):
+    el = next(e for e in ctx.pagemem.all_elements() if e.role == role)
+    return element_candidate(el, ctx.pagemem.section_of(el.ref).id)
+
+
+async def test_a_checkbox_for_a_text_widget_is_refused_once_with_the_text_fields(browser, open_page, make_ctx):
+    # The default model, offered a checkbox, two text inputs and a radio for 'Click on a "text" widget', ticked the box.
+    open_page("widget_kinds.html")
+    ctx = await make_ctx('Click on a "text" widget.')
+    with pytest.raises(NotYet) as refused:
+        await execute(ctx, _of_role(ctx, "checkbox"), "scripted")
+    assert "the task acts on a text field" in str(refused.value) and 'textbox value="4c4"' in str(refused.value), refused.value
+    assert text_of(browser, "#did") == "nothing"
+
+
+async def test_a_control_of_the_named_kind_is_clicked_at_once(browser, open_page, make_ctx):
+    open_page("widget_kinds.html")
+    ctx = await make_ctx("Click the radio button.")
+    await execute(ctx, _of_role(ctx, "radio"), "scripted")
+    assert text_of(browser, "#did") == "r1"
+
+
+async def test_a_control_the_task_names_is_clicked_though_it_is_of_another_kind(browser, open_page, make_ctx):
+    open_page("widget_kinds.html")
+    ctx = await make_ctx("Click the checkbox beside the radio QguV.")
+    await execute(ctx, _of_role(ctx, "radio"), "scripted")
+    assert text_of(browser, "#did") == "r1"
