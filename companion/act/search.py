@@ -9,6 +9,7 @@ itself a search (a POST form, a card field) is asked about first. Many suggestio
 from __future__ import annotations
 
 import asyncio
+import re
 from urllib.parse import parse_qsl, urlsplit
 
 from companion.act.basic import CHOICE_TOKENS, click_element, enter_input, press_enter, settle
@@ -24,6 +25,7 @@ from companion.text import names_in
 # Pages debounce their suggestion requests (typically 100-300 ms): give them that long before reading the diff.
 SUGGESTION_WAIT_S = 0.5
 SUGGESTIONS_PER_PAGE = 20  # more are shown on further pages, one call each
+SEARCH_BUTTON = re.compile(r"^\W*(?:search|go|find|submit)\b", re.I)
 
 
 def shows_results_for(url: str, query: str) -> bool:
@@ -85,5 +87,26 @@ async def search(ctx: AgentContext, field: Element, *, press: bool = True, value
         return Outcome(actions=actions)
     text, result = await press_enter(ctx, live, done=actions)
     actions.append(text)
-    await settle(ctx)
+    update = await settle(ctx)
+    if not (result.url_changed or ctx.page_changed) and _unchanged(update) and (button := search_button(ctx, live)):
+        # Enter did nothing: a scripted search box listens to its button alone (the default model pressed Enter in
+        # it five times, and its results never came).
+        text, result = await click_element(ctx, button, done=actions)
+        actions.append(text)
+        await settle(ctx)
     return Outcome(actions=actions, url_changed=result.url_changed or ctx.page_changed)
+
+
+def _unchanged(update) -> bool:
+    return update is not None and not update.added_sections and not update.removed_sections and all(
+        d.empty for d in update.diffs.values())
+
+
+def search_button(ctx: AgentContext, field: Element) -> Element | None:
+    """The one enabled button beside a search field (in its section) that says it searches, else None."""
+    section = ctx.pagemem.section_of(field.ref) if ctx.pagemem else None
+    if section is None:
+        return None
+    buttons = [e for e in section.all_elements() if e.key != field.key and not e.disabled and not is_form_field(e)
+               and e.role in ("button", "generic") and SEARCH_BUTTON.search(e.name or e.text or "")]
+    return buttons[0] if len(buttons) == 1 else None
