@@ -60,7 +60,7 @@ from companion.pagemem.model import Element, PageMem
 from companion.pagemem.widgets import SUBMIT_WORDS
 from companion.protocol import ElementRef
 from companion.task_asks import ACTION_VERBS, asks_count, is_question, requested_actions
-from companion.text import content_words
+from companion.text import content_words, quoted_as_written
 
 VERIFY_MAX_TOKENS = 130  # a reason of REASON_MAX characters and a boolean (llm/fit.py)
 ANSWER_MAX_TOKENS = 520  # FinalAnswer allows 1,000 characters
@@ -132,6 +132,24 @@ def unpressed_verb(task: str, done: list[str]) -> str | None:
     for verb, forms in _CONTROL_VERBS.items():
         if re.search(rf"\b{forms}\b", task, re.I) and not re.search(rf"\b{verb[:4]}", named):
             return verb
+    return None
+
+
+def unclicked_named(task: str, pagemem: PageMem | None, done: list[str]) -> tuple[str, ElementRef] | None:
+    """What the task asks to click by a quoted name ("find and click on the link "enim,""), shown on this page by
+    exactly one enabled element that no action named: (the quote, that element), else None. The default model opened
+    the section holding "enim," and ended, its answer "Clicked tab 'Section #1'", and the verifier agreed."""
+    if pagemem is None or is_question(task):
+        return None
+    named = {n.strip().lower() for a in done for n in _ACTION_NAME.findall(a)}
+    for quote in quoted_as_written(task):
+        wanted = quote.strip().lower()
+        if not wanted or wanted in named or not re.search(
+                rf"\b(?:click|press|tap|select|choose)\b[^.\"]*\"{re.escape(quote)}\"", task, re.I):
+            continue
+        shown = [e for e in pagemem.all_elements() if not e.disabled and (e.name or e.text).strip().lower() == wanted]
+        if len(shown) == 1:
+            return quote, shown[0].ref
     return None
 
 
@@ -551,6 +569,11 @@ class EndGate:
         if send and ("unsent",) not in self.end_warnings:
             self.end_warnings.add(("unsent",))
             return Refused(f"the message is not sent yet: {send} is on the page and was not pressed", "rule")
+        target = unclicked_named(self.task, f.pagemem, f.done)
+        if target and ("unclicked", target[0]) not in self.end_warnings:
+            self.end_warnings.add(("unclicked", target[0]))
+            return Refused(f'the task asks to click "{target[0]}", which is on this page and was not clicked', "rule",
+                           remedy=target[1])
         verb = unpressed_verb(self.task, f.done + f.already_so)
         if verb and ("unpressed verb", verb) not in self.end_warnings:  # once: the site may name it otherwise
             self.end_warnings.add(("unpressed verb", verb))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from urllib.parse import urljoin
 
 from companion.agent.finish import (
-    hollow_answer, missing_action, unacted_at_last_step, unpressed_verb, unsent, wrong_kind_answer,
+    hollow_answer, missing_action, unacted_at_last_step, unclicked_named, unpressed_verb, unsent, wrong_kind_answer,
 )
 from companion.pagemem.divide import divide_page
 from tests.support.htmlsnap import snapshot_from_html
@@ -157,3 +157,15 @@ def test_a_forward_whose_form_shows_an_unpressed_send_is_not_complete():
     assert unsent(task, compose, ['Clicked generic "Forward"', 'Typed "Fredia" into textbox "to"',
                                   'Clicked generic "send"']) is None
     assert unsent("What did Anni send me?", compose, []) is None  # a question sends nothing
+
+
+def test_a_quoted_name_the_task_asks_to_click_shown_and_never_clicked_holds_back_the_end():
+    # The default model opened the section holding "enim," and ended with "Clicked tab 'Section #1'".
+    section = page('<html><body><div role="tab" aria-expanded="true" tabindex="0">Section #1</div>'
+                   '<p>Sit aliquam id <span onclick="go()">enim,</span> quam.</p></body></html>')
+    task = 'Expand the sections below, to find and click on the link "enim,".'
+    quote, ref = unclicked_named(task, section, ['Clicked tab "Section #1"'])
+    assert quote == "enim," and section.element_by_ref(ref).text == "enim,"
+    assert unclicked_named(task, section, ['Clicked tab "Section #1"', 'Clicked generic "enim,"']) is None
+    assert unclicked_named('Type "enim," into the box.', section, []) is None  # not asked to click
+    assert unclicked_named('What does the link "enim," say?', section, []) is None  # a question
