@@ -273,16 +273,20 @@ def near_value_for(task: str, el: Element) -> str | None:
 
 _RECIPIENT_FIELD = re.compile(r"^(?:to|recipients?|send to|email to|mail to)$", re.I)
 _SENT_TO = re.compile(r"\bto\s+(@?[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?|[\w.+-]+@[\w-]+\.[\w.]+)")
+# "Forward Malory the latest email from Leta", "Send Bob this message": the one the verb sends to, before the thing sent.
+_SENT_BEFORE = re.compile(r"\b(?:[Ff]orward|[Ss]end|[Ee]-?mail|[Mm]ail)\s+(@?[A-Z][\w'-]+)\s+(?:the|a|an|this|that|these|"
+                          r"those|his|her|their|my|your)\b")
 
 
 def recipient_for(task: str, el: Element) -> str | None:
-    """The one name or address the task sends something to ("forward that email to Mariya"), for a field named "To"
+    """The one name or address the task sends something to ("forward that email to Mariya", "Forward Malory the latest
+    email"), for a field named "To"
     or "Recipient"; else None. The default model typed the sender's name into the forward form's "to" field."""
     named = [t for t in (el.name, el.attrs.get("placeholder", ""), el.attrs.get("aria-label", ""), el.attrs.get("name", ""),
                          el.attrs.get("id", "")) if t.strip()]
     if not any(_RECIPIENT_FIELD.match(" ".join(whole_words(split_camel(t).replace("_", " ")))) for t in named):
         return None
-    found = list(dict.fromkeys(_SENT_TO.findall(task)))
+    found = list(dict.fromkeys(_SENT_TO.findall(task) + _SENT_BEFORE.findall(task)))
     return found[0] if len(found) == 1 else None
 
 

@@ -92,6 +92,9 @@ def test_a_field_named_to_gets_the_one_name_the_task_sends_to():
     assert value_named_for("Find the email by Joni and forward that email to Mariya.", form[0]) == "Mariya"
     assert recipient_for("Find the email by Joni and forward that email to Mariya.", form[1]) is None  # not "to"
     assert recipient_for("Scroll to the bottom and forward it.", form[0]) is None  # no name after "to"
+    # The default model typed "Malory" into the message body for "Forward Malory the latest email from Leta."
+    assert recipient_for("Forward Malory the latest email from Leta.", form[0]) == "Malory"
+    assert recipient_for("Send the report to Ann, and forward Bob the memo.", form[0]) is None  # two: the model's
 
 
 def test_an_unquoted_value_right_after_a_word_naming_the_field_is_its_value():
