@@ -173,6 +173,29 @@ def named_options_left(task: str, el: Element) -> list[str]:
     return [o for o in el.options if o not in el.selected_options and names_in(task, o)]
 
 
+_ALL = re.compile(r"\b(?:all|every|each)\b", re.I)
+MAX_ALIKE = 20
+
+
+def alike_left(task: str, el: Element, elements: list[Element]) -> list[Element]:
+    """The other controls to use with `el` for a task that asks it on every item of a kind ("Click the "Retweet"
+    button on all posts by @tora": the default model retweeted one post and pressed Submit): those of the same role
+    and name, not selected, checked or used yet, whose row or card (Element.context) holds the words of the task that
+    `el`'s own row holds (the handle, the name). Nothing when the task does not name the control or asks no "all"."""
+    name = (el.name or el.text).strip()
+    if not el.context or not name or not _ALL.search(task) or not names_action(task, name):
+        return []
+    own = set(whole_words(name))
+    marks = [w for w in dict.fromkeys(re.findall(r"@?[\w'-]{2,}", task))
+             if w.lower() not in STOPWORDS and w.lower() not in own and not _ALL.match(w) and names_in(el.context, w)
+             and (w.startswith("@") or w[0].isupper()) and w != task.split()[0]]
+    if not marks:
+        return []
+    return [e for e in elements if e.key != el.key and e.role == el.role and (e.name or e.text).strip().lower() == name.lower()
+            and not (e.selected or e.checked or e.clicked or e.disabled) and e.context
+            and all(names_in(e.context, w) for w in marks)][:MAX_ALIKE]
+
+
 def is_checkbox(el: Element) -> bool:
     return (el.tag == "input" and el.input_type == "checkbox") or (el.tag != "input" and el.role in ("checkbox", "switch"))
 

@@ -35,7 +35,7 @@ from companion.act.errors import ActionFailed, NoOp
 from companion.act.form import form_fields, submit_form
 from companion.act.gestures import GESTURE_KINDS, perform as perform_gesture
 from companion.act.models import Candidate, FormField, Outcome
-from companion.act.named_fields import fields_in_scope, named_boxes_left, named_options_left
+from companion.act.named_fields import MAX_ALIKE, alike_left, fields_in_scope, named_boxes_left, named_options_left
 from companion.act.sites import check_navigation, element_target, parse_url
 from companion.act.premature import check_premature, check_reads_only
 from companion.act.search import search
@@ -118,7 +118,10 @@ async def element_action(ctx: AgentContext, el: Element, section: PageSection | 
     """ElementAction: carry out `el` as its type requires. form: `el` is a field SubmitForm is filling."""
     route = element_route(ctx, el, section, in_form=form is not None)
     if route == "dropdown":
-        return await dropdown_action(ctx, el, fill=element_action)
+        outcome = await dropdown_action(ctx, el, fill=element_action)
+        if not outcome.url_changed and form is None:  # a control that revealed nothing may be one of alike ones
+            outcome.actions += await _use_alike(ctx, el)
+        return outcome
     if route == "upload":
         return await _done(ctx, await upload_file(ctx, el))
     if route == "select":
@@ -153,7 +156,33 @@ async def element_action(ctx: AgentContext, el: Element, section: PageSection | 
     text, result = await click_element(ctx, el)
     outcome = await _done(ctx, [text], result.url_changed)
     remember_navigation(ctx, page, el)  # a link between the two pages, for bookmarks (memory/learn.py)
+    if not outcome.url_changed and form is None:
+        outcome.actions += await _use_alike(ctx, el)
     return outcome
+
+
+async def _use_alike(ctx: AgentContext, el: Element) -> list[str]:
+    """Use the same control on the task's other items along with the one just used (named_fields.alike_left: "on
+    all posts by @tora"), one at a time: a feed re-renders after each, so each is looked up again. A failed click or
+    a new document stops the run; what was done stays reported."""
+    done: list[str] = []
+    used: set[str] = {el.context}
+    for _ in range(MAX_ALIKE):
+        left = [e for e in alike_left(ctx.task, el, list(ctx.pagemem.all_elements()) if ctx.pagemem else [])
+                if e.context not in used]
+        if not left:
+            break
+        used.add(left[0].context)
+        try:
+            text, result = await click_element(ctx, left[0])
+        except ActionFailed as exc:
+            log.info("using %s on another item failed: %s", label(left[0]), exc)
+            break
+        done.append(text)
+        await settle(ctx)
+        if result.url_changed or ctx.page_changed:
+            break
+    return done
 
 
 async def _tick_named_boxes(ctx: AgentContext, el: Element, section: PageSection | None) -> list[str]:
