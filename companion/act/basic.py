@@ -18,7 +18,7 @@ from companion.act.confirmation import confirm_action
 from companion.act.elements import field_description, label
 from companion.act.errors import ActionFailed, NoOp
 from companion.act.named_fields import (
-    copied_value, field_for_value, nth_word_value, page_value_for, set_option_for, value_named_for,
+    arithmetic_value, copied_value, field_for_value, nth_word_value, page_value_for, set_option_for, value_named_for,
 )
 from companion.act.prefilter import selecting_noop, toggle_noop, typing_noop
 from companion.bridge.errors import BridgeDisconnected, BridgeError
@@ -132,7 +132,7 @@ def value_by_rule(ctx: AgentContext, el: Element) -> str | None:
     elements = list(ctx.pagemem.all_elements()) if ctx.pagemem else []
     sections = ctx.pagemem.sections if ctx.pagemem else []
     named = value_named_for(ctx.task, el)
-    return ((in_asked_case(ctx.task, named) if named else None) or copied_value(ctx.task, el, elements)
+    return ((in_asked_case(ctx.task, named) if named else None) or arithmetic_value(el) or copied_value(ctx.task, el, elements)
             or page_value_for(ctx.task, el, sections) or nth_word_value(ctx.task, el, sections))
 
 

@@ -196,6 +196,22 @@ def alike_left(task: str, el: Element, elements: list[Element]) -> list[Element]
             and all(names_in(e.context, w) for w in marks)][:MAX_ALIKE]
 
 
+_SUM = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*([-+*/×x÷−])\s*(-?\d+(?:\.\d+)?)\s*=\s*\??\s*$")
+
+
+def arithmetic_value(el: Element) -> str | None:
+    """The result of the sum a field is labelled with ("2 - 3 =", "7 × 4 = ?"), else None: the default model typed
+    "1" for "2 - 3 =". Whole when it is whole; a division by zero has none."""
+    m = _SUM.match(el.name or "") if is_text_field(el) else None
+    if m is None:
+        return None
+    a, op, b = float(m.group(1)), m.group(2), float(m.group(3))
+    if op in "÷/" and b == 0:
+        return None
+    result = {"+": a + b, "-": a - b, "−": a - b, "*": a * b, "×": a * b, "x": a * b}.get(op, a / b if b else 0.0)
+    return str(int(result)) if float(result).is_integer() else f"{result:.10g}"
+
+
 def is_checkbox(el: Element) -> bool:
     return (el.tag == "input" and el.input_type == "checkbox") or (el.tag != "input" and el.role in ("checkbox", "switch"))
 

@@ -216,3 +216,14 @@ def test_the_last_word_in_the_text_area_is_read_off_its_text():
     # The default model typed the text area's last sentence.
     assert nth_word_value("Find the last word in the text area, enter it into the text field and hit Submit.", box,
                           pm.sections) == "ut"
+
+
+def test_a_field_labelled_with_a_sum_takes_its_result():
+    from companion.act.named_fields import arithmetic_value
+
+    # The default model typed "1" for "2 - 3 =".
+    assert arithmetic_value(fields('<label>2 - 3 = <input type="text"></label>')[0]) == "-1"
+    assert arithmetic_value(fields('<label>7 × 4 = ? <input type="text"></label>')[0]) == "28"
+    assert arithmetic_value(fields('<label>7 / 2 = <input type="text"></label>')[0]) == "3.5"
+    assert arithmetic_value(fields('<label>1 / 0 = <input type="text"></label>')[0]) is None
+    assert arithmetic_value(fields('<label>x = <input type="text"></label>')[0]) is None  # an equation to solve
