@@ -59,6 +59,7 @@ async def browser(ctx: AgentContext, call: Awaitable[ActionResult], what: str) -
         raise ActionFailed(f"{what} failed: {exc}") from exc
     if not result.ok:
         raise ActionFailed(f"{what} failed: {result.error or 'the browser refused the action'}")
+    ctx.acted_on = ctx.pagemem.url if ctx.pagemem is not None else None
     return result
 
 

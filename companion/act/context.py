@@ -76,6 +76,9 @@ class AgentContext:
     menu_options: dict[tuple[int, int], set[str]] = field(default_factory=dict)
     # Submit clicks refused for fields the task names that are unset (act/named_fields.py): (button, what was unset).
     submit_warnings: set[tuple[str, tuple[str, ...]]] = field(default_factory=set)
+    # The address of the document the last browser action succeeded on (act/basic.browser): "something was done on
+    # this page" holds though a script redrew what was used (a feed re-renders its posts after each click).
+    acted_on: str | None = None
     order_warnings: set[tuple[str, int]] = field(default_factory=set)  # (element, part) refused out of order once
     # The task's ordered parts, the done ones ticked (task_parts.py): a form serves one part, not the whole task.
     parts: TaskParts = field(default_factory=TaskParts)

@@ -144,6 +144,13 @@ def check_items_left_unmarked(ctx: AgentContext, el: Element) -> None:
                  "choose those first")
 
 
+def used_here(ctx: AgentContext) -> bool:
+    """Something was done on this page: an element the agent used, or a browser action that succeeded on this
+    document though a script redrew what it used (Element.clicked is lost with the element)."""
+    pm = ctx.pagemem
+    return pm is not None and (ctx.acted_on == pm.url or any(e.clicked for e in pm.all_elements()))
+
+
 def present_names(pagemem) -> list[str]:
     """What the page's enabled elements are named, and its lists' options not chosen: a list's options are the page's
     too ("Choose 5ft 11in from the dropdown, then click Maybe" names an option of a combobox whose own name says
@@ -182,7 +189,7 @@ def check_named_controls_used(ctx: AgentContext, el: Element) -> None:
     elements = [e for e in ctx.pagemem.all_elements() if not e.disabled]
     warning = (el.key, ("nothing done",))
     # Used counts whatever it is now: a read-only box scrolled to its end stays disabled.
-    if warning in ctx.submit_warnings or any(e.clicked for e in ctx.pagemem.all_elements()):
+    if warning in ctx.submit_warnings or used_here(ctx):
         return
     if not is_submit and ctx.parts.compound and ctx.parts.first_pending(name, present_names(ctx.pagemem)) is not None:
         return  # an earlier part names another control here: check_part_order says which
@@ -255,7 +262,7 @@ def check_fields_left_empty(ctx: AgentContext, el: Element, section: PageSection
     if not empty:
         return
     said = ", ".join(label(e) for e in empty[:MAX_FIELDS_SAID])
-    if not any(e.clicked for e in ctx.pagemem.all_elements()) and len(empty) == len(texts):
+    if not used_here(ctx) and len(empty) == len(texts):
         if any(key == el.key for key, _ in ctx.submit_warnings):  # refused already for another reason
             return
         ctx.submit_warnings.add((el.key, ("fields empty",)))
