@@ -236,6 +236,7 @@
     let controls = 0;
     let loose = ownText;
     const pieces = [];
+    const listed = [];
     for (const [from, to] of kids) {
       let seen = false;
       let inner = false;
@@ -247,17 +248,38 @@
         if (r.visible && r.text) text = true;
       }
       if (!seen) continue;
+      const items = byCursor && !inner ? listItems(records, from, to) : null;
       if (inner) controls++;
+      else if (items) listed.push(...items);
       else if (byCursor && showsIcon(records, els, from, to)) pieces.push([from, text]);
       else if (text) loose = true;
     }
-    if (pieces.length >= 2 && !loose) {
+    if (pieces.length + listed.length >= 2 && !loose) {
       for (const [from] of pieces) records[from].interactive = true;
-      controls += pieces.length;
+      for (const i of listed) records[i].interactive = true;
+      controls += pieces.length + listed.length;
     } else if (pieces.some(([, text]) => text)) {
       loose = true;
     }
     if (controls >= 2 && !loose) delete rec.interactive;
+  }
+
+  // The items of a list inside a control clickable by its cursor alone, when each is an item with words of its own
+  // and the list holds nothing else ("Share via DM", ..., "Report": a post's menu, one handler on it all): each is a
+  // control (the default model saw one element named with all six and could not choose "Report"). Record indexes,
+  // or null when records[from] is no such list.
+  const LIST_TAGS = new Set(["ul", "ol", "menu"]);
+  function listItems(records, from, to) {
+    const list = records[from];
+    if (!LIST_TAGS.has(list.tag) || !list.visible) return null;
+    const items = [];
+    for (let i = from + 1; i < to; i++) {
+      const r = records[i];
+      if (r.parent !== list.id || !r.visible) continue;
+      if (r.tag !== "li" || !r.text) return null;
+      items.push(i);
+    }
+    return items.length >= 2 ? items : null;
   }
 
   // Rules that give a pointer cursor only under the mouse (".controls span:hover { cursor: pointer }": a row of
