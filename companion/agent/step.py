@@ -21,6 +21,7 @@ from companion.act.candidates import element_candidate
 from companion.act.errors import Declined, NoOp, NotYet
 from companion.act.models import Outcome
 from companion.act.filter_guard import element_name
+from companion.act.gestures import GESTURE_KINDS
 from companion.agent.describe_change import describe_change, page_lines
 from companion.agent.decide import CAME_BACK, CHANGED_NOTHING, DECLINED, TRIED, select_action
 from companion.agent.finish import (
@@ -457,8 +458,8 @@ class StepPhases:
         st.not_yet = ""
         if url_changed and chosen.kind == "element":  # evidence a part it names is done (task_parts.py)
             st.ctx.parts.tick([element_name(chosen.label)])
-        elif chosen.kind == "element":  # done on the page: each action names what it did
-            for action in actions:
+        elif chosen.kind == "element" or chosen.kind in GESTURE_KINDS:  # done on the page: each action names what
+            for action in actions:                                          # it did (a scroll: "Scrolled ...")
                 st.ctx.parts.tick_action(action)
         st.actions += actions
         if moves_on(actions, url_changed):
