@@ -44,6 +44,7 @@ from companion.pagemem.identity import element_key
 from companion.pagemem.model import Element, PageSection
 from companion.pagemem.widgets import is_submit_like, is_text_field
 from companion.protocol import ElementRef
+from companion.task_asks import requested_actions
 
 log = logging.getLogger(__name__)
 
@@ -142,6 +143,11 @@ async def element_action(ctx: AgentContext, el: Element, section: PageSection | 
             if not value.strip() and not is_empty(el, ctx.typed_secrets):
                 return await _done(ctx, [])  # nothing to type: the value the field holds stays (typing "" clears it)
             return await _done(ctx, [await type_text(ctx, el, value)])
+        if (asked := set(requested_actions(ctx.task))) and asked <= {"click", "focus"}:
+            # The task asks only to click or focus ('Click on a "textarea" widget'): the default model typed the
+            # quoted word into the text area, then ticked a checkbox. A click focuses the field and types nothing.
+            text, result = await click_element(ctx, el)
+            return await _done(ctx, [text], result.url_changed)
         return await _done(ctx, [await enter_input(ctx, el)])
     if route == "check":
         # Re-filled after a rejection: a required box must end up checked, not toggled back off.

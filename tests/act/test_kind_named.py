@@ -40,3 +40,16 @@ async def test_a_control_the_task_names_is_clicked_though_it_is_of_another_kind(
     ctx = await make_ctx("Click the checkbox beside the radio QguV.")
     await execute(ctx, _of_role(ctx, "radio"), "scripted")
     assert text_of(browser, "#did") == "r1"
+
+
+async def test_a_text_field_a_task_only_asks_to_click_is_clicked_not_typed_into(browser, open_page, make_ctx,
+                                                                                scripted_llm, llm_client_for):
+    # 'Click on a "textarea" widget': the default model typed "textarea" into the text area.
+    server = scripted_llm(rules=[])
+    llm_client_for(server)
+    open_page("widget_kinds.html")
+    ctx = await make_ctx('Click on a "text" widget.')
+    outcome = await execute(ctx, _of_role(ctx, "textbox"), "scripted")
+    assert outcome.actions[0].startswith("Clicked textbox"), outcome.actions
+    assert browser.driver.find_element("id", "t1").get_attribute("value") == "4c4" and text_of(browser, "#did") == "t1"
+    assert server.requests == []
