@@ -459,8 +459,8 @@ def check_unasked_prompt(ctx: AgentContext, el: Element) -> None:
                  "sends it away and goes back to the task: choose that, or this again")
 
 
-_NTH_KIND = re.compile(r"\bthe\s+(?P<nth>" + ORDINAL + r")\s+(?P<kind>check\s?box|radio(?:\s+button)?|button|link|tab)\b",
-                       re.I)
+_NTH_KIND = re.compile(r"\bthe\s+(?P<nth>" + ORDINAL + r")\s+(?P<kind>check\s?box|radio(?:\s+button)?|button|link|tab|"
+                       r"(?:input\s+)?text\s?(?:box|field|input|area)|textarea|input(?:\s+field)?)\b", re.I)
 
 
 def _of_kind(kind: str, e: Element) -> bool:
@@ -481,9 +481,9 @@ def check_ordinal(ctx: AgentContext, el: Element) -> None:
     if ctx.pagemem is None:
         return
     for m in _NTH_KIND.finditer(ctx.task):
-        if not _of_kind(m.group("kind"), el):
+        if not _of_named_kind(m.group("kind"), el):
             continue
-        kind = [e for e in ctx.pagemem.all_elements() if _of_kind(m.group("kind"), e) and not e.disabled]
+        kind = [e for e in ctx.pagemem.all_elements() if _of_named_kind(m.group("kind"), e) and not e.disabled]
         at = place(m.group("nth"), len(kind))
         if not 1 <= at <= len(kind) or kind[at - 1].key == el.key:
             return
@@ -509,10 +509,12 @@ _KIND_NAMED = re.compile(r"\b(?:click|tick|check|select|choose|press|focus)\s+(?
 
 
 def _of_named_kind(kind: str, e: Element) -> bool:
+    """`e` is of the kind a task names: a text area, a one-line text field ("text", "textbox", "input textbox",
+    "text field", "input"), else a checkbox, radio, button, link or tab (_of_kind)."""
     kind = kind.lower().replace(" ", "")
-    if kind == "textarea":
+    if kind.endswith("textarea"):
         return e.tag == "textarea"
-    if kind.startswith("text"):
+    if kind.startswith(("text", "input")):
         return is_text_field(e) and e.tag != "textarea"
     return _of_kind(kind, e)
 

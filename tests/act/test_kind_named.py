@@ -53,3 +53,12 @@ async def test_a_text_field_a_task_only_asks_to_click_is_clicked_not_typed_into(
     assert outcome.actions[0].startswith("Clicked textbox"), outcome.actions
     assert browser.driver.find_element("id", "t1").get_attribute("value") == "4c4" and text_of(browser, "#did") == "t1"
     assert server.requests == []
+
+
+async def test_a_text_field_not_at_the_place_the_task_counts_is_refused_once(browser, open_page, make_ctx):
+    # "Focus into the 2nd input textbox": the default model clicked the first.
+    open_page("widget_kinds.html")
+    ctx = await make_ctx("Focus into the 2nd input textbox.")
+    with pytest.raises(NotYet) as refused:
+        await execute(ctx, _of_role(ctx, "textbox"), "scripted")
+    assert "the 2nd input textbox" in str(refused.value) and "(2 of 2 in page order); this one is 1 of 2" in str(refused.value)
