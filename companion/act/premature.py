@@ -20,6 +20,7 @@ transcripts on pages nobody tuned for:
     and closed openers or the list's other pages could hold it;
   - check_box_named: a checkbox the task does not name, while it names others by their labels;
   - check_kind_named: a control of another kind than the one the task acts on ("a "text" widget", "the checkbox");
+  - check_glyph_named: a control other than the one a glyph the task quotes means ("x": the close button);
   - check_unasked_prompt: the OK of a prompt asking what the task says nothing of, while it has a Cancel;
   - check_ordinal: a control of the kind the task counts ("the 1st checkbox") that is not at that place;
   - check_reads_only: in a question, a field or the submit button of a form that sends changes (POST) or edits the
@@ -44,6 +45,7 @@ from companion.act.prefilter import element_skip_reason
 from companion.observe.values import identifiers
 from companion.task_asks import is_question
 from companion.act.task_parts import request_before
+from companion.pagemem.icon_names import glyph_meaning
 from companion.pagemem.model import Element, PageSection
 from companion.pagemem.widgets import SUBMIT_WORDS, is_page_link_name, is_submit_like, is_text_field
 from companion.text import ORDINAL, content_words, names_in, place, quoted_as_written, whole_words
@@ -62,6 +64,7 @@ def check_premature(ctx: AgentContext, el: Element, section: PageSection | None)
     check_box_named(ctx, el)
     check_ordinal(ctx, el)
     check_kind_named(ctx, el)
+    check_glyph_named(ctx, el)
     check_unasked_prompt(ctx, el)
 
 
@@ -538,6 +541,25 @@ def check_kind_named(ctx: AgentContext, el: Element) -> None:
                       for e in of_kind[:MAX_NAMED_SAID])
     raise NotYet(f"not clicked yet: the task acts on a {said}, and {label(el)} is not one; {shown} "
                  f"{'is' if len(of_kind) == 1 else 'are'}: choose one of those, or this again")
+
+
+def check_glyph_named(ctx: AgentContext, el: Element) -> None:
+    """A control other than the one a glyph the task quotes means ('clicking the "x"': the close button, named
+    "Close" by its title), while no element bears the glyph itself and exactly one control says that meaning, is
+    refused once with it: the default model clicked "OK" for the dialog's "x"."""
+    if ctx.pagemem is None or (el.key, ("glyph",)) in ctx.submit_warnings:
+        return
+    shown = [e for e in ctx.pagemem.all_elements() if not e.disabled and not is_form_field(e)]
+    for quote in quoted_as_written(ctx.task):
+        meaning = glyph_meaning(quote) or ("close" if quote.strip() in ("x", "X") else "")
+        if not meaning or any((e.name or e.text).strip() == quote.strip() for e in shown):
+            continue
+        means = [e for e in shown if names_in(e.name or e.text, meaning)]
+        if len(means) != 1 or means[0].key == el.key or names_in(el.name or el.text, meaning):
+            return
+        ctx.submit_warnings.add((el.key, ("glyph",)))
+        raise NotYet(f'not clicked yet: the task\'s "{quote}" is the {meaning} control, {label(means[0])}; '
+                     "choose that, or this again")
 
 
 def check_box_named(ctx: AgentContext, el: Element) -> None:

@@ -8,7 +8,7 @@ import pytest
 from companion.act import execute
 from companion.act.candidates import element_candidate
 from companion.act.errors import NotYet
-from tests.support.act_context import text_of
+from tests.support.act_context import candidate_for, text_of
 
 pytestmark = pytest.mark.browser
 
@@ -62,3 +62,14 @@ async def test_a_text_field_not_at_the_place_the_task_counts_is_refused_once(bro
     with pytest.raises(NotYet) as refused:
         await execute(ctx, _of_role(ctx, "textbox"), "scripted")
     assert "the 2nd input textbox" in str(refused.value) and "(2 of 2 in page order); this one is 1 of 2" in str(refused.value)
+
+
+async def test_a_control_other_than_the_close_one_is_refused_once_for_the_quoted_x(browser, open_page, make_ctx):
+    # 'Click the button in the dialog box labeled "x"': the default model clicked "OK".
+    open_page("dialog_close.html")
+    ctx = await make_ctx('Click the button in the dialog box labeled "x".')
+    with pytest.raises(NotYet) as refused:
+        await execute(ctx, candidate_for(ctx, "OK"), "scripted")
+    assert 'the task\'s "x" is the close control, button "Close"' in str(refused.value), refused.value
+    await execute(ctx, candidate_for(ctx, "Close"), "scripted")
+    assert text_of(browser, "#did") == "x"
