@@ -72,6 +72,8 @@ def formatted_value(task: str, el: Element) -> str | None:
     """The one value of the task in the format this input's type fixes (a date, an email address), or a text field
     named as a date ("Departure Date", often a date picker's plain text input), else None."""
     pattern = FORMATS.get(el.input_type) if el.tag == "input" else None
+    if pattern is None and el.role == "spinbutton":  # a script spinner's text input (jQuery UI's): a number
+        pattern = _NUMBER
     if pattern is None and is_text_field(el) and "date" in field_words(el):
         pattern = FORMATS["date"]
     found = list(dict.fromkeys(pattern.findall(task))) if pattern else []
@@ -118,7 +120,7 @@ def unset_choice(task: str, el: Element) -> str | None:
     if is_native_select(el) and "multiple" in el.attrs:  # each option the task names must be selected
         named = [f'"{o}"' for o in named_options_left(task, el)]
         return f'{", ".join(named)} of {label(el)} not selected' if named else None
-    if el.tag == "input" and el.input_type in ("number", "range") and (el.value or "").strip():
+    if el.tag == "input" and (el.input_type in ("number", "range") or el.role == "spinbutton") and (el.value or "").strip():
         return _other_number(task, el)
     if is_native_select(el) and el.options and not names_in(task, el.selected_option or ""):
         named = [o for o in el.options if o != el.selected_option and names_in(task, o)]

@@ -62,3 +62,10 @@ def test_a_radio_of_a_group_the_task_names_is_unset_while_another_is_checked():
     body = ('<label><input type="radio" name="size" checked>Small</label>'
             '<label><input type="radio" name="size">Large</label>')
     assert unset_named("Choose Large and click Submit.", fields(body)) == ['radio "Large" is not checked']
+
+
+def test_a_script_spinner_holding_another_number_is_unset_and_takes_the_tasks_number():
+    # "Select 3 with the spinner and hit Submit": one click on its arrow, then Submit.
+    body = '<input type="text" role="spinbutton" aria-label="Amount" value="1" aria-valuenow="1">'
+    assert unset_named("Select 3 with the spinner and hit Submit.", fields(body)) == ['spinbutton "Amount" is not set to 3']
+    assert value_named_for("Select 3 with the spinner and hit Submit.", only(body, "input")) == "3"
