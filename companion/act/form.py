@@ -22,6 +22,7 @@ before it stay in the step's history (NoDecision.done).
 from __future__ import annotations
 
 import logging
+import re
 from typing import Callable
 
 from companion import llm
@@ -35,12 +36,14 @@ from companion.act.elements import (
 from companion.act.errors import ActionFailed
 from companion.act.models import FieldAction, FormField, Outcome
 from companion.act.named_fields import (
-    destination_field, named_values_held, names_action, set_value_for, unset_choice, unset_named, value_named_for,
+    NTH_KIND, destination_field, named_values_held, names_action, of_named_kind, set_value_for, unset_choice,
+    unset_named, value_named_for,
 )
 from companion.llm.fallback import NoDecision
 from companion.llm.fit import declare_choice, declare_subset
 from companion.pagemem.model import Element, PageSection
 from companion.pagemem.widgets import is_submit_button, is_submit_like, is_text_field
+from companion.text import place
 
 log = logging.getLogger(__name__)
 
@@ -247,9 +250,34 @@ def with_named(task: str, fields: list[Element], chosen: list[int],
     "Weekly"; it chose From and To for a flight "on 11/15/2016" and sent the form with its departure date empty, six
     times; it chose "Color" of a form whose "Gender" the table beside it gave too."""
     valued = valued or (lambda e: value_named_for(task, e))
+    chosen = counted_fields(task, fields, chosen)
     return list(chosen) + [i for i, e in enumerate(fields) if i not in chosen and (
         unset_choice(task, e) or (is_text_field(e) and not e.is_password and not (e.value or "").strip()
                                   and valued(e) is not None))]
+
+
+_SOURCE = re.compile(r"\b(?:from|in|of|inside|within)\s*$", re.I)
+
+
+def counted_fields(task: str, fields: list[Element], chosen: list[int]) -> list[int]:
+    """The chosen fields with those the task counts by kind ("the 3rd radio button", "the 2nd textbox") at their
+    places: a chosen field of a counted kind that is not at a counted place gives way to the one that is. The
+    default model chose the 1st textbox for "enter the number "10" into the 2nd textbox"."""
+    counted: dict[str, set[int]] = {}
+    for m in NTH_KIND.finditer(task):
+        if _SOURCE.search(task[:m.start()]):
+            continue  # "copy the text from the 2nd text area": a field read, not filled
+        kind = " ".join(m.group("kind").lower().split())
+        of_kind = [i for i, e in enumerate(fields) if of_named_kind(kind, e)]
+        at = place(m.group("nth"), len(of_kind))
+        if 1 <= at <= len(of_kind):
+            counted.setdefault(kind, set()).add(of_kind[at - 1])
+    if not counted:
+        return list(chosen)
+    def off_place(i: int) -> bool:
+        return any(of_named_kind(kind, fields[i]) and i not in places for kind, places in counted.items())
+    kept = [i for i in chosen if not off_place(i)]
+    return kept + sorted(i for places in counted.values() for i in places if i not in kept)
 
 
 def submit_refused(ctx: AgentContext, purpose: str, fields: list[Element]) -> tuple[str, ...]:

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 
-from companion.act.elements import is_checkable, is_empty, is_native_select, label
+from companion.act.elements import is_checkable, is_empty, is_form_field, is_native_select, label
 from companion.observe.outline import all_nodes, parse_outline
 from companion.observe.rows import key_value
 from companion.pagemem.model import Element, PageMem, PageSection
@@ -212,6 +212,31 @@ def arithmetic_value(el: Element) -> str | None:
         return None
     result = {"+": a + b, "-": a - b, "−": a - b, "*": a * b, "×": a * b, "x": a * b}.get(op, a / b if b else 0.0)
     return str(int(result)) if float(result).is_integer() else f"{result:.10g}"
+
+
+# "the 1st checkbox", "the 3rd radio button", "the 2nd input textbox": a control the task counts by its kind.
+NTH_KIND = re.compile(r"\bthe\s+(?P<nth>" + ORDINAL + r")\s+(?P<kind>check\s?box|radio(?:\s+button)?|button|link|tab|"
+                       r"(?:input\s+)?text\s?(?:box|field|input|area)|textarea|input(?:\s+field)?)\b", re.I)
+
+
+def _of_kind(kind: str, e: Element) -> bool:
+    kind = kind.lower().replace(" ", "")
+    if kind == "checkbox":
+        return is_checkbox(e)
+    if kind.startswith("radio"):
+        return e.role == "radio"
+    return e.role == kind and not is_form_field(e)
+
+
+def of_named_kind(kind: str, e: Element) -> bool:
+    """`e` is of the kind a task names: a text area, a one-line text field ("text", "textbox", "input textbox",
+    "text field", "input"), else a checkbox, radio, button, link or tab (_of_kind)."""
+    kind = kind.lower().replace(" ", "")
+    if kind.endswith("textarea"):
+        return e.tag == "textarea"
+    if kind.startswith(("text", "input")):
+        return is_text_field(e) and e.tag != "textarea"
+    return _of_kind(kind, e)
 
 
 def is_checkbox(el: Element) -> bool:

@@ -40,7 +40,7 @@ from companion.act.confirmation import submission
 from companion.act.context import AgentContext
 from companion.act.elements import is_empty, is_form_field, is_native_select, label
 from companion.act.errors import NotYet
-from companion.act.named_fields import fields_in_scope, is_checkbox, names_action, unset_named
+from companion.act.named_fields import NTH_KIND, fields_in_scope, is_checkbox, names_action, of_named_kind, unset_named
 from companion.act.prefilter import element_skip_reason
 from companion.observe.values import identifiers
 from companion.task_asks import is_question
@@ -48,7 +48,7 @@ from companion.act.task_parts import request_before
 from companion.pagemem.icon_names import glyph_meaning
 from companion.pagemem.model import Element, PageSection
 from companion.pagemem.widgets import SUBMIT_WORDS, is_page_link_name, is_submit_like, is_text_field
-from companion.text import ORDINAL, content_words, names_in, place, quoted_as_written, whole_words
+from companion.text import content_words, names_in, place, quoted_as_written, whole_words
 
 
 def check_premature(ctx: AgentContext, el: Element, section: PageSection | None) -> None:
@@ -462,19 +462,6 @@ def check_unasked_prompt(ctx: AgentContext, el: Element) -> None:
                  "sends it away and goes back to the task: choose that, or this again")
 
 
-_NTH_KIND = re.compile(r"\bthe\s+(?P<nth>" + ORDINAL + r")\s+(?P<kind>check\s?box|radio(?:\s+button)?|button|link|tab|"
-                       r"(?:input\s+)?text\s?(?:box|field|input|area)|textarea|input(?:\s+field)?)\b", re.I)
-
-
-def _of_kind(kind: str, e: Element) -> bool:
-    kind = kind.lower().replace(" ", "")
-    if kind == "checkbox":
-        return is_checkbox(e)
-    if kind.startswith("radio"):
-        return e.role == "radio"
-    return e.role == kind and not is_form_field(e)
-
-
 def check_ordinal(ctx: AgentContext, el: Element) -> None:
     """A control of the kind the task counts ("click the 1st checkbox", "the third button"), chosen when it is not
     the one at that place among the page's controls of that kind (in page order), is refused once with the one that
@@ -483,10 +470,10 @@ def check_ordinal(ctx: AgentContext, el: Element) -> None:
     more, as done (the model ticked the 2nd checkbox as told, then the 1st it had been refused)."""
     if ctx.pagemem is None:
         return
-    for m in _NTH_KIND.finditer(ctx.task):
-        if not _of_named_kind(m.group("kind"), el):
+    for m in NTH_KIND.finditer(ctx.task):
+        if not of_named_kind(m.group("kind"), el):
             continue
-        kind = [e for e in ctx.pagemem.all_elements() if _of_named_kind(m.group("kind"), e) and not e.disabled]
+        kind = [e for e in ctx.pagemem.all_elements() if of_named_kind(m.group("kind"), e) and not e.disabled]
         at = place(m.group("nth"), len(kind))
         if not 1 <= at <= len(kind) or kind[at - 1].key == el.key:
             return
@@ -511,17 +498,6 @@ _KIND_NAMED = re.compile(r"\b(?:click|tick|check|select|choose|press|focus)\s+(?
                          r"(?P<kind>check\s?box|radio\s+button|text\s?(?:box|field|input|area)|textarea))\b", re.I)
 
 
-def _of_named_kind(kind: str, e: Element) -> bool:
-    """`e` is of the kind a task names: a text area, a one-line text field ("text", "textbox", "input textbox",
-    "text field", "input"), else a checkbox, radio, button, link or tab (_of_kind)."""
-    kind = kind.lower().replace(" ", "")
-    if kind.endswith("textarea"):
-        return e.tag == "textarea"
-    if kind.startswith(("text", "input")):
-        return is_text_field(e) and e.tag != "textarea"
-    return _of_kind(kind, e)
-
-
 def check_kind_named(ctx: AgentContext, el: Element) -> None:
     """A control of another kind than the one the task acts on ("Click on a "text" widget": the default model,
     offered a checkbox, two text inputs and two radios, ticked the checkbox), while one of that kind is on the page,
@@ -530,9 +506,9 @@ def check_kind_named(ctx: AgentContext, el: Element) -> None:
     if ctx.pagemem is None or m is None or (el.key, ("kind",)) in ctx.submit_warnings:
         return
     kind = m.group("quoted") or m.group("kind")
-    if _of_named_kind(kind, el) or ((name := el.name or el.text) and names_action(ctx.task, name)):
+    if of_named_kind(kind, el) or ((name := el.name or el.text) and names_action(ctx.task, name)):
         return  # what the task names by name ("... and click Submit") is its own
-    of_kind = [e for e in ctx.pagemem.all_elements() if _of_named_kind(kind, e) and not e.disabled]
+    of_kind = [e for e in ctx.pagemem.all_elements() if of_named_kind(kind, e) and not e.disabled]
     if not of_kind or any(e.clicked for e in of_kind):
         return  # none here, or one was used already
     ctx.submit_warnings.add((el.key, ("kind",)))

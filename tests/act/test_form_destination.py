@@ -227,3 +227,16 @@ def test_a_field_labelled_with_a_sum_takes_its_result():
     assert arithmetic_value(fields('<label>7 / 2 = <input type="text"></label>')[0]) == "3.5"
     assert arithmetic_value(fields('<label>1 / 0 = <input type="text"></label>')[0]) is None
     assert arithmetic_value(fields('<label>x = <input type="text"></label>')[0]) is None  # an equation to solve
+
+
+def test_the_fields_a_task_counts_by_kind_replace_the_chosen_ones_of_that_kind():
+    from companion.act.form import counted_fields
+
+    form = fields('<input type="radio" name="r" value="1"><input type="radio" name="r" value="2">'
+                  '<input type="radio" name="r" value="3"><input type="text"><input type="text"><input type="text">')
+    task = 'Check the 3rd radio button and enter the number "10" into the 2nd textbox.'
+    # The default model chose the 3rd radio and the 1st textbox.
+    assert counted_fields(task, form, [2, 3]) == [2, 4]
+    assert counted_fields("Enter 10 into the box.", form, [3]) == [3]  # nothing counted: the model's choice
+    # A field the task reads from is not one to fill.
+    assert counted_fields("Copy the text from the 2nd text area into the text input.", form, [3]) == [3]
