@@ -21,15 +21,15 @@ from typing import Literal
 
 from companion.act import action_strings as say
 from companion.act.basic import (
-    browser, click_element, copy_to_clipboard, enter_input, select_option, set_checked, set_option, settle, text_value,
-    type_text, upload_file, value_by_rule, without_own_label,
+    browser, click_element, copy_to_clipboard, enter_input, select_option, set_checked, set_option, settle,
+    text_value, type_text, upload_file, value_by_rule, without_own_label,
 )
 from companion.act.context import AgentContext, same_document_url
 from companion.act.date_picker import is_date_picker, pick_date
 from companion.act.dropdown import dropdown_action, known_dropdown, remember_navigation
 from companion.act.elements import (
-    declares_suggestions, field_description, label, is_checkable, is_copy_button, is_empty, is_file_input, is_form_field, is_native_select,
-    is_search_field, is_search_form, probably_opens_something,
+    declares_suggestions, field_description, label, is_checkable, is_copy_button, is_empty, is_file_input,
+    is_form_field, is_native_select, is_search_field, is_search_form, probably_opens_something,
 )
 from companion.act.errors import ActionFailed, NoOp
 from companion.act.form import form_fields, submit_form
