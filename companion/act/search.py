@@ -88,18 +88,14 @@ async def search(ctx: AgentContext, field: Element, *, press: bool = True, value
     text, result = await press_enter(ctx, live, done=actions)
     actions.append(text)
     update = await settle(ctx)
-    if not (result.url_changed or ctx.page_changed) and _unchanged(update) and (button := search_button(ctx, live)):
+    if not (result.url_changed or ctx.page_changed) and update is not None and update.empty and (
+            button := search_button(ctx, live)):
         # Enter did nothing: a scripted search box listens to its button alone (the default model pressed Enter in
         # it five times, and its results never came).
         text, result = await click_element(ctx, button, done=actions)
         actions.append(text)
         await settle(ctx)
     return Outcome(actions=actions, url_changed=result.url_changed or ctx.page_changed)
-
-
-def _unchanged(update) -> bool:
-    return update is not None and not update.added_sections and not update.removed_sections and all(
-        d.empty for d in update.diffs.values())
 
 
 def search_button(ctx: AgentContext, field: Element) -> Element | None:

@@ -51,6 +51,11 @@ class PageUpdate(BaseModel):
     def added_elements(self) -> list[Element]:
         return [e for d in self.diffs.values() for e in d.added]
 
+    @property
+    def empty(self) -> bool:
+        """Nothing was added, removed or modified on the page."""
+        return not self.added_sections and not self.removed_sections and all(d.empty for d in self.diffs.values())
+
 
 # A revealed listbox/menu is the container of the options, not an option: offering it would be a no-op.
 CONTAINER_ROLES = {"listbox", "menu", "menubar", "tree", "grid", "tablist", "radiogroup", "group", "list"}
