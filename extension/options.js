@@ -2,17 +2,17 @@
 // (the LLM section is options-llm.js).
 // The worker owns the socket; this page stores settings, asks it to reconnect, and mirrors the
 // status it keeps in chrome.storage.session.
-import { connectionWords } from "./connection-words.js";
+import { connectionWords, newestOnly } from "./connection-words.js";
 
 const DEFAULT_PORT = 47611;
 const $ = (id) => document.getElementById(id);
 
-function show(connection) {
+const show = newestOnly((connection) => {
   if (!connection) return;
   const { status, word, detail } = connectionWords(connection);
   $("conn").textContent = word;
   $("status").textContent = status === "connected" ? word : detail;
-}
+});
 
 // Fields the user already typed into are not overwritten by the stored values arriving late.
 const edited = new Set();
@@ -39,7 +39,7 @@ async function save() {
   $("status").textContent = "connecting…";
   const reply = await chrome.runtime.sendMessage({ type: "reconnect" }).catch((e) => ({ error: e.message }));
   if (reply && reply.error) {
-    show({ status: "error", detail: `the extension could not reconnect: ${reply.error}` });
+    show({ status: "error", detail: `the extension could not reconnect: ${reply.error}`, at: Date.now() });
     return;
   }
   // The reply may be older than a "connected" that already arrived through onChanged: re-read.

@@ -8,7 +8,7 @@
 // from its checkpoint); a follow-up shows the conversation so far above it; the tab picker chooses the task's tab.
 import { renderSteps, answerOf, costLine, statusLine, resumable } from "./sidepanel-steps.js";
 import { renderHistory, setCurrent, earlierTurns } from "./sidepanel-history.js";
-import { connectionWords } from "./connection-words.js";
+import { connectionWords, newestOnly } from "./connection-words.js";
 
 const $ = (id) => document.getElementById(id);
 let current = null;
@@ -62,7 +62,7 @@ export async function targetTab() {
   return tabs[0] || null;
 }
 
-function renderConnection(connection) {
+const renderConnection = newestOnly((connection) => {
   const { status, word, detail } = connectionWords(connection);
   connected = status === "connected";
   $("conn").textContent = word;
@@ -70,7 +70,7 @@ function renderConnection(connection) {
   $("pairing").hidden = connected;
   $("conn-detail").textContent = detail;
   renderButtons();
-}
+});
 
 function running() {
   return Boolean(current && current.running);

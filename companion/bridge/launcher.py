@@ -158,7 +158,10 @@ class LaunchedBrowser:
             wait.until(lambda d: d.find_element(By.ID, "status").text.strip().lower() == "connected")
         except WebDriverException as exc:
             status = driver.find_element(By.ID, "status").text
-            raise LaunchError(f"pairing failed: the options page says {status!r}") from exc
+            # The companion's side tells "never paired" apart from "paired, but the page did not say so".
+            latest = self.companion.hub.latest
+            side = "has a session from the extension" if latest is not None and not latest.closed else "has no session"
+            raise LaunchError(f"pairing failed: the options page says {status!r}; the companion {side}") from exc
         return self.run(self.companion.hub.wait_for_session(self.opts.pair_timeout), self.opts.pair_timeout + 5)
 
     def close(self) -> None:

@@ -12,8 +12,12 @@ export async function loadSettings() {
 }
 
 // status: "connected" | "connecting" | "error" | "unpaired"; detail: the text the options page shows.
+// `at` is strictly increasing, even for two statuses written in the same millisecond: pages order statuses by it
+// (connection-words.js newestOnly).
+let lastAt = 0;
 export async function setStatus(status, detail) {
-  await chrome.storage.session.set({ connection: { status, detail, at: Date.now() } });
+  lastAt = Math.max(Date.now(), lastAt + 1);
+  await chrome.storage.session.set({ connection: { status, detail, at: lastAt } });
 }
 
 export async function getStatus() {

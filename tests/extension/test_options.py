@@ -41,3 +41,30 @@ def test_no_companion_on_the_port_is_reported(browser):
     with options_tab(browser) as driver:
         enter(driver, port, browser.token)
         assert wait_status(driver, lambda s: s.startswith("companion not running")) == f"companion not running on port {port}"
+
+
+# A status read can resolve after onChanged delivered a newer one; the page orders statuses by the time the worker
+# wrote them. Both tests write statuses as the worker would and put the shown one back, newest, afterwards.
+_WRITE_AND_READ_BACK = """
+const [offset, done] = [arguments[0], arguments[arguments.length - 1]];
+chrome.storage.session.get("connection").then(async ({ connection }) => {
+  await chrome.storage.session.set({ connection: { status: "error", detail: "a status written by the test", at: connection.at + offset } });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const shown = document.getElementById("status").textContent;
+  await chrome.storage.session.set({ connection: { ...connection, at: connection.at + 2 } });
+  done(shown);
+});
+"""
+
+
+def test_an_older_status_does_not_replace_the_one_shown(browser):
+    with options_tab(browser) as driver:
+        wait_status(driver, lambda s: s == "connected")
+        assert driver.execute_async_script(_WRITE_AND_READ_BACK, -1) == "connected"
+
+
+def test_a_newer_status_replaces_the_one_shown(browser):
+    with options_tab(browser) as driver:
+        wait_status(driver, lambda s: s == "connected")
+        assert driver.execute_async_script(_WRITE_AND_READ_BACK, 1) == "a status written by the test"
+        assert wait_status(driver, lambda s: s == "connected") == "connected"
