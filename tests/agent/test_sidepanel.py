@@ -97,8 +97,8 @@ def test_without_a_connection_the_panel_guides_pairing(browser):
     driver.switch_to.new_window("tab")
     try:
         driver.get(PANEL_URL)
-        # Simulate the state the worker writes when the companion is unreachable.
-        driver.execute_script("chrome.storage.session.set({connection: {status: 'error', detail: 'companion not running on port 1', at: 0}})")
+        # Simulate the state the worker writes when the companion is unreachable (newer than the one shown).
+        driver.execute_script("chrome.storage.session.set({connection: {status: 'error', detail: 'companion not running on port 1', at: Date.now()}})")
         WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "pairing").is_displayed())
         assert driver.find_element(By.ID, "conn").text == "not connected"
         assert "companion not running" in driver.find_element(By.ID, "conn-detail").text
