@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from companion.protocol import ElementRef
+
 
 class ActionFailed(Exception):
     """An action could not be carried out (stale element, invalid URL, not interactable, declined by the user).
@@ -30,7 +35,13 @@ class NoOp(ActionFailed):
 class NotYet(ActionFailed):
     """The action is premature: the task names something on the page it has not done yet (a submit click
     before the checkboxes or option the task names are set: act/named_fields.py). The loop tells the next
-    choice why, so the model does that first."""
+    choice why, so the model does that first. `remedy`: the one element the rule says to use instead (the
+    checkbox at the counted place, the card with the shortest duration), when it names one; two refusals in a
+    step pointing at it and the loop takes it without asking again (agent/step.py)."""
+
+    def __init__(self, message: str, done: list[str] | None = None, remedy: "ElementRef | None" = None):
+        super().__init__(message, done)
+        self.remedy = remedy
 
 
 class Declined(ActionFailed):

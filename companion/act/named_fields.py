@@ -106,7 +106,37 @@ def untyped_values(task: str, fields: list[Element], typed_secrets: frozenset[tu
 def unset_named(task: str, fields: list[Element], typed_secrets: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()) -> list[str]:
     """What the task names among `fields` that is not in the state it names, as short phrases for the model."""
     left: list[str] = [f'"{v}" is not typed into a field yet' for v in untyped_values(task, fields, typed_secrets)]
+    if not left and (unplaced := words_unplaced(task, fields, typed_secrets)):
+        words, empty = unplaced
+        left.append(f'the task\'s words "{words}" are in no field, and {label(empty)} is empty')
     return left + [what for el in fields if (what := unset_choice(task, el))]
+
+
+# Words that say what to do or where, not a value to type ("Search for saga movies ... and press Submit").
+_ACTING_WORDS = frozenset("search find look enter type fill write input put submit send press click select choose pick "
+                          "set form field box button page item result show get go open".split())
+STEM = 5  # "directed" and "Director" share "direc": the word names the field, it is not its value
+MAX_UNPLACED = 3  # more words left over: a sentence about something else, not a value for the field
+
+
+def words_unplaced(task: str, fields: list[Element],
+                   typed_secrets: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()) -> tuple[str, Element] | None:
+    """The task's words that no field holds and no field or control names, and the one empty text field the task
+    does not name, when other text fields hold what the task gave: "Search for saga movies directed by Gay from year
+    2001" with "Gay" and "2001" typed leaves "saga movies" for the empty "Genre" (the default model typed the director and
+    the year and pressed Submit, on two seeds, in two layouts). Only the model knows "saga" is a genre; it is told
+    the words are left. None when no text field holds a value, several are empty, or more than MAX_UNPLACED words
+    are left."""
+    texts = [e for e in fields if is_text_field(e) and not e.disabled and not e.is_password]
+    empty = [e for e in texts if is_empty(e, typed_secrets)]
+    if len(empty) != 1 or len(empty) == len(texts) or names_in(task, empty[0].name or ""):
+        return None
+    shown = [w for e in fields for t in (e.name, e.text, e.value, e.attrs.get("placeholder")) if t for w in whole_words(t)]
+    stems = {w.lower()[:STEM] for w in shown}
+    left = [w for w in dict.fromkeys(re.findall(r"[A-Za-z][A-Za-z'-]+", task))
+            if w.lower() not in STOPWORDS and singular(w.lower()) not in _ACTING_WORDS and len(w) > 2
+            and w.lower()[:STEM] not in stems]
+    return (" ".join(left), empty[0]) if 1 <= len(left) <= MAX_UNPLACED else None
 
 
 def unset_choice(task: str, el: Element) -> str | None:

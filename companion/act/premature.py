@@ -23,6 +23,8 @@ transcripts on pages nobody tuned for:
   - check_glyph_named: a control other than the one a glyph the task quotes means ("x": the close button);
   - check_unasked_prompt: the OK of a prompt asking what the task says nothing of, while it has a Cancel;
   - check_ordinal: a control of the kind the task counts ("the 1st checkbox") that is not at that place;
+  - check_superlative: one of alike controls, one per card ("Book for $…"), whose card does not hold the extreme
+    the task's superlative asks for ("the shortest duration", "the cheapest"; observe/ranked.ranked_controls);
   - check_reads_only: in a question, a field or the submit button of a form that sends changes (POST) or edits the
     record the page shows: the default model, asked for a customer's email on an order's change page, chose the
     customer field, and the form workflow typed the task's words into the order and saved it; asked a product's
@@ -42,10 +44,12 @@ from companion.act.elements import is_empty, is_form_field, is_native_select, la
 from companion.act.errors import NotYet
 from companion.act.named_fields import NTH_KIND, fields_in_scope, is_checkbox, names_action, of_named_kind, unset_named
 from companion.act.prefilter import element_skip_reason
+from companion.observe.ranked import ranked_controls
 from companion.observe.values import identifiers
 from companion.task_asks import is_question
 from companion.act.task_parts import request_before
 from companion.pagemem.icon_names import glyph_meaning
+from companion.pagemem.tell_apart import alike_key
 from companion.pagemem.model import Element, PageSection
 from companion.pagemem.widgets import SUBMIT_WORDS, is_page_link_name, is_submit_like, is_text_field
 from companion.text import content_words, names_in, place, quoted_as_written, whole_words
@@ -63,6 +67,7 @@ def check_premature(ctx: AgentContext, el: Element, section: PageSection | None)
     check_target_hidden(ctx, el)
     check_box_named(ctx, el)
     check_ordinal(ctx, el)
+    check_superlative(ctx, el)
     check_kind_named(ctx, el)
     check_glyph_named(ctx, el)
     check_unasked_prompt(ctx, el)
@@ -298,8 +303,9 @@ def destinations(task: str) -> set[str]:
     """The names a task sends its item to, when it names the item by who wrote it: "elisabetta" in "The mail by
     Brandea should be forwarded to Elisabetta", "fredia" in "Forward to Fredia the email that Anni sent to me". The
     default model opened Elisabetta's own mail and forwarded that. Without a "by" or "from" name ("Send a message to
-    Bob") the name after "to" may well be the row to open."""
-    if not re.search(r"\b(?:by|from)\s+@?[A-Z]|\b[A-Z][\w'-]+\s+(?:sent|wrote|posted)\b", task):
+    Bob") the name after "to" may well be the row to open. A possessive names the writer too ("forward Geneva's email
+    to Larine": the default model opened Larine's mail)."""
+    if not re.search(r"\b(?:by|from)\s+@?[A-Z]|\b[A-Z][\w'-]+\s+(?:sent|wrote|posted)\b|\b[A-Z][\w-]*['’]s\b", task):
         return set()
     return {w.lower() for w in re.findall(r"\bto\s+@?([A-Z][\w'-]+)", task)}
 
@@ -335,16 +341,18 @@ def check_named_instead(ctx: AgentContext, el: Element) -> None:
         return
     modal = ctx.pagemem.modal()  # under a dialog only the dialog's controls are offered
     shown = modal.all_elements() if modal is not None else ctx.pagemem.all_elements()
-    named = dict.fromkeys(f'{e.role} "{(e.name or e.text)[:60]}"' for e in shown
-                          if not e.clicked and e.key != el.key and (e.name or e.text) and not e.column_header
-                          and not is_form_field(e) and not submits(e)
-                          and (names_action(ctx.task, e.name or e.text) or set(content_words(e.name or e.text)) & asked)
-                          and element_skip_reason(e, ctx.url, ctx.sites) is None)  # a link to this page: not offered
+    elements = [e for e in shown
+                if not e.clicked and e.key != el.key and (e.name or e.text) and not e.column_header
+                and not is_form_field(e) and not submits(e)
+                and (names_action(ctx.task, e.name or e.text) or set(content_words(e.name or e.text)) & asked)
+                and element_skip_reason(e, ctx.url, ctx.sites) is None]  # a link to this page: not offered
+    named = dict.fromkeys(f'{e.role} "{(e.name or e.text)[:60]}"' for e in elements)
     if not 1 <= len(named) <= MAX_NAMED_INSTEAD:
         return
     ctx.submit_warnings.add(warning)
     raise NotYet(f"not clicked yet: the task names {', '.join(named)} here and nothing of {label(el)}; choose "
-                 "what it names, or this again if it is still the way")
+                 "what it names, or this again if it is still the way",
+                 remedy=elements[0].ref if len(elements) == 1 else None)
 
 
 def check_row_named(ctx: AgentContext, el: Element) -> None:
@@ -361,10 +369,13 @@ def check_row_named(ctx: AgentContext, el: Element) -> None:
     warning = (el.key, ("row named",))
     if not telling or telling & set(content_words(el.context)) or warning in ctx.submit_warnings:
         return
-    named = [label(e) for e in alike if telling & set(content_words(e.context))]
+    rows_named = [e for e in alike if telling & set(content_words(e.context))]
+    named = [label(e) for e in rows_named]
     ctx.submit_warnings.add(warning)
+    unused = [e for e in rows_named if not (e.clicked or e.selected or e.checked)]
     raise NotYet(f"not clicked yet: the task names {', '.join(sorted(telling))}, and this row says none of it; "
-                 f"its row's are {', '.join(named[:MAX_NAMED_INSTEAD])}: choose one of those, or this again")
+                 f"its row's are {', '.join(named[:MAX_NAMED_INSTEAD])}: choose one of those, or this again",
+                 remedy=unused[0].ref if unused else None)
 
 
 MAX_OPENERS_SAID = 4
@@ -488,7 +499,27 @@ def check_ordinal(ctx: AgentContext, el: Element) -> None:
             raise NotYet(f"not clicked yet: the task asks for {m.group(0)}, which is {label(target)} ({at} of "
                          f"{len(kind)} in page order), used already{this}: go on with the task, or this again")
         raise NotYet(f"not clicked yet: the task asks for {m.group(0)}, which is {label(target)} ({at} of "
-                     f"{len(kind)} in page order){this}: choose that, or this again")
+                     f"{len(kind)} in page order){this}: choose that, or this again", remedy=target.ref)
+
+
+def check_superlative(ctx: AgentContext, el: Element) -> None:
+    """One of alike controls, one per card (Element.context: "Book for $1476" on a card saying "Duration: 8h 37m"),
+    whose card does not hold the extreme the task's superlative asks for ("the ticket with the shortest duration",
+    "the cheapest one"), is refused once with the one whose card does: the default model said which card was the
+    shortest and booked another. Chosen again, it is clicked."""
+    if ctx.pagemem is None or not el.context or (el.key, ("superlative",)) in ctx.submit_warnings:
+        return
+    own = alike_key(el.role, el.name or el.text)
+    alike = [e for e in ctx.pagemem.all_elements()
+             if e.context and not e.disabled and alike_key(e.role, e.name or e.text) == own]
+    ranked = ranked_controls(ctx.task, [f"{e.card or e.context} {e.name or e.text}" for e in alike])
+    mine = next((i for i, e in enumerate(alike) if e.key == el.key), None)
+    if ranked is None or mine is None or mine in ranked.best:
+        return
+    ctx.submit_warnings.add((el.key, ("superlative",)))
+    best = ranked.best[0]
+    raise NotYet(f"not clicked yet: the task asks for {ranked.said}, which is {ranked.values[best]} ({label(alike[best])}); "
+                 f"this one's is {ranked.values[mine]}: choose that, or this again", remedy=alike[best].ref)
 
 
 # "Click on a "text" widget", "click the checkbox", "focus into the text area": the kind of control the task acts on.
@@ -535,7 +566,7 @@ def check_glyph_named(ctx: AgentContext, el: Element) -> None:
             return
         ctx.submit_warnings.add((el.key, ("glyph",)))
         raise NotYet(f'not clicked yet: the task\'s "{quote}" is the {meaning} control, {label(means[0])}; '
-                     "choose that, or this again")
+                     "choose that, or this again", remedy=means[0].ref)
 
 
 def check_box_named(ctx: AgentContext, el: Element) -> None:

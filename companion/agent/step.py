@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from companion.memory.store import WebsiteMemStore
 
 MAX_ATTEMPTS = 3  # failed executions per step (the retry rule)
+POINTED_TWICE = 2  # refusals in a step pointing at one element (NotYet.remedy) before it is taken without a choice
 HISTORY_TOKENS = Budget().history_tokens  # the history a prompt shows; older steps are left out, said so
 MAX_STEP_ACTIONS = 5  # actions per step, continuation included
 MAX_NO_DECISIONS = 2  # steps that ended with no valid decision from the model before the task stops
@@ -98,6 +99,10 @@ class StepState:
     text: str = ""
     reason: str = ""  # the last decision's reason
     remedy: ElementRef | None = None  # the one way a refused end named (finish.Refused.remedy): taken next, no choice
+    # How often a refused click (NotYet.remedy) pointed at each element in this step: pointed at twice, the model
+    # has chosen past it once already, and it is taken (a model refused a dozen times for one post's "like" chose
+    # every other control first, one call each, until the episode's time ran out).
+    pointed: dict[tuple[int, int], int] = field(default_factory=dict)
     # What was said since `seen`: 'After "action": change', "(Already so: ...)", "(Not done yet: ...)". The actor
     # reads them after the candidates, so that a continuation's prompt repeats the one before it up to them and
     # llama.cpp takes the page and the candidates from its cache (a continuation had cost about 1,100 new tokens).
@@ -437,6 +442,11 @@ class StepPhases:
             st.since.append(f"(Already so: {exc}.)")
         elif isinstance(exc, NotYet):  # a submit before the fields the task names: say what is left,
             st.not_yet = f" ({chosen.label} {exc}.)"  # until the next action (then it may be stale)
+            if exc.remedy is not None:
+                key = (exc.remedy.frame, exc.remedy.id)
+                st.pointed[key] = st.pointed.get(key, 0) + 1
+                if st.pointed[key] >= POINTED_TWICE:
+                    st.remedy = exc.remedy
         elif isinstance(exc, Declined):  # not offered again here, and the task's end must say so
             self.declined_here.add((urldefrag(st.ctx.url)[0], chosen.label))
             self.declined_pending = exc.what

@@ -114,3 +114,73 @@ def off_extreme(task: str, sections: list[PageSection], answer: str) -> str | No
             return None
         return "; ".join(row_text(table, row) for row in extreme)
     return None
+
+
+# ---------------------------------------------------------------- alike controls, one per card
+
+# A superlative and what it ranks: "cheapest" a price, "shortest" a duration, "highest <label>" the number after it.
+_CARD_SUPERLATIVE = re.compile(
+    r"\b(?P<word>cheapest|least expensive|most expensive|priciest|dearest|shortest|quickest|fastest|longest|"
+    r"slowest|highest|lowest|largest|smallest|biggest|greatest)\b(?:\s+(?P<noun>[a-z][\w-]*))?", re.I)
+_COST_WORDS = {"cheapest": -1, "least expensive": -1, "most expensive": 1, "priciest": 1, "dearest": 1}
+_DURATION_WORDS = {"shortest": -1, "quickest": -1, "fastest": -1, "longest": 1, "slowest": 1}
+_COST_NOUNS = {"price", "cost", "fare", "fee", "total", "amount"}
+_AMOUNT = re.compile(r"(?:[$€£¥]|\b(?:USD|EUR|GBP))\s?(\d[\d,]*(?:\.\d+)?)")
+_DURATION = re.compile(r"\b(?:(\d+)\s*(?:h|hrs?|hours?)\b\.?\s*(?:(\d+)\s*(?:m|mins?|minutes?)\b)?|(\d+)\s*(?:m|mins?|minutes?)\b)",
+                       re.I)
+
+
+class RankedControls(BaseModel):
+    best: list[int]  # positions of the controls whose card holds the extreme (ties: all)
+    values: list[str]  # each control's value as its card writes it ("8h 37m", "$1476")
+    said: str  # "the shortest duration"
+
+
+def _amounts(text: str) -> set[float]:
+    return {float(m.group(1).replace(",", "")) for m in _AMOUNT.finditer(text)}
+
+
+def _durations(text: str) -> dict[float, str]:
+    out = {}
+    for m in _DURATION.finditer(text):
+        minutes = int(m.group(3)) if m.group(3) else int(m.group(1)) * 60 + int(m.group(2) or 0)
+        out[float(minutes)] = m.group(0).strip()
+    return out
+
+
+def _labelled(noun: str, text: str) -> tuple[float, str] | None:
+    """The number a card gives under the label the task names ("highest rating": "Rating: 4.5")."""
+    m = re.search(rf"\b{re.escape(noun[:5])}\w*\s*:?\s*([$€£]?\s?-?\d[\d,]*(?:\.\d+)?)", text, re.I)
+    return (float(re.sub(r"[^\d.-]", "", m.group(1))), m.group(1).strip()) if m else None
+
+
+def ranked_controls(task: str, cards: list[str]) -> RankedControls | None:
+    """Of alike controls, one per card (`cards`: the text of each one's card with its own name), those
+    whose card holds the extreme the task's superlative asks for: the least or most price ("the cheapest"), the
+    shortest or longest duration ("8h 37m", "95 min"), or the highest or lowest number under a label the task
+    names. None when the task has no such superlative or some card holds no single such value. The default model,
+    asked for "the ticket with the shortest duration" among four cards, booked the one it had just said was not."""
+    m = _CARD_SUPERLATIVE.search(task)
+    if m is None or len(cards) < 2:
+        return None
+    word, noun = " ".join(m.group("word").lower().split()), (m.group("noun") or "").lower()
+    values: list[tuple[float, str]] = []
+    for text in cards:
+        if word in _COST_WORDS or noun in _COST_NOUNS:
+            found = {a: f"${a:g}" for a in _amounts(text)}
+        elif word in _DURATION_WORDS:
+            found = _durations(text)
+        elif noun and (one := _labelled(noun, text)) is not None:
+            found = {one[0]: one[1]}
+        else:
+            return None
+        if len(found) != 1:
+            return None
+        values.append(next(iter(found.items())))
+    sense = _COST_WORDS.get(word) or _DURATION_WORDS.get(word) or (1 if _HIGH.search(word) else -1)
+    extreme = (max if sense > 0 else min)(v for v, _ in values)
+    if all(v == extreme for v, _ in values):
+        return None  # nothing to tell apart
+    what = {**{w: "price" for w in _COST_WORDS}, **{w: "duration" for w in _DURATION_WORDS}}.get(word, noun or "value")
+    return RankedControls(best=[i for i, (v, _) in enumerate(values) if v == extreme],
+                          values=[shown for _, shown in values], said=f"the {word} {what}")

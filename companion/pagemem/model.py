@@ -70,6 +70,8 @@ class Element(PageMemModel):
                               "own): a field named so may well be meant to take that text (act/basic.names_the_field)")
     context: str = Field("", description="for a control whose role and name others on the page share: the text of "
                          "its row or card, which tells it apart ('3' for the 'Odd' beside 3; pagemem/tell_apart.py)")
+    card: str = Field("", description="for a control named like others but for a number ('Book for $420'): its card's "
+                      "text, longer than `context` and never shown, which a superlative ranks (observe/ranked.py)")
     # mu: mutable agent state
     value: str | None = Field(None, description="current value; never persisted for typed fields")
     clicked: bool = Field(False, description="the agent used it on this page: clicked, checked, chose from it or typed into it")

@@ -12,10 +12,14 @@ Two passes, both "the text of the box a control sits in, the controls' own text 
   which is which (it pressed Submit instead); `button "Odd" (for "3")` does not. A row with no text but other
   controls is told by their names (an admin index's `link "Add" (for "Categories")`). Two controls side by side
   in one container have no such ancestor: no context (their position still tells them apart, act/candidates.py).
+  Names that differ only in their numbers are alike too: a results list's "Book for $1476" and "Book for $520"
+  are one control per card, and the card's "Duration: 8h 37m" is what a task ranking them by duration reads
+  (observe/ranked.ranked_controls).
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from typing import TYPE_CHECKING, Callable, Iterable
 
@@ -25,6 +29,8 @@ if TYPE_CHECKING:  # tree.py runs these passes while it builds the tree
     from companion.pagemem.tree import Node, PageTree
 
 CONTEXT_CHARS = 60
+# A results card ("Depart: … Arrives: … Duration: 5h 3m"): what a superlative ranks may come last.
+CARD_CHARS = 240
 LABEL_CHARS = 40  # longer text around a field is prose, not its label
 # A group with more members than this (a feed of 500 "Like" buttons) is not walked: their position still tells
 # them apart, and the walk is per member.
@@ -78,12 +84,22 @@ def near_labels(tree: "PageTree", has_name: Callable[["Node"], bool]) -> dict[tu
     return out
 
 
+_NUMBER = re.compile(r"\d[\d,.]*")
+
+
+def alike_key(role: str, name: str) -> tuple[str, str]:
+    """What alike controls share: role and name, the name's numbers aside when it has words too ("Book for $#");
+    a bare number ("1" ... "31" of a calendar) stays itself."""
+    masked = _NUMBER.sub("#", name)
+    return (role, masked if re.search(r"[^\W\d_]", masked) else name)
+
+
 def mark_contexts(tree: "PageTree") -> None:
     """Set Node.context on the members of every group of alike controls (see the module docstring)."""
     groups: dict[tuple[str, str], list["Node"]] = defaultdict(list)
     for node in tree.nodes.values():
         if node.kept and node.el.interactive and (node.name or node.hint):
-            groups[(node.role, node.name or node.hint)].append(node)
+            groups[alike_key(node.role, node.name or node.hint)].append(node)
     alike = {key for key, members in groups.items() if len(members) > 1}
     for members in groups.values():
         if not 2 <= len(members) <= MAX_GROUP:
@@ -95,6 +111,8 @@ def mark_contexts(tree: "PageTree") -> None:
                 pass
             if widest is not None:
                 m.context = text_outside_controls(widest, CONTEXT_CHARS) or other_controls(widest, alike, CONTEXT_CHARS)
+                if len({n.name or n.hint for n in members}) > 1:  # names alike but for a number: a card per control
+                    m.card = text_outside_controls(widest, CARD_CHARS)
 
 
 def other_controls(root: "Node", alike: set[tuple[str, str]], limit: int) -> str:
@@ -107,7 +125,7 @@ def other_controls(root: "Node", alike: set[tuple[str, str]], limit: int) -> str
         node = stack.pop()
         read += 1
         if node.el.interactive:
-            if node.name and (node.role, node.name) not in alike:
+            if node.name and alike_key(node.role, node.name) not in alike:
                 names.append(node.name)
             continue
         stack.extend(c for c in reversed(node.children) if c.kept)

@@ -46,7 +46,7 @@ INPUT_ROLES = {
 class Node:
     __slots__ = ("el", "frame", "parent", "children", "kept", "self_visible", "text", "rest", "tokens",
                  "line_tokens", "atokens", "n_interactive", "bbox", "role", "index", "order", "name", "hint", "line",
-                 "modal_below", "context", "name_beside")
+                 "modal_below", "context", "card", "name_beside")
 
     def __init__(self, el: SnapshotElement, frame: int) -> None:
         self.el = el
@@ -70,6 +70,7 @@ class Node:
         self.line = ""   # cached outline line (render.node_line)
         self.modal_below = False  # a kept descendant is a modal: this node must split to free it
         self.context = ""  # an alike control's row or card text (tell_apart.py)
+        self.card = ""  # the longer card text of a control named alike but for a number (tell_apart.py)
         self.name_beside = False  # its name is the text beside it, no label of its own (render.accessible_name)
 
     @property

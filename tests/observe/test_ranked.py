@@ -5,7 +5,7 @@ from tests/support/htmlsnap.py, the pipeline's calls against the lexical stand-i
 from __future__ import annotations
 
 from companion.observe import PageObserver
-from companion.observe.ranked import number, off_extreme, ranked_rows
+from companion.observe.ranked import number, off_extreme, ranked_controls, ranked_rows
 from companion.pagemem.divide import divide_page
 from tests.support.htmlsnap import snapshot_from_html
 
@@ -89,3 +89,24 @@ def test_no_row_is_held_on_a_list_sorted_the_other_way_or_not_at_all():
     _, reverse = table(list(reversed(PRODUCTS)))
     _, shuffled = table([PRODUCTS[2], PRODUCTS[0], PRODUCTS[4], PRODUCTS[1], PRODUCTS[5], PRODUCTS[3]])
     assert off_extreme(ask, [reverse], "Candle") is None and off_extreme(ask, [shuffled], "Candle") is None
+
+
+# ---------------------------------------------------------------- alike controls, one per card
+
+
+def test_the_longest_duration_is_read_in_hours_and_minutes_or_minutes_alone():
+    cards = ["Flight 1 · 95 min Book for $300", "Flight 2 · 1 hour 50 minutes Book for $120", "Flight 3 · 2h Book for $80"]
+    ranked = ranked_controls("Pick the longest flight", cards)
+    assert ranked.best == [2] and ranked.values == ["95 min", "1 hour 50 minutes", "2h"] and ranked.said == "the longest duration"
+
+
+def test_the_highest_number_under_the_label_the_task_names():
+    ranked = ranked_controls("Open the hotel with the highest rating", ["Rating: 4.1 Reviews: 900 View", "Rating: 4.7 Reviews: 12 View"])
+    assert ranked.best == [1] and ranked.values == ["4.1", "4.7"] and ranked.said == "the highest rating"
+
+
+def test_no_ranking_when_a_card_holds_no_single_such_value():
+    assert ranked_controls("Buy the cheapest", ["Book for $5", "Book for $6 or $7"]) is None
+    assert ranked_controls("Buy the cheapest", ["Book for $5", "Book now"]) is None
+    assert ranked_controls("Buy the cheapest", ["Book for $5", "Book for $5"]) is None  # nothing to tell apart
+    assert ranked_controls("Buy a ticket", ["Book for $5", "Book for $6"]) is None

@@ -1,0 +1,47 @@
+"""A step whose clicks are refused twice for the one element a rule points at (NotYet.remedy) takes that element
+without asking the model again (agent/step.py). Real headless Chromium, the real extension, the scripted LLM, a
+fixture page of four fare cards."""
+
+from __future__ import annotations
+
+import re
+
+from companion.agent.loop import run_task
+from tests.support.agent_llm import index_of
+from tests.support.task_events import notes
+
+
+def _wrong_cards_then_end(wrong: list[str]):
+    """A model that picks each card of `wrong` in turn, then ends once a booking was made."""
+    left = list(wrong)
+
+    def choose(text: str, labels: list[str]) -> int:
+        if "Clicked button" in text or not left:
+            return index_of(labels, r"^end the task")
+        return index_of(labels, re.escape(left.pop(0)))
+    return choose
+
+
+def test_a_card_pointed_at_by_two_refusals_is_taken_without_a_third_choice(browser, pages, agent_llm, memory_dir):
+    # A model refused a dozen times for the one post's "like" chose every other control first, one call each.
+    agent_llm(choose=_wrong_cards_then_end(["Book for $320", "Book for $1,210", "Book for $450"]),
+                       answer=lambda text: "booked")
+    result = browser.run(run_task("Buy the ticket with the longest duration.", session=browser.session,
+                                  start_url=pages.url("fare_cards.html"), memory_dir=memory_dir, max_steps=2),
+                         timeout=300)
+
+    refusals = [n for n in notes(result) if "the longest duration, which is 14h 0m" in n]
+    assert len(refusals) == 2, notes(result)
+    assert any("taken as it said" in n for n in notes(result))
+    assert result.actions[0].startswith('Clicked button "Book for $95"'), result.actions
+    assert not any("Book for $450" in a for a in result.actions)  # the third wrong choice was never asked for
+
+
+def test_one_refusal_leaves_the_next_choice_to_the_model(browser, pages, agent_llm, memory_dir):
+    agent_llm(choose=_wrong_cards_then_end(["Book for $320", "Book for $95"]), answer=lambda text: "booked")
+    result = browser.run(run_task("Buy the ticket with the longest duration.", session=browser.session,
+                                  start_url=pages.url("fare_cards.html"), memory_dir=memory_dir, max_steps=2),
+                         timeout=300)
+
+    assert not any("taken as it said" in n for n in notes(result))
+    assert result.actions[0].startswith('Clicked button "Book for $95"'), result.actions
