@@ -347,6 +347,13 @@
     let runPieces = 0;
     const runMembers = [];
     const hasText = (s) => /\S/.test(s);
+    // The width its text takes (a Range over its contents), for an inline-block set apart by a wider box.
+    const WIDER_THAN_TEXT_PX = 2;
+    const textWidth = (el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return range.getBoundingClientRect().width;
+    };
     // run_text is sent only when it says more than the element's own text; its members are marked in_run.
     const setRun = (rec, run, ownText, from) => {
       const joined = run.replace(/\s+/g, " ").trim();
@@ -512,16 +519,23 @@
       }
       if (tag === "br") return visible ? " " : undefined;
       // Inline (display: inline, seen, with content): its text is part of the enclosing run. Horizontal
-      // margin, padding or border set it apart from its neighbours as a space would.
+      // margin, padding or border set it apart from its neighbours as a space would. An inline-block holding
+      // text alone reads the same way ("<span>j</span><span>y</span>", each letter skewed, reads "jy", not
+      // "j y", which the default model typed), unless its box is wider than its text (a set width: a column).
       let inline = false;
       let before = "";
       let after = "";
       if (visible && el.firstChild !== null && PHRASING_TAGS.has(tag)) {
         const cs = getComputedStyle(el);
-        if (cs.display === "inline") {
+        const textBlock = cs.display === "inline-block" && el.children.length === 0;
+        if (cs.display === "inline" || textBlock) {
           inline = true;
           if (parseFloat(cs.marginLeft) + parseFloat(cs.paddingLeft) + parseFloat(cs.borderLeftWidth) > 0) before = " ";
           if (parseFloat(cs.marginRight) + parseFloat(cs.paddingRight) + parseFloat(cs.borderRightWidth) > 0) after = " ";
+          if (textBlock && !(before && after) && el.offsetWidth - textWidth(el) > WIDER_THAN_TEXT_PX) {
+            before = " ";
+            after = " ";
+          }
         }
       }
       const outerPlain = runPlain;

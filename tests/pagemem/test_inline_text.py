@@ -64,3 +64,14 @@ def test_flex_items_are_not_run_together(inline):
     assert _element(snapshot, id="row").run_text is None
     lines = _lines(pm)
     assert "- text: Left cell" in lines and "- text: Right cell" in lines
+
+
+def test_letters_in_boxes_of_their_own_read_as_one_word(inline):
+    # Each letter an inline-block, skewed: the default model typed "j y E" for "jyE".
+    _, pm = inline
+    assert "- text: jyE" in _lines(pm), _lines(pm)
+
+
+def test_inline_blocks_wider_than_their_text_read_as_separate_words(inline):
+    _, pm = inline
+    assert "- text: Quantity Price" in _lines(pm), _lines(pm)
