@@ -16,9 +16,10 @@ from companion.act import action_strings as say
 from companion.act.context import AgentContext
 from companion.act.confirmation import confirm_action
 from companion.act.elements import field_description, label
-from companion.act.errors import ActionFailed, NoOp
+from companion.act.errors import ActionFailed, NoOp, NotYet
 from companion.act.named_fields import (
-    arithmetic_value, copied_value, field_for_value, nth_word_value, page_value_for, set_option_for, value_named_for,
+    arithmetic_value, copied_value, field_for_value, nth_word_value, page_value_for, set_option_for, set_value_for,
+    value_named_for,
 )
 from companion.act.prefilter import selecting_noop, toggle_noop, typing_noop
 from companion.bridge.errors import BridgeDisconnected, BridgeError
@@ -27,7 +28,7 @@ from companion.pagemem.model import Element
 from companion.pagemem.widgets import is_text_field
 from companion.protocol import ActionResult
 from companion.task_asks import asks_deletion, deletes
-from companion.text import as_quoted, in_asked_case, without_quote_marks
+from companion.text import as_quoted, in_asked_case, names_in, without_quote_marks
 
 log = logging.getLogger(__name__)
 
@@ -169,7 +170,27 @@ async def enter_input(ctx: AgentContext, el: Element, *, value: str | None = Non
             # A value the task ties to another empty field goes there ("directed by Mosley": the director's field);
             # the default model typed it into the genre's.
             el = field_for_value(ctx.task, value, el, list(ctx.pagemem.all_elements())) or el
+            check_page_text_kept(ctx, el)
     return await type_text(ctx, el, value)
+
+
+def check_page_text_kept(ctx: AgentContext, el: Element) -> None:
+    """Typing the model's text over what the page put in a field (a forward's message body), while the task does
+    not name that field and one other text field is empty, is refused once with the empty one: the default model,
+    forwarding a mail, typed the sender's name over the body and left "To" empty. Chosen again, it is typed."""
+    if ctx.pagemem is None or el.clicked or el.is_password or not (el.value or "").strip():
+        return
+    if names_in(ctx.task, el.name or "") or set_value_for(ctx.task, el) is not None:
+        return  # the task names the field: changing its text is what it asks
+    warning = (el.key, ("page text",))
+    empty = [e for e in ctx.pagemem.all_elements() if e.key != el.key and is_text_field(e) and not e.disabled
+             and not e.is_password and not (e.value or "").strip()]
+    if len(empty) != 1 or warning in ctx.submit_warnings:
+        return
+    ctx.submit_warnings.add(warning)
+    held = " ".join(el.value.split())
+    raise NotYet(f"not typed: {label(el)} holds the page's text (\"{held[:40]}{'…' if len(held) > 40 else ''}\"), which "
+                 f"typing would replace, and {label(empty[0])} is empty: fill that, or this again", remedy=empty[0].ref)
 
 
 async def select_option(ctx: AgentContext, el: Element, *, field_hint: str = "") -> str:
