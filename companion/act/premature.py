@@ -562,6 +562,8 @@ def check_glyph_named(ctx: AgentContext, el: Element) -> None:
         if not meaning or any((e.name or e.text).strip() == quote.strip() for e in shown):
             continue
         means = [e for e in shown if names_in(e.name or e.text, meaning)]
+        if len(means) > 1:  # a title bar's close button and the icon inside it that shares its name: the button
+            means = [e for e in means if e.role in ("button", "link")] or means
         if len(means) != 1 or means[0].key == el.key or names_in(el.name or el.text, meaning):
             return
         ctx.submit_warnings.add((el.key, ("glyph",)))

@@ -73,3 +73,14 @@ async def test_a_control_other_than_the_close_one_is_refused_once_for_the_quoted
     assert 'the task\'s "x" is the close control, button "Close"' in str(refused.value), refused.value
     await execute(ctx, candidate_for(ctx, "Close"), "scripted")
     assert text_of(browser, "#did") == "x"
+
+
+async def test_the_close_button_is_meant_by_the_quoted_x_though_an_icon_beside_it_is_named_close_too(
+        browser, open_page, make_ctx):
+    # A dialog library's title bar: a generic "Close" beside the button "Close"; the default model clicked "OK".
+    open_page("dialog_close_icon.html")
+    ctx = await make_ctx('Click the button in the dialog box labeled "x".')
+    assert sum((e.name or e.text) == "Close" for e in ctx.pagemem.all_elements()) == 2
+    with pytest.raises(NotYet) as refused:
+        await execute(ctx, candidate_for(ctx, "OK"), "scripted")
+    assert 'the task\'s "x" is the close control, button "Close"' in str(refused.value), refused.value
