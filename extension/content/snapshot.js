@@ -347,6 +347,7 @@
     let runPieces = 0;
     const runMembers = [];
     const hasText = (s) => /\S/.test(s);
+    const SVG_NS = "http://www.w3.org/2000/svg";
     // The width its text takes (a Range over its contents), for an inline-block set apart by a wider box.
     const WIDER_THAN_TEXT_PX = 2;
     const textWidth = (el) => {
@@ -414,6 +415,12 @@
         }
       }
       if ((tag === "audio" || tag === "video") && el.controls) interactive = true;
+      // A shape inside a walked svg (a pie menu's hub) is named by its own <title>, as a screen reader names it.
+      if (el.namespaceURI === SVG_NS && tag !== "svg" && !(rec.attrs && rec.attrs.title)) {
+        const title = el.querySelector(":scope > title");
+        const said = title ? title.textContent.replace(/\s+/g, " ").trim() : "";
+        if (said) (rec.attrs ??= {}).title = cap(said, MAX_TEXT);
+      }
 
       const at = out.length;
       out.push(rec);

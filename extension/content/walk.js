@@ -12,6 +12,9 @@
   // Content of these is never shown to a user, and svg internals are drawing detail, not page structure.
   const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "meta", "link", "head"]);
   const LEAF_TAGS = new Set(["svg", "math"]);
+  // ... except a small svg with words in it: a pie menu or a dial drawn as shapes with <text> labels, whose items
+  // a person clicks (they show a pointer). An icon has no <text>; a chart of hundreds of marks stays one picture.
+  const MAX_SVG_WALKED = 120;
   // A pathological page can nest deeper than the JS stack; what lies below this is not worth a crash.
   const MAX_DEPTH = 1000;
 
@@ -47,7 +50,8 @@
   }
 
   function isLeaf(el) {
-    return LEAF_TAGS.has(el.localName);
+    if (!LEAF_TAGS.has(el.localName)) return false;
+    return el.localName !== "svg" || !el.querySelector("text") || el.getElementsByTagName("*").length > MAX_SVG_WALKED;
   }
 
   // Finds the element with a given id by walking the same tree the snapshot walks.
