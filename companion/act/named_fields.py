@@ -98,9 +98,34 @@ def untyped_values(task: str, fields: list[Element], typed_secrets: frozenset[tu
         return []
     held = {normalized(e.value or "") for e in texts if not e.is_password}
     names = {normalized(n) for e in fields for n in (e.name, e.text) if n}
-    quoted = [q for q in quoted_as_written(task) if normalized(q) not in held | names]
+    bounds = affixes(task)
+    fitted = {normalized(a) for a in bounds if a} if bounds and any(fits_affixes(v, *bounds) for v in held) else set()
+    quoted = [q for q in quoted_as_written(task) if normalized(q) not in held | names | fitted]
     formatted = [v for e in empty if (v := formatted_value(task, e)) and normalized(v) not in held]
     return list(dict.fromkeys(quoted + formatted))
+
+
+# "an item that starts with "Ni" and ends with "ria"": the value is not given, only how it begins and ends.
+_AFFIX = re.compile(r"\b(?P<which>start|begin|end)(?:s|ing)?\s+with\s+[\"“']?(?P<text>[^\"”'\s,.;]+)", re.I)
+
+
+def affixes(task: str) -> tuple[str, str] | None:
+    """How the value the task asks for begins and ends ("starts with "Ni" and ends with "ria"": ("Ni", "ria");
+    either may be ""), or None when the task says neither."""
+    start = end = ""
+    for m in _AFFIX.finditer(task):
+        if m.group("text").lower() in STOPWORDS:  # "begin with the end in mind"
+            continue
+        if m.group("which").lower() == "end":
+            end = end or m.group("text")
+        else:
+            start = start or m.group("text")
+    return (start, end) if start or end else None
+
+
+def fits_affixes(text: str, start: str, end: str) -> bool:
+    t = text.strip().lower()
+    return bool(t) and t.startswith(start.lower()) and t.endswith(end.lower())
 
 
 def unset_named(task: str, fields: list[Element], typed_secrets: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()) -> list[str]:

@@ -17,6 +17,7 @@ from companion.act.context import AgentContext
 from companion.act.elements import declares_suggestions, is_form_field, label
 from companion.act.errors import ActionFailed, NoOp
 from companion.act.models import Outcome
+from companion.act.named_fields import affixes, fits_affixes
 from companion.act.paging import choose_paged
 from companion.pagemem.identity import normalize_name
 from companion.pagemem.model import Element
@@ -46,6 +47,11 @@ async def search(ctx: AgentContext, field: Element, *, press: bool = True, value
     """value: the text to type (SubmitForm asks for it with the form's prompt); None: EnterInput asks, for a search
     box what to search for (search_query: asked which words to type, the 1.5B model copied the box's description
     for a task phrased as a question), for an autocomplete field the text it takes (input_value)."""
+    bounds = affixes(ctx.task) if not press else None
+    if value is None and bounds and bounds[0]:
+        # "an item that starts with "Ni" and ends with "ria"": the start is what to type, and the suggestion that
+        # fits both is the value (the default model typed an invented "Nierra", on two tasks of one seed).
+        value = bounds[0]
     try:
         actions = [await enter_input(ctx, field, value=value, prompt="search_query" if press else "input_value")]
     except NoOp:
@@ -72,6 +78,8 @@ async def search(ctx: AgentContext, field: Element, *, press: bool = True, value
         suggestions = []  # a field that only turned the browser's completion off: what appeared suggests nothing typed
     if suggestions:
         index = None if press else only_match(query, suggestions)
+        if bounds and (fitting := [i for i, e in enumerate(suggestions) if fits_affixes(e.name or e.text, *bounds)]):
+            index = fitting[0] if len(fitting) == 1 else index
         if index is None:
             variables = {"task": ctx.task, "history": ctx.history_text(), "query": query}
             index = (await choose_paged("search_suggestion", variables, [label(e) for e in suggestions], key="suggestions",

@@ -38,3 +38,18 @@ async def test_a_field_whose_list_holds_nothing_typed_is_only_typed_into(browser
     outcome = await execute(ctx, candidate_for(ctx, "From"), "scripted")
     assert outcome.actions == ['Typed "Paris" into textbox "From"']
     assert [r.prompt for r in server.requests] == ["input_value"]
+
+
+async def test_the_start_the_task_gives_is_typed_and_the_suggestion_fitting_start_and_end_is_picked(
+        browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    # 'Enter an item that starts with "Ni" and ends with "ria"': the default model typed an invented "Nierra".
+    server = scripted_llm(rules=[])
+    llm_client_for(server)
+    open_page("plain_autocomplete.html")
+    ctx = await make_ctx('Fly from the airport that starts with "Li" and ends with "(LIS)", then press Search.')
+    outcome = await execute(ctx, candidate_for(ctx, "From"), "scripted")
+    assert outcome.actions[0] == 'Typed "Li" into textbox "From"', outcome.actions
+    assert "Lisbon, Portugal (LIS)" in outcome.actions[-1], outcome.actions  # "Chicago, IL" holds "li" too
+    await execute(ctx, candidate_for(ctx, "Search"), "scripted")  # "(LIS)" is not asked to be typed: it ends the value
+    assert text_of(browser, "#result") == "from Lisbon, Portugal (LIS)"
+    assert server.requests == []
