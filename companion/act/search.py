@@ -48,9 +48,10 @@ async def search(ctx: AgentContext, field: Element, *, press: bool = True, value
     box what to search for (search_query: asked which words to type, the 1.5B model copied the box's description
     for a task phrased as a question), for an autocomplete field the text it takes (input_value)."""
     bounds = affixes(ctx.task) if not press else None
-    if value is None and bounds and bounds[0]:
+    if bounds and bounds[0] and not (value and fits_affixes(value, *bounds)):
         # "an item that starts with "Ni" and ends with "ria"": the start is what to type, and the suggestion that
-        # fits both is the value (the default model typed an invented "Nierra", on two tasks of one seed).
+        # fits both is the value (the default model typed an invented "Nierra", on two tasks of one seed; a form's
+        # value for the field is replaced too unless it fits both).
         value = bounds[0]
     try:
         actions = [await enter_input(ctx, field, value=value, prompt="search_query" if press else "input_value")]
