@@ -348,6 +348,8 @@
     const runMembers = [];
     const hasText = (s) => /\S/.test(s);
     const SVG_NS = "http://www.w3.org/2000/svg";
+    const STEP_GLYPHS = new Set(["+", "-", "−", "–", "＋", "▲", "▼", "▴", "▾", "˄", "˅"]);
+    const isStepGlyph = (el) => el.childElementCount === 0 && STEP_GLYPHS.has((el.textContent || "").trim());
     // The width its text takes (a Range over its contents), for an inline-block set apart by a wider box.
     const WIDER_THAN_TEXT_PX = 2;
     const textWidth = (el) => {
@@ -462,6 +464,10 @@
           interactive = true;
           childPointerCtx = true;
           rec.drag = true;
+        } else if (style.userSelect === "none" && isStepGlyph(el)) {
+          // A lone "+" or "-" whose text cannot be selected: a quantity stepper a script listens to, drawn with
+          // no pointer (a menu's "+" beside each dish: the default model saw no way to add one and sent the order).
+          interactive = true;
         }
       }
       if (visible) rec.visible = true;
