@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from companion.pagemem.model import Element, PageSection
-from companion.pagemem.widgets import is_submit_like, is_text_field
+from companion.pagemem.widgets import is_page_link_name, is_submit_like, is_text_field
 
 # Irreversible-looking: money, deletion, sending. Matched on the accessible name/text of a button or link.
 IRREVERSIBLE_WORDS = re.compile(
@@ -100,7 +100,9 @@ def probably_opens_something(el: Element, explored: set[str] | None, key: str | 
         return True
     if el.expanded is not None or "aria-expanded" in el.attrs:
         return True
-    if el.explored:
+    if el.explored or (el.role == "link" and is_page_link_name(el.name or el.text)):
+        # A pagination bar's link shows the list's next page, no menu: what it shows is the next step's to read
+        # (asked to pick among page 2's results as among a menu's entries, the model took the first).
         return False
     if explored is None or key is None:
         return True

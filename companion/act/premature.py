@@ -23,6 +23,8 @@ transcripts on pages nobody tuned for:
   - check_glyph_named: a control other than the one a glyph the task quotes means ("x": the close button);
   - check_unasked_prompt: the OK of a prompt asking what the task says nothing of, while it has a Cancel;
   - check_ordinal: a control of the kind the task counts ("the 1st checkbox") that is not at that place;
+  - check_nth_result: a result other than the one the task counts ("the 6th search result"), counted over the
+    list's pages (act/nth_result.py);
   - check_superlative: one of alike controls, one per card ("Book for $…"), whose card does not hold the extreme
     the task's superlative asks for ("the shortest duration", "the cheapest"; observe/ranked.ranked_controls);
   - check_reads_only: in a question, a field or the submit button of a form that sends changes (POST) or edits the
@@ -42,6 +44,7 @@ from companion.act.confirmation import submission
 from companion.act.context import AgentContext
 from companion.act.elements import is_empty, is_form_field, is_native_select, label
 from companion.act.errors import NotYet
+from companion.act.nth_result import nth_result
 from companion.act.named_fields import NTH_KIND, fields_in_scope, is_checkbox, names_action, of_named_kind, unset_named
 from companion.act.prefilter import element_skip_reason
 from companion.observe.ranked import ranked_controls
@@ -68,6 +71,7 @@ def check_premature(ctx: AgentContext, el: Element, section: PageSection | None)
     check_box_named(ctx, el)
     check_ordinal(ctx, el)
     check_superlative(ctx, el)
+    check_nth_result(ctx, el)
     check_kind_named(ctx, el)
     check_glyph_named(ctx, el)
     check_unasked_prompt(ctx, el)
@@ -390,12 +394,14 @@ def is_closed_opener(e: Element) -> bool:
 
 
 def _page_text(pagemem) -> str:
-    """What the page shows as text: its sections' details (their items' too) and its elements' names."""
+    """What the page shows as text: its sections' details (their items' too), its elements' names, and what its
+    fields hold (the words typed into a search box are on the page: the results under it need not repeat them)."""
     def walk(sections):
         for sec in sections:
             yield sec.details
             yield from walk(sec.items)
-    return " ".join([*walk(pagemem.sections), *(e.name or e.text or "" for e in pagemem.all_elements())])
+    return " ".join([*walk(pagemem.sections), *(e.name or e.text or "" for e in pagemem.all_elements()),
+                     *(e.value or "" for e in pagemem.all_elements() if not e.is_password)])
 
 
 def _is_paging(e: Element) -> bool:
@@ -416,7 +422,8 @@ def check_target_hidden(ctx: AgentContext, el: Element) -> None:
     if ctx.pagemem is None or is_form_field(el) or submits(el) or _is_paging(el):
         return
     shown = [e for e in ctx.pagemem.all_elements() if not e.disabled]
-    names = [n for e in shown if (n := e.name or e.text)]
+    # A field's value counts: the words typed into a search box are on the page (its results need not repeat them).
+    names = [n for e in shown if (n := e.name or e.text)] + [e.value for e in shown if e.value and not e.is_password]
     missing = [q for q in quoted_as_written(ctx.task) if not any(names_in(n, q) for n in names)]
     if not missing and not el.url and not is_closed_opener(el):
         text = _page_text(ctx.pagemem)
@@ -520,6 +527,21 @@ def check_superlative(ctx: AgentContext, el: Element) -> None:
     best = ranked.best[0]
     raise NotYet(f"not clicked yet: the task asks for {ranked.said}, which is {ranked.values[best]} ({label(alike[best])}); "
                  f"this one's is {ranked.values[mine]}: choose that, or this again", remedy=alike[best].ref)
+
+
+def check_nth_result(ctx: AgentContext, el: Element) -> None:
+    """A result link other than the one the task counts ("click the 6th search result"), counted over the list's
+    pages, is refused once with it or with the page link toward it (act/nth_result.py). Chosen again, it is
+    clicked."""
+    if ctx.pagemem is None or el.role != "link" or (el.key, ("nth result",)) in ctx.submit_warnings:
+        return
+    found = nth_result(ctx.task, ctx.pagemem)
+    if found is None or not any(r.key == el.key for r in found.results) or (
+            found.target is not None and found.target.key == el.key):
+        return
+    ctx.submit_warnings.add((el.key, ("nth result",)))
+    raise NotYet(f"not clicked yet: {found.where()}: choose that, or this again",
+                 remedy=found.way.ref if found.way is not None else None)
 
 
 # "Click on a "text" widget", "click the checkbox", "focus into the text area": the kind of control the task acts on.

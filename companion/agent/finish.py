@@ -49,6 +49,7 @@ from companion import llm
 from companion.act.elements import SEARCH_WORDS, is_search_field, label
 from companion.act.list_choices import is_paging_link, names_facet
 from companion.act.named_fields import fields_in_scope, names_action, unset_named
+from companion.act.nth_result import nth_result
 from companion.act.prefilter import element_skip_reason
 from companion.agent.seen_text import SeenText
 from companion.llm.answers import FinalAnswer, Verification
@@ -559,6 +560,12 @@ class EndGate:
             said = [f"the value(s) {', '.join(invented)} appear on no page visited so far"] if invented else []
             said += [str(p) for p in misplaced]
             return Refused("; ".join(said), "unseen")
+        # Before the rules that only say something is undone: this one names the way.
+        counted = nth_result(self.task, f.pagemem)
+        if counted is not None and counted.way is not None and ("nth result", counted.current) not in self.end_warnings \
+                and not (counted.target is not None and counted.target.clicked):
+            self.end_warnings.add(("nth result", counted.current))  # once a page: page 2 may be where it is
+            return Refused(counted.where(), "rule", remedy=counted.way.ref)
         unacted = unacted_at_last_step(self.task, f.done, f.last_step)
         if unacted:
             return Refused(unacted, "rule")

@@ -446,6 +446,14 @@ def in_column_header(node: Node) -> bool:
     return False
 
 
+def _selected_item(node: Node) -> bool:
+    """A link alone in a list item the page marks chosen by its class (`<li class="active"><a>2</a></li>`: a
+    pagination bar's current page, a Bootstrap tab): the link is the chosen one."""
+    p = node.parent
+    return (node.role == "link" and p is not None and p.el.tag == "li" and selected_by_class("listitem", p.el.attrs)
+            and sum(c.el.interactive for c in p.children) == 1)
+
+
 def make_element(node: Node) -> Element:
     el = node.el
     a = el.attrs
@@ -467,7 +475,8 @@ def make_element(node: Node) -> Element:
         ref=ElementRef(frame=node.frame, id=el.id), index=node.index, tag=el.tag, role=node.role, name=node.name,
         hint=node.hint,
         attrs={k: a[k] for k in ELEMENT_ATTRS if k in a}, text=node.text, box=el.box,
-        checked=el.checked, selected=el.selected if el.selected is not None else (selected_by_class(node.role, a) or None),
+        checked=el.checked, selected=el.selected if el.selected is not None else (
+            selected_by_class(node.role, a) or _selected_item(node) or None),
         disabled="disabled" in a or a.get("aria-disabled", "").lower() == "true",
         expanded=None if expanded is None else expanded.lower() == "true",
         required="required" in a or a.get("aria-required", "").lower() == "true",
