@@ -23,6 +23,7 @@ transcripts on pages nobody tuned for:
   - check_glyph_named: a control other than the one a glyph the task quotes means ("x": the close button);
   - check_unasked_prompt: the OK of a prompt asking what the task says nothing of, while it has a Cancel;
   - check_ordinal: a control of the kind the task counts ("the 1st checkbox") that is not at that place;
+  - check_parity: "Odd" chosen for an even number, or "Even" for an odd one (the item's number is its context);
   - check_nth_result: a result other than the one the task counts ("the 6th search result"), counted over the
     list's pages (act/nth_result.py);
   - check_superlative: one of alike controls, one per card ("Book for $…"), whose card does not hold the extreme
@@ -72,6 +73,7 @@ def check_premature(ctx: AgentContext, el: Element, section: PageSection | None)
     check_ordinal(ctx, el)
     check_superlative(ctx, el)
     check_nth_result(ctx, el)
+    check_parity(ctx, el)
     check_kind_named(ctx, el)
     check_glyph_named(ctx, el)
     check_unasked_prompt(ctx, el)
@@ -527,6 +529,30 @@ def check_superlative(ctx: AgentContext, el: Element) -> None:
     best = ranked.best[0]
     raise NotYet(f"not clicked yet: the task asks for {ranked.said}, which is {ranked.values[best]} ({label(alike[best])}); "
                  f"this one's is {ranked.values[mine]}: choose that, or this again", remedy=alike[best].ref)
+
+
+_PARITY = {"odd": 1, "even": 0}
+_INTEGER = re.compile(r"^\s*[-−+]?\d+\s*$")
+
+
+def check_parity(ctx: AgentContext, el: Element) -> None:
+    """"Odd" chosen for an item whose number is even, or "Even" for an odd one (the number is the item's text:
+    `button "Odd" (for "0")`), is refused once with the other button of that item: the default model marked 0 and
+    -1 both odd. Chosen again, it is clicked."""
+    name = (el.name or el.text).strip().lower()
+    if ctx.pagemem is None or name not in _PARITY or not _INTEGER.match(el.context or "") or \
+            (el.key, ("parity",)) in ctx.submit_warnings:
+        return
+    number = int(el.context.strip().replace("−", "-"))
+    if number % 2 == _PARITY[name]:
+        return
+    other = next((e for e in ctx.pagemem.all_elements() if e.context == el.context and e.role == el.role
+                  and (e.name or e.text).strip().lower() == ("even" if name == "odd" else "odd")), None)
+    if other is None:
+        return
+    ctx.submit_warnings.add((el.key, ("parity",)))
+    raise NotYet(f"not clicked yet: {number} is {'even' if number % 2 == 0 else 'odd'}, so {label(other)} is its choice: "
+                 "choose that, or this again", remedy=other.ref)
 
 
 def check_nth_result(ctx: AgentContext, el: Element) -> None:

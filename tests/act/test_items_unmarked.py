@@ -47,3 +47,21 @@ async def test_chosen_again_with_the_same_items_left_the_submit_is_clicked(brows
         await execute(ctx, candidate_for(ctx, "Submit"), "scripted")
     outcome = await execute(ctx, candidate_for(ctx, "Submit"), "scripted")
     assert outcome.actions == ['Clicked button "Submit"']
+
+
+async def test_odd_for_an_even_number_is_refused_once_with_its_even(browser, open_page, make_ctx):
+    # The default model marked 0 and -1 both odd.
+    open_page("odd_even_rows.html")
+    ctx = await make_ctx(TASK)
+    with pytest.raises(NotYet) as refused:
+        await execute(ctx, _choice(ctx, "Odd", "-4"), "scripted")
+    assert 'not clicked yet: -4 is even, so button "Even" (for "-4") is its choice' in str(refused.value), refused.value
+    outcome = await execute(ctx, _choice(ctx, "Odd", "-4"), "scripted")  # chosen again: clicked
+    assert outcome.actions == ['Clicked button "Odd" (for "-4")'], outcome.actions
+
+
+async def test_the_choice_that_fits_the_number_is_clicked_at_once(browser, open_page, make_ctx):
+    open_page("odd_even_rows.html")
+    ctx = await make_ctx(TASK)
+    outcome = await execute(ctx, _choice(ctx, "Odd", "3"), "scripted")
+    assert outcome.actions == ['Clicked button "Odd" (for "3")'], outcome.actions
