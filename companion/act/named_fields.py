@@ -134,7 +134,21 @@ def unset_named(task: str, fields: list[Element], typed_secrets: frozenset[tuple
     if not left and (unplaced := words_unplaced(task, fields, typed_secrets)):
         words, empty = unplaced
         left.append(f'the task\'s words "{words}" are in no field, and {label(empty)} is empty')
-    return left + [what for el in fields if (what := unset_choice(task, el))]
+    return left + [what for el in fields if (what := unset_choice(task, el))] + counted_unchecked(task, fields)
+
+
+def counted_unchecked(task: str, fields: list[Element]) -> list[str]:
+    """The boxes and radios the task counts by kind ("click the 2nd checkbox"), unchecked: the default model set the
+    slider the task asks for and pressed Submit with the counted box unticked."""
+    left = []
+    for m in NTH_KIND.finditer(task):
+        if not re.match(r"check|radio", m.group("kind"), re.I):
+            continue
+        of_kind = [e for e in fields if of_named_kind(m.group("kind"), e) and not e.disabled]
+        at = place(m.group("nth"), len(of_kind))
+        if 1 <= at <= len(of_kind) and not of_kind[at - 1].checked:
+            left.append(f"{label(of_kind[at - 1])} ({m.group(0)}, {at} of {len(of_kind)}) is not checked")
+    return left
 
 
 # Words that say what to do or where, not a value to type ("Search for saga movies ... and press Submit").

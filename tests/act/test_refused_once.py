@@ -390,6 +390,23 @@ async def test_once_the_counted_checkbox_is_used_another_of_its_kind_is_refused_
     assert browser.driver.find_element(By.ID, "c1").is_selected()
 
 
+async def test_a_submit_while_the_counted_checkbox_is_unticked_is_refused_once(browser, open_page, make_ctx):
+    # "Select 5 with the slider, click the 2nd checkbox, then hit Submit": the default model set the slider and
+    # pressed Submit.
+    open_page("three_boxes.html")
+    ctx = await make_ctx("Click the 2nd checkbox, then hit Submit.")
+    said = await _twice(ctx, "Submit")
+    assert "(the 2nd checkbox, 2 of 3) is not checked" in said, said
+
+
+async def test_a_submit_with_the_counted_checkbox_ticked_is_clicked_at_once(browser, open_page, make_ctx):
+    open_page("three_boxes.html")
+    browser.driver.find_element(By.ID, "c2").click()
+    ctx = await make_ctx("Click the 2nd checkbox, then hit Submit.")
+    outcome = await execute(ctx, candidate_for(ctx, "Submit"), "scripted")
+    assert outcome.actions == ['Clicked button "Submit"'], outcome.actions
+
+
 async def test_an_entry_clicked_while_the_quoted_one_is_behind_a_submenu_is_refused_once(browser, open_page, make_ctx):
     # The default model clicked "Save" for "Play", which was under "Playback".
     open_page("nested_menu.html")
