@@ -51,6 +51,7 @@ from companion.act.list_choices import is_paging_link, names_facet
 from companion.act.named_fields import fields_in_scope, names_action, unset_named
 from companion.act.nth_result import nth_result
 from companion.act.prefilter import element_skip_reason
+from companion.act.premature import is_closed_opener
 from companion.agent.seen_text import SeenText
 from companion.llm.answers import FinalAnswer, Verification
 from companion.llm.fit import declare
@@ -142,15 +143,37 @@ def unclicked_named(task: str, pagemem: PageMem | None, done: list[str]) -> tupl
     the section holding "enim," and ended, its answer "Clicked tab 'Section #1'", and the verifier agreed."""
     if pagemem is None or is_question(task):
         return None
-    named = {n.strip().lower() for a in done for n in _ACTION_NAME.findall(a)}
-    for quote in quoted_as_written(task):
+    for quote in _quotes_to_click(task, done):
         wanted = quote.strip().lower()
-        if not wanted or wanted in named or not re.search(
-                rf"\b(?:click|press|tap|select|choose)\b[^.\"]*\"{re.escape(quote)}\"", task, re.I):
-            continue
         shown = [e for e in pagemem.all_elements() if not e.disabled and (e.name or e.text).strip().lower() == wanted]
         if len(shown) == 1:
             return quote, shown[0].ref
+    return None
+
+
+def _quotes_to_click(task: str, done: list[str]) -> list[str]:
+    """The names the task quotes after a verb of clicking ('click on the link "enim,"') that no action named."""
+    named = {n.strip().lower() for a in done for n in _ACTION_NAME.findall(a)}
+    return [q for q in quoted_as_written(task) if q.strip() and q.strip().lower() not in named and re.search(
+        rf"\b(?:click|press|tap|select|choose)\b[^.\"]*\"{re.escape(q)}\"", task, re.I)]
+
+
+def hidden_click_target(task: str, pagemem: PageMem | None, done: list[str]) -> tuple[str, Element] | None:
+    """What the task asks to click by a quoted name that no element of this page bears and no action named, while a
+    tab or section of the page is closed and was never opened: (the quote, the first such opener), else None. The
+    default model opened one tab of three, did not find "Nisl" there, and ended with "Clicked tab 'Tab #2'"."""
+    if pagemem is None or is_question(task):
+        return None
+    shown = [e for e in pagemem.all_elements() if not e.disabled]
+    for quote in _quotes_to_click(task, done):
+        if any((e.name or e.text).strip().lower() == quote.strip().lower() for e in shown):
+            continue
+        closed = [e for e in shown if is_closed_opener(e) and not e.clicked]
+        # The ones after the last opened, first, as a person goes through tabs (one shown at the start was seen).
+        last = max((e.index for e in shown if e.clicked and (e.role == "tab" or e.expanded is not None)), default=-1)
+        closed.sort(key=lambda e: (e.index < last, e.index))
+        if closed:
+            return quote, closed[0]
     return None
 
 
@@ -581,6 +604,11 @@ class EndGate:
             self.end_warnings.add(("unclicked", target[0]))
             return Refused(f'the task asks to click "{target[0]}", which is on this page and was not clicked', "rule",
                            remedy=target[1])
+        hidden = hidden_click_target(self.task, f.pagemem, f.done)
+        if hidden and ("hidden target", hidden[1].key) not in self.end_warnings:
+            self.end_warnings.add(("hidden target", hidden[1].key))
+            return Refused(f'the task asks to click "{hidden[0]}", which no element on this page bears; {label(hidden[1])} '
+                           "is closed and was not opened yet", "rule", remedy=hidden[1].ref)
         verb = unpressed_verb(self.task, f.done + f.already_so)
         if verb and ("unpressed verb", verb) not in self.end_warnings:  # once: the site may name it otherwise
             self.end_warnings.add(("unpressed verb", verb))
