@@ -249,7 +249,8 @@ async def test_switch_tab_is_offered_only_with_several_tabs(scripted_llm, llm_cl
 ROUTES = """<form><input aria-label="Name"><input type="search" aria-label="Find"><select aria-label="Size"><option>S</option></select>
 <input type="file" aria-label="Photo"><input type="checkbox" aria-label="Gift">
 <input role="combobox" aria-autocomplete="list" aria-label="City"></form>
-<div><button aria-haspopup="menu">Account</button><button>Copy link</button><a href="/next">Next page</a></div>"""
+<div><button aria-haspopup="menu">Account</button><button>Copy link</button><a href="/shipping">Shipping details</a>
+<a href="/list?page=2">Next page</a></div>"""
 
 
 def test_element_action_decision_tree():
@@ -257,8 +258,10 @@ def test_element_action_decision_tree():
     ctx = ctx_for(pm)
     route = {e.name: element_route(ctx, e) for e in pm.all_elements()}
     assert route == {"Name": "input", "Find": "search", "Size": "select", "Photo": "upload", "Gift": "check",
-                     "City": "autocomplete", "Account": "dropdown", "Copy link": "copy", "Next page": "dropdown"}  # never explored: may open something
-    link = next(e for e in pm.all_elements() if e.name == "Next page")
+                     "City": "autocomplete", "Account": "dropdown", "Copy link": "copy",
+                     "Shipping details": "dropdown",  # never explored: may open something
+                     "Next page": "click"}  # a pagination link shows the next page, no menu
+    link = next(e for e in pm.all_elements() if e.name == "Shipping details")
     link.explored = True
     assert element_route(ctx, link) == "click"
     account = next(e for e in pm.all_elements() if e.name == "Account")
