@@ -170,27 +170,34 @@ async def enter_input(ctx: AgentContext, el: Element, *, value: str | None = Non
             # A value the task ties to another empty field goes there ("directed by Mosley": the director's field);
             # the default model typed it into the genre's.
             el = field_for_value(ctx.task, value, el, list(ctx.pagemem.all_elements())) or el
-            check_page_text_kept(ctx, el)
+            check_page_text_kept(ctx, el, value)
     return await type_text(ctx, el, value)
 
 
-def check_page_text_kept(ctx: AgentContext, el: Element) -> None:
+def check_page_text_kept(ctx: AgentContext, el: Element, value: str) -> None:
     """Typing the model's text over what the page put in a field (a forward's message body), while the task does
-    not name that field and one other text field is empty, is refused once with the empty one: the default model,
-    forwarding a mail, typed the sender's name over the body and left "To" empty. Chosen again, it is typed."""
+    not name that field, is refused once when one other text field is empty (pointing at it) or another field
+    holds that very text: the default model, forwarding a mail, typed the sender's name over the body and left "To"
+    empty, and on another seed typed the recipient over the body after putting it in "To". Chosen again, it is
+    typed."""
     if ctx.pagemem is None or el.clicked or el.is_password or not (el.value or "").strip():
         return
     if names_in(ctx.task, el.name or "") or set_value_for(ctx.task, el) is not None:
         return  # the task names the field: changing its text is what it asks
     warning = (el.key, ("page text",))
-    empty = [e for e in ctx.pagemem.all_elements() if e.key != el.key and is_text_field(e) and not e.disabled
-             and not e.is_password and not (e.value or "").strip()]
-    if len(empty) != 1 or warning in ctx.submit_warnings:
+    others = [e for e in ctx.pagemem.all_elements() if e.key != el.key and is_text_field(e) and not e.disabled
+              and not e.is_password]
+    empty = [e for e in others if not (e.value or "").strip()]
+    holding = [e for e in others if (e.value or "").strip() and (e.value or "").strip() == value.strip()]
+    if (len(empty) != 1 and not holding) or warning in ctx.submit_warnings:
         return
     ctx.submit_warnings.add(warning)
     held = " ".join(el.value.split())
-    raise NotYet(f"not typed: {label(el)} holds the page's text (\"{held[:40]}{'…' if len(held) > 40 else ''}\"), which "
-                 f"typing would replace, and {label(empty[0])} is empty: fill that, or this again", remedy=empty[0].ref)
+    said = f"{label(el)} holds the page's text (\"{held[:40]}{'…' if len(held) > 40 else ''}\"), which typing would replace"
+    if holding:
+        raise NotYet(f'not typed: {said}, and {label(holding[0])} holds "{value.strip()}" already: go on with the task, '
+                     "or this again")
+    raise NotYet(f"not typed: {said}, and {label(empty[0])} is empty: fill that, or this again", remedy=empty[0].ref)
 
 
 async def select_option(ctx: AgentContext, el: Element, *, field_hint: str = "") -> str:

@@ -40,6 +40,19 @@ async def test_typing_over_the_forwarded_body_is_refused_once_while_to_is_empty(
     assert _body(browser) == "Kendre's"
 
 
+async def test_typing_over_the_body_what_to_already_holds_is_refused_once(
+        browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    # "Find the email by Emilie and forward it to Karlotta": the default model typed Karlotta into To, then over the body.
+    llm_client_for(scripted_llm(rules=[_typing("Wanda")]))
+    open_page("mail_forward_form.html")
+    browser.driver.find_element(By.ID, "to").send_keys("Wanda")
+    ctx = await make_ctx("Find the email by Kendre and forward it to Wanda")
+    with pytest.raises(NotYet) as refused:
+        await execute(ctx, candidate_for(ctx, "Message"), "scripted")
+    assert 'textbox "to" holds "Wanda" already' in str(refused.value), refused.value
+    assert _body(browser).startswith("Aliquet rutrum pharetra.")
+
+
 async def test_a_field_the_task_names_is_typed_over_at_once(browser, open_page, make_ctx, scripted_llm, llm_client_for):
     llm_client_for(scripted_llm(rules=[_typing("Thanks!")]))
     open_page("mail_forward_form.html")
