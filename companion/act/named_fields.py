@@ -37,6 +37,7 @@ whole task, not the form.
 from __future__ import annotations
 
 import re
+from typing import Iterator
 
 from companion.act.elements import is_checkable, is_empty, is_form_field, is_native_select, label
 from companion.observe.outline import all_nodes, parse_outline
@@ -140,15 +141,17 @@ def unset_named(task: str, fields: list[Element], typed_secrets: frozenset[tuple
 def counted_unchecked(task: str, fields: list[Element]) -> list[str]:
     """The boxes and radios the task counts by kind ("click the 2nd checkbox"), unchecked: the default model set the
     slider the task asks for and pressed Submit with the counted box unticked."""
-    left = []
+    return [f"{label(of_kind[at - 1])} ({m.group(0)}, {at} of {len(of_kind)}) is not checked"
+            for m, of_kind, at in counted_controls(task, fields)
+            if re.match(r"check|radio", m.group("kind"), re.I) and 1 <= at <= len(of_kind) and not of_kind[at - 1].checked]
+
+
+def counted_controls(task: str, elements: list[Element]) -> Iterator[tuple[re.Match[str], list[Element], int]]:
+    """Each control the task counts by kind ("the 2nd checkbox", "the third button"): the match, the enabled
+    elements of that kind in page order, and the 1-based place it names (not checked against their number)."""
     for m in NTH_KIND.finditer(task):
-        if not re.match(r"check|radio", m.group("kind"), re.I):
-            continue
-        of_kind = [e for e in fields if of_named_kind(m.group("kind"), e) and not e.disabled]
-        at = place(m.group("nth"), len(of_kind))
-        if 1 <= at <= len(of_kind) and not of_kind[at - 1].checked:
-            left.append(f"{label(of_kind[at - 1])} ({m.group(0)}, {at} of {len(of_kind)}) is not checked")
-    return left
+        of_kind = [e for e in elements if of_named_kind(m.group("kind"), e) and not e.disabled]
+        yield m, of_kind, place(m.group("nth"), len(of_kind))
 
 
 # Words that say what to do or where, not a value to type ("Search for saga movies ... and press Submit").

@@ -41,8 +41,9 @@ class ResultPlace:
 
     def where(self) -> str:
         if self.target is not None:
-            return f'{self.said} is "{self.target.name or self.target.text}" ({self.nth - (self.page - 1) * self.per_page} of ' \
-                   f"{len(self.results)} on this page, page {self.current})"
+            at = self.nth - (self.page - 1) * self.per_page
+            return f'{self.said} is "{self.target.name or self.target.text}" ({at} of {len(self.results)} on this page, ' \
+                   f"page {self.current})"
         toward = f'; open page {self.page} first ("{self.page_link.name or self.page_link.text}")' if self.page_link else ""
         return f"{self.said} is on page {self.page} ({self.per_page} results a page, this is page {self.current}){toward}"
 

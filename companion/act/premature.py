@@ -46,7 +46,7 @@ from companion.act.context import AgentContext
 from companion.act.elements import is_empty, is_form_field, is_native_select, label
 from companion.act.errors import NotYet
 from companion.act.nth_result import nth_result
-from companion.act.named_fields import NTH_KIND, fields_in_scope, is_checkbox, names_action, of_named_kind, unset_named
+from companion.act.named_fields import counted_controls, fields_in_scope, is_checkbox, names_action, of_named_kind, unset_named
 from companion.act.prefilter import element_skip_reason
 from companion.observe.ranked import ranked_controls
 from companion.observe.values import identifiers
@@ -56,7 +56,7 @@ from companion.pagemem.icon_names import glyph_meaning
 from companion.pagemem.tell_apart import alike_key
 from companion.pagemem.model import Element, PageSection
 from companion.pagemem.widgets import SUBMIT_WORDS, is_page_link_name, is_submit_like, is_text_field
-from companion.text import content_words, names_in, place, quoted_as_written, whole_words
+from companion.text import content_words, names_in, quoted_as_written, whole_words
 
 
 def check_premature(ctx: AgentContext, el: Element, section: PageSection | None) -> None:
@@ -490,11 +490,9 @@ def check_ordinal(ctx: AgentContext, el: Element) -> None:
     more, as done (the model ticked the 2nd checkbox as told, then the 1st it had been refused)."""
     if ctx.pagemem is None:
         return
-    for m in NTH_KIND.finditer(ctx.task):
+    for m, kind, at in counted_controls(ctx.task, list(ctx.pagemem.all_elements())):
         if not of_named_kind(m.group("kind"), el):
             continue
-        kind = [e for e in ctx.pagemem.all_elements() if of_named_kind(m.group("kind"), e) and not e.disabled]
-        at = place(m.group("nth"), len(kind))
         if not 1 <= at <= len(kind) or kind[at - 1].key == el.key:
             return
         target = kind[at - 1]
