@@ -5,9 +5,12 @@
     webchallenger bench miniwob --category forms --seeds 0,7 --max-steps 8
     webchallenger bench miniwob --list                              # the tasks by behaviour, and those left out
     webchallenger bench miniwob --tasks click-button --llm embedded --peer browser-use   # browser-use beside it
+    webchallenger bench miniwob --seeds 82, --llm embedded --out s82.json --append  # go on with a split run
 
 Episodes run one by one in one headless Chromium (benchmarks/miniwob.py); each prints one line as it ends,
 and the JSON result (--out) is rewritten after every episode, so a long run can be watched and is never lost.
+With --append a run goes on in the file it names: the episodes already there are kept and not run again, the new
+ones join them, and each part's date and wall time are listed, so a run split over sessions is one result.
 The closing table has success per task and overall, with steps, LLM calls, prompt and completion tokens and wall
 time. Figures, not assertions: `--llm lexical` is the no-model baseline and harness check.
 """
@@ -40,6 +43,9 @@ def register(bench_subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--episode-timeout", type=float, default=None, metavar="S",
                    help="wall limit per episode in seconds (default 600; MiniWoB's own limit is raised above it)")
     p.add_argument("--out", type=Path, default=None, metavar="FILE", help="write the JSON result here (rewritten after each episode)")
+    p.add_argument("--append", action="store_true",
+                   help="go on with the run in --out: keep its episodes, run only the task and seed pairs it lacks; "
+                        "refused when its LLM, step budget or peer differ")
     p.add_argument("--list", action="store_true", help="print the tasks by behaviour and the excluded ones, then exit")
     p.add_argument("--peer", choices=["browser-use"], default=None,
                    help="also run browser-use (from .venv-peer, installed on first use) on the same tasks, seeds, step "
@@ -144,6 +150,33 @@ def _write(path: Path, data: dict) -> None:
     write_private_text(path, json.dumps(data, indent=1) + "\n")
 
 
+class AppendError(ValueError):
+    """--append was asked for with a file it cannot go on with; the file is left as it is."""
+
+
+def read_earlier_run(path: Path | None, *, llm: str, max_steps: int, peer: str | None) -> dict | None:
+    """The run --append goes on with: the JSON result at `path`, or None when there is none yet. AppendError when
+    it is unreadable or was run otherwise (another LLM, step budget or peer): the parts would not add up."""
+    if path is None:
+        raise AppendError("--append needs --out, the result file to go on with")
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise AppendError(f"--append: {path} is no readable result ({exc}); it was left as it is") from None
+    if not isinstance(data, dict) or data.get("benchmark") != "miniwob" or not isinstance(data.get("episodes"), list):
+        raise AppendError(f"--append: {path} is no MiniWoB result; it was left as it is")
+    there = {"llm": data.get("llm"), "max_steps": data.get("max_steps"),
+             "peer": (data.get("peer") or {}).get("agent")}  # a file written before parts were kept names it here only
+    differs = [f"{name} {there[key]!r} there, {value!r} here" for name, key, value in
+               (("LLM", "llm", llm), ("step budget", "max_steps", max_steps), ("peer", "peer", peer)) if there[key] != value]
+    if differs:
+        raise AppendError(f"--append: {path} was run otherwise ({'; '.join(differs)}); its figures and these would "
+                          "not add up, so write to another file")
+    return data
+
+
 def _trace(event) -> None:
     from companion.commands.run import format_event
 
@@ -211,6 +244,13 @@ def run(args: argparse.Namespace) -> int:
         except (PeerUnavailable, ModelError) as exc:
             print(f"webchallenger bench miniwob: --peer {args.peer}: {exc}", file=sys.stderr)
             return 2
+    earlier = None
+    if args.append:
+        try:
+            earlier = read_earlier_run(args.out, llm=client.settings.spec, max_steps=args.max_steps, peer=args.peer)
+        except AppendError as exc:
+            print(f"webchallenger bench miniwob: {exc}", file=sys.stderr)
+            return 2
     timeout = args.episode_timeout or DEFAULT_EPISODE_TIMEOUT_S
     meta = {"benchmark": "miniwob", "miniwob_version": MINIWOB_VERSION, "llm": client.settings.spec,
             "max_steps": args.max_steps, "seeds": seeds, "episode_timeout_s": timeout,
@@ -219,11 +259,28 @@ def run(args: argparse.Namespace) -> int:
             "tasks_run": tasks, "excluded": EXCLUDED}
     episodes: list[dict] = []
     peer_episodes: list[dict] = []
-    total = len(tasks) * len(seeds)
+    parts: list[dict] = []
+    if earlier:
+        episodes = list(earlier["episodes"])
+        peer_episodes = list((earlier.get("peer") or {}).get("episodes", []))
+        # A file from before parts were kept, or one whose run was killed, has no wall time: its episodes' is close.
+        parts = list(earlier.get("parts") or [{"date": earlier.get("date"), "episodes": len(episodes),
+                                               "wall_s": earlier.get("wall_s") or round(sum(e["wall_s"] for e in episodes), 1)}])
+        meta["date"] = earlier.get("date", meta["date"])
+        meta["tasks_run"] = list(dict.fromkeys([*earlier.get("tasks_run", []), *tasks]))
+        meta["seeds"] = list(dict.fromkeys([*earlier.get("seeds", []), *seeds]))
+    done = {(e["task"], e["seed"]) for e in episodes}
+    todo = [(task, seed) for task in tasks for seed in seeds if (task, seed) not in done]
+    kept = len(episodes)
+    part = {"date": time.strftime("%Y-%m-%d %H:%M:%S %z"), "episodes": 0, "wall_s": 0.0}
+    parts.append(part)
+    total = len(episodes) + len(todo)
     peer_version = [""]  # known once its worker runs
 
     def result_json() -> dict:
-        data = {**meta, "model": client.model or (endpoint.model if endpoint else ""), **summarize(episodes), "episodes": episodes}
+        part["episodes"] = len(episodes) - kept
+        part["wall_s"] = round(time.monotonic() - started, 1)
+        data = {**meta, "parts": parts, "model": client.model or (endpoint.model if endpoint else ""), **summarize(episodes), "episodes": episodes}
         if args.peer:
             data["peer"] = {"agent": args.peer, "version": peer_version[0], "llm_base_url": endpoint.base_url,
                             **(summarize(peer_episodes) if peer_episodes else {}), "episodes": peer_episodes}
@@ -231,26 +288,27 @@ def run(args: argparse.Namespace) -> int:
 
     print(f"MiniWoB++ {MINIWOB_VERSION}: {len(tasks)} task(s) x {len(seeds)} seed(s), LLM {client.settings.spec}, "
           f"{args.max_steps} steps per episode", flush=True)
+    if earlier:
+        print(f"going on with {args.out}: {len(done)} episode(s) kept, {len(todo)} to run", flush=True)
     started = time.monotonic()
     try:
         with MiniWoBHarness(html, episode_timeout_s=timeout, on_event=_trace if args.verbose else None) as harness, \
                 _peer_runner(args.peer, html, timeout) as peer:
             peer_version[0] = peer.worker.version if peer else ""
-            for task in tasks:
-                for seed in seeds:
-                    result = harness.run_episode(task, seed, args.max_steps)
-                    episodes.append(result.model_dump())
-                    reward = "-" if result.reward is None else f"{result.reward:g}"
-                    print(f"[{len(episodes)}/{total}] {task} seed {seed}: reward {reward}, {result.steps} step(s), "
-                          f"{result.calls} calls, {result.wall_s:.1f} s — {result.reason}", flush=True)
-                    if peer:  # right after ours, so both see the same machine load
-                        other = peer.run_episode(task, seed, endpoint, args.max_steps)
-                        peer_episodes.append(other.model_dump())
-                        reward = "-" if other.reward is None else f"{other.reward:g}"
-                        print(f"[{len(peer_episodes)}/{total}] {task} seed {seed} ({args.peer}): reward {reward}, {other.steps} "
-                              f"step(s), {other.calls} calls, {other.wall_s:.1f} s — {other.reason}", flush=True)
-                    if args.out:
-                        _write(args.out, result_json())
+            for task, seed in todo:
+                result = harness.run_episode(task, seed, args.max_steps)
+                episodes.append(result.model_dump())
+                reward = "-" if result.reward is None else f"{result.reward:g}"
+                print(f"[{len(episodes)}/{total}] {task} seed {seed}: reward {reward}, {result.steps} step(s), "
+                      f"{result.calls} calls, {result.wall_s:.1f} s — {result.reason}", flush=True)
+                if peer:  # right after ours, so both see the same machine load
+                    other = peer.run_episode(task, seed, endpoint, args.max_steps)
+                    peer_episodes.append(other.model_dump())
+                    reward = "-" if other.reward is None else f"{other.reward:g}"
+                    print(f"[{len(peer_episodes)}/{total}] {task} seed {seed} ({args.peer}): reward {reward}, {other.steps} "
+                          f"step(s), {other.calls} calls, {other.wall_s:.1f} s — {other.reason}", flush=True)
+                if args.out:
+                    _write(args.out, result_json())
     except (LaunchError, OSError) as exc:
         print(f"webchallenger bench miniwob: cannot start the browser: {exc}", file=sys.stderr)
         return 1
@@ -262,7 +320,7 @@ def run(args: argparse.Namespace) -> int:
     if not episodes:
         return 1
     summary = summarize(episodes)
-    meta["wall_s"] = round(time.monotonic() - started, 1)
+    meta["wall_s"] = round(sum(p["wall_s"] or 0 for p in parts[:-1]) + time.monotonic() - started, 1)
     print()
     print(format_table(summary, summarize(peer_episodes) if peer_episodes else None, args.peer or "browser-use"))
     if args.out:
