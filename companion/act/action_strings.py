@@ -95,3 +95,7 @@ def scrolled(what: str, where: str) -> str:
 
 def slid(el: Element, value: str) -> str:
     return f"Set {label(el) if el.name or el.text else 'the slider'} to {value}"
+
+
+def slid_all(values: list[str]) -> str:
+    return f"Set the sliders to {', '.join(values)}"

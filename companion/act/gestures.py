@@ -21,15 +21,15 @@ from companion.act.errors import ActionFailed, NoOp
 from companion.act.models import Candidate
 from companion.llm.fit import declare_choice
 from companion.pagemem.model import Element, PageMem
+from companion.pagemem.widgets import is_slider
 from companion.protocol import ElementRef, Snapshot, SnapshotElement
 from companion.text import ORDINALS, names_in, quoted_spans, states_the_task
 
 declare_choice("drop_place", CHOICE_TOKENS)
 
 GESTURE_KINDS = ("drag", "slider", "select_text", "scroll")
-# A slider library's handle by its class: ui-slider-handle, rc-slider-handle, MuiSlider-thumb, vue-slider-dot.
-_HANDLE_CLASS = re.compile(r"(slider|range)\S*(handle|thumb|knob|dot)", re.I)
-_NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?![\w.])")
+# A number, whole or decimal; a sentence's full stop after it ends it ("Set the volume to 25.").
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?!\w|\.\d)")
 # The task asks for text to be selected: "highlight ...", "select the words/text/phrase ...".
 _SELECT_TEXT = re.compile(r"\bhighlight|\b(select|mark)\b[^.]{0,40}?\b(text|words?|phrase|sentence|paragraph|line)\b", re.I)
 _TEXT_TAGS = frozenset({"p", "div", "span", "li", "td", "blockquote", "pre", "article", "section", "label", "dd", "em",
@@ -46,11 +46,6 @@ DIRECTIONS = {"left": (-1, 0), "right": (1, 0), "up": (0, -1), "down": (0, 1)}
 MIN_DRAG_PX = 60
 MAX_PLACE_CHARS = 40
 CLICKED_ROLES = frozenset({"button", "link", "menuitem", "tab", "option", "checkbox", "radio", "switch"})
-
-
-def is_slider(el: Element) -> bool:
-    return (el.tag == "input" and el.input_type == "range") or el.role == "slider" \
-        or bool(_HANDLE_CLASS.search(el.attrs.get("class", "")))
 
 
 def is_draggable(el: Element) -> bool:
@@ -80,18 +75,32 @@ def slider_state(el: Element) -> str:
     return ", ".join(parts)
 
 
-def _slider_candidate(task: str, el: Element, section_id: str, sliders: list[Element]) -> Candidate:
-    """A task giving as many numbers as the page has sliders: each slider's value is the number in its place (a lone
-    slider and one number; "Set the sliders to the combination [20,10,11]": the second slider's is 10), by rule;
-    otherwise it is asked on choosing."""
+def slider_values(task: str, sliders: list[Element]) -> list[str] | None:
+    """Each slider's value when the task gives as many numbers as the page has sliders, in page order (a lone slider
+    and one number; "Set the sliders to the combination [20,10,11]": the second slider's is 10); else None."""
     numbers = _NUMBER.findall(task)
-    order = [s.ref for s in sliders]
-    value = numbers[order.index(el.ref)] if len(numbers) == len(order) and el.ref in order else None
+    return numbers if sliders and len(numbers) == len(sliders) else None
+
+
+def _slider_candidate(el: Element, section_id: str, page: "PageGestures") -> list[Candidate]:
+    """A slider set to the value the task gives it by rule, else asked on choosing. When the task gives several
+    sliders' values, one action sets them all, offered on the first: the default model, offered one per slider, set
+    the two sliders meant for 15 four times and never the one meant for 13."""
+    values = page.slider_values
+    order = [s.ref for s in page.sliders]
+    if values is not None and len(values) > 1:
+        if el.ref != order[0]:
+            return []
+        states = [slider_state(s).removeprefix("now ").split(",")[0] or "?" for s in page.sliders]
+        now = f" (now {', '.join(states)})" if any(x != "?" for x in states) else ""
+        return [Candidate(kind="slider", label=f"set the {len(values)} sliders{now} to {', '.join(values)}, in page order",
+                          element=el.ref, section_id=section_id, each=list(zip(order, values)))]
+    value = values[0] if values is not None else None
     state = slider_state(el)
     what = f"slider {_quoted(el)}" if _name(el) else "slider"
     about = f" ({state})" if state else ""
     to = value if value is not None else "the value the task gives"
-    return Candidate(kind="slider", label=f"set the {what}{about} to {to}", element=el.ref, section_id=section_id, text=value)
+    return [Candidate(kind="slider", label=f"set the {what}{about} to {to}", element=el.ref, section_id=section_id, text=value)]
 
 
 def _drag_candidates(task: str, el: Element, section_id: str, page: "PageGestures") -> list[Candidate]:
@@ -106,7 +115,7 @@ def element_candidates(task: str, el: Element, section_id: str, page: "PageGestu
                        plain: Callable[[Element, str], Candidate]) -> list[Candidate]:
     """The candidates for one element: its gestures for a slider or a draggable element, else `plain`'s."""
     if is_slider(el):
-        return [_slider_candidate(task, el, section_id, page.sliders)]
+        return _slider_candidate(el, section_id, page)
     if is_draggable(el):
         # A draggable link or button still does what a click does.
         clicked = [plain(el, section_id)] if el.role in CLICKED_ROLES else []
@@ -120,6 +129,7 @@ class PageGestures:
     def __init__(self, task: str, pm: PageMem, snapshot: Snapshot | None) -> None:
         elements = list(pm.all_elements())
         self.sliders = [e for e in elements if is_slider(e)]
+        self.slider_values = slider_values(task, self.sliders)
         self.draggables = [e for e in elements if is_draggable(e)]
         self._named = list(_named_places(task, snapshot))
 
@@ -316,6 +326,8 @@ async def drag(ctx: AgentContext, candidate: Candidate) -> str:
 
 
 async def set_slider(ctx: AgentContext, candidate: Candidate) -> str:
+    if candidate.each:
+        return await _set_sliders(ctx, candidate.each)
     el = _element(ctx, candidate.element)
     value = candidate.text
     if value is None:
@@ -326,12 +338,45 @@ async def set_slider(ctx: AgentContext, candidate: Candidate) -> str:
         if not numbers:
             raise ActionFailed(f"no number to set {label(el)} to (the answer was {answer[:60]!r})")
         value = numbers[0]
-    now = el.value if el.tag == "input" else el.attrs.get("aria-valuenow")
-    if now is not None and _same_number(now, value):
+    if _holds(el, value):
         raise NoOp(f"{label(el)} is already at {value}", say.slid(el, value))
-    await confirm_action(ctx, "type", el)  # a slider in another origin's frame, as a field there
+    note = await _move(ctx, el, value)
+    return say.slid(el, value) + (f" ({note})" if note else "")
+
+
+async def _set_sliders(ctx: AgentContext, each: list[tuple[ElementRef, str]]) -> str:
+    """Every slider to its value, in page order; one already there (as far as it says) is left."""
+    values = [value for _, value in each]
+    moved: list[str] = []
+    notes: list[str] = []
+    for place, (ref, value) in enumerate(each, 1):
+        el = _element(ctx, ref)
+        if _holds(el, value):
+            continue
+        try:
+            note = await _move(ctx, el, value, done=moved)
+        except ActionFailed as exc:
+            if not exc.done:
+                exc.done = list(moved)
+            raise
+        moved.append(f"Set slider {place} of {len(each)} to {value}")
+        notes += [f"slider {place}: {note}"] if note else []
+        el.clicked = True
+    if not moved:
+        raise NoOp(f"the sliders are already at {', '.join(values)}", say.slid_all(values))
+    return say.slid_all(values) + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def _holds(el: Element, value: str) -> bool:
+    now = el.value if el.tag == "input" else el.attrs.get("aria-valuenow")
+    return now is not None and _same_number(now, value)
+
+
+async def _move(ctx: AgentContext, el: Element, value: str, done: list[str] | None = None) -> str | None:
+    """Move one slider; the browser's note when it could not reach the value exactly."""
+    await confirm_action(ctx, "type", el, done=done)  # a slider in another origin's frame, as a field there
     result = await browser(ctx, ctx.session.set_slider(el.ref, float(value), tab=ctx.tab), f"moving {label(el)}")
-    return say.slid(el, value) + (f" ({result.note})" if result.note else "")
+    return result.note
 
 
 def _same_number(a: str, b: str) -> bool:

@@ -28,6 +28,8 @@ class Candidate(BaseModel):
     text: str | None = Field(None, description="select_text: the text to select (None: all of the element's); "
                                                "slider: the value the task gives (None: asked when it is chosen); "
                                                "element (a search box): the query to search for (act/search_for.py)")
+    each: list[tuple[ElementRef, str]] = Field(default_factory=list, description="slider: every slider of the page "
+                                               "in order with the value the task gives it, set by one action")
 
     @property
     def key(self) -> str:
@@ -43,7 +45,8 @@ class Candidate(BaseModel):
             return f"switch_tab:{self.tab_id}"
         if self.kind in ("drag", "slider", "select_text", "scroll") and self.element is not None:
             to = f":{self.to.frame}:{self.to.id}" if self.to is not None else ""
-            return f"{self.kind}:{self.element.frame}:{self.element.id}{to}:{self.text or ''}"
+            each = "".join(f":{ref.frame}.{ref.id}={value}" for ref, value in self.each)
+            return f"{self.kind}:{self.element.frame}:{self.element.id}{to}:{self.text or ''}{each}"
         return self.kind
 
 

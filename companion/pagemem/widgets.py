@@ -31,6 +31,8 @@ _PAGE_LINK_NAME = re.compile(
     r"pr[óo]xim[oa]|volgende|vorige)(\s+(page|pages|seite|p[áa]gina|pagina|pagina's|posts|entries|results|items))?"
     r"\s*[‹›«»<>]*\s*$", re.I)
 _YEAR = re.compile(r"^\s*(1[89]|2[01])\d\d\s*$")
+# A slider library's handle by its class: ui-slider-handle, rc-slider-handle, MuiSlider-thumb, vue-slider-dot.
+_HANDLE_CLASS = re.compile(r"(slider|range)\S*(handle|thumb|knob|dot)", re.I)
 
 
 class Tagged(Protocol):
@@ -80,6 +82,12 @@ def is_text_field(el: Widget) -> bool:
     if is_typed_control(el):
         return True
     return el.tag != "input" and el.role in TEXT_ROLES
+
+
+def is_slider(el: Widget) -> bool:
+    """A range input, role=slider, or a slider library's handle (which often says nothing of its value)."""
+    return (el.tag == "input" and input_type(el) == "range") or el.role == "slider" \
+        or bool(_HANDLE_CLASS.search(el.attrs.get("class", "")))
 
 
 def is_submit_button(el: Tagged, *, in_form: bool = True) -> bool:
