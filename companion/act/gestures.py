@@ -16,14 +16,15 @@ from companion.act import action_strings as say
 from companion.act.basic import CHOICE_TOKENS, browser, text_value
 from companion.act.confirmation import confirm_action
 from companion.act.context import AgentContext
+from companion.act.drop_position import Peer, Position, asked_position, peer_at
 from companion.act.elements import label
 from companion.act.errors import ActionFailed, NoOp
 from companion.act.models import Candidate
 from companion.llm.fit import declare_choice
 from companion.pagemem.model import Element, PageMem
 from companion.pagemem.widgets import is_slider
-from companion.protocol import ElementRef, Snapshot, SnapshotElement
-from companion.text import ORDINALS, names_in, quoted_spans, states_the_task
+from companion.protocol import Box, ElementRef, Snapshot, SnapshotElement
+from companion.text import names_in, quoted_spans, states_the_task
 
 declare_choice("drop_place", CHOICE_TOKENS)
 
@@ -229,6 +230,7 @@ class DropPlace(NamedTuple):
     dx: float
     dy: float
     place: tuple[int, int] | None = None  # (k, n): onto the k-th of the n draggable items of the target's list
+    box: Box | None = None  # the target's, for a place the task names by a grid's row and column
 
 
 def drop_places(ctx: AgentContext, el: Element) -> list[DropPlace]:
@@ -248,7 +250,7 @@ def drop_places(ctx: AgentContext, el: Element) -> list[DropPlace]:
     for t in [t for t in draggables if t is not el][:MAX_DROP_PLACES]:
         peers = [p for p in draggables if part(p) == part(t)]
         k, n = peers.index(t) + 1, len(peers)
-        places.append(DropPlace(f"onto {_quoted(t)} ({k} of {n})", t.ref, 0.0, 0.0, (k, n)))
+        places.append(DropPlace(f"onto {_quoted(t)} ({k} of {n})", t.ref, 0.0, 0.0, (k, n), t.box))
     places += [DropPlace(f'onto "{name}"', ref, 0.0, 0.0) for ref, name in page.named_targets(el)]
     step = max(MIN_DRAG_PX, 3 * max(el.box.w, el.box.h)) if el.box is not None else MIN_DRAG_PX
     places += [DropPlace(f"{word} by {round(step)} pixels", None, dx * step, dy * step)
@@ -256,58 +258,18 @@ def drop_places(ctx: AgentContext, el: Element) -> list[DropPlace]:
     return places
 
 
-_COUNTS = {w: i for i, w in enumerate("one two three four five six seven eight nine ten".split(), 1)}
-# "to the 1st position", "into the third place", "to position 4", "to the last spot".
-_POSITION = re.compile(r"\b(?:(\d+)(?:st|nd|rd|th)|(" + "|".join(ORDINALS) + r"|last))\s+(?:position|place|spot|slot)\b"
-                       r"|\b(?:position|place|spot|slot)\s+(?:number\s+)?(\d+)\b", re.I)
-_END = re.compile(r"\bto the (top|bottom|end|start|beginning)\b", re.I)
-# "down by one position", "up 2 places".
-_BY = re.compile(r"\b(up|down)\s+(?:by\s+)?(\d+|" + "|".join(_COUNTS) + r")\s+(?:positions?|places?|spots?|slots?|rows?)\b",
-                 re.I)
-
-
-def asked_position(task: str) -> tuple[str, int] | None:
-    """Where in a list the task asks an element dragged to: ("at", n) counted from 1 (-1: the last), or ("by", n)
-    places from where it is (negative: up); None when it says no place."""
-    m = _POSITION.search(task)
-    if m is not None:
-        digits, word, after = m.groups()
-        if word:
-            return ("at", -1 if word.lower() == "last" else ORDINALS[word.lower()])
-        return ("at", int(digits or after))
-    m = _END.search(task)
-    if m is not None:
-        return ("at", 1 if m.group(1).lower() in ("top", "start", "beginning") else -1)
-    m = _BY.search(task)
-    if m is not None:
-        n = int(m.group(2)) if m.group(2).isdigit() else _COUNTS[m.group(2).lower()]
-        return ("by", -n if m.group(1).lower() == "up" else n)
-    return None
-
-
-def place_at(places: list[DropPlace], position: tuple[str, int]) -> DropPlace | None:
-    """The drop place onto the element at `position` among the dragged element's list peers ('onto "Stace" (1 of
-    5)'), or None. The dragged element's own place is the one number of its list no place names."""
-    numbered = [p for p in places if p.place is not None]
-    if not numbered:
-        return None
-    total = numbered[0].place[1]
-    kind, n = position
-    if kind == "at":
-        want = total if n == -1 else n
-    else:
-        own = set(range(1, total + 1)) - {p.place[0] for p in numbered}
-        if len(own) != 1:
-            return None
-        want = own.pop() + n
-    return next((p for p in numbered if p.place == (want, total)), None)
+def _place_asked(places: list[DropPlace], el: Element, position: Position) -> DropPlace | None:
+    """The drop place onto the peer at the position the task asks for (act/drop_position.py), or None."""
+    peers = [Peer(p.to, p.place, p.box) for p in places if p.place is not None and p.to is not None]
+    to = peer_at(peers, el.box, position)
+    return next((p for p in places if p.place is not None and p.to == to), None) if to is not None else None
 
 
 async def drag(ctx: AgentContext, candidate: Candidate) -> str:
     el = _element(ctx, candidate.element)
     position = asked_position(ctx.task)
     places = drop_places(ctx, el) if candidate.to is None else []
-    by_rule = place_at(places, position) if position is not None else None
+    by_rule = _place_asked(places, el, position) if position is not None else None
     if candidate.to is not None:  # the place is in the label: 'drag "item 3" onto "box B"'
         place = DropPlace("onto" + candidate.label.split(" onto", 1)[1], candidate.to, 0.0, 0.0)
     elif by_rule is not None:

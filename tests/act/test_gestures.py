@@ -134,16 +134,52 @@ async def test_a_drag_to_a_numbered_position_drops_onto_the_item_in_that_place_w
 
 
 def test_the_place_a_task_asks_for_is_read_by_its_ordinal_or_number():
-    from companion.act.gestures import asked_position
+    from companion.act.drop_position import asked_position
 
-    assert asked_position("Drag Dora to the 1st position.") == ("at", 1)
-    assert asked_position("Move the item into the third place") == ("at", 3)
-    assert asked_position("Drag it to position 4") == ("at", 4)
-    assert asked_position("Drag the row to the last position") == ("at", -1)
-    assert asked_position("Drag Ada to the bottom.") == ("at", -1)
-    assert asked_position("Drag Bo up by one position.") == ("by", -1)
-    assert asked_position("Move the card down 2 places") == ("by", 2)
-    assert asked_position("Drag item 3 onto box B") is None
+    def asked(task):  # (kind, n)
+        found = asked_position(task)
+        return found and found[:2]
+
+    assert asked("Drag Dora to the 1st position.") == ("at", 1)
+    assert asked("Move the item into the third place") == ("at", 3)
+    assert asked("Drag it to position 4") == ("at", 4)
+    assert asked("Drag the row to the last position") == ("at", -1)
+    assert asked("Drag Ada to the bottom.") == ("at", -1)
+    assert asked("Drag Bo up by one position.") == ("by", -1)
+    assert asked("Move the card down 2 places") == ("by", 2)
+    assert asked("Drag item 3 onto box B") is None
+
+
+def test_a_grid_cell_or_neighbour_the_task_names_is_read_by_row_and_column():
+    from companion.act.drop_position import Position, asked_position
+
+    assert asked_position("Drag Ida to the center.") == Position("cell", row="middle", col="middle")
+    assert asked_position("Drag Ida to the top right.") == Position("cell", row="first", col="last")
+    assert asked_position("Drag Ida to the center left.") == Position("cell", row="middle", col="first")
+    assert asked_position("Drag Ida to the bottom center.") == Position("cell", row="last", col="middle")
+    assert asked_position("Drag Ida left by one.") == Position("across", -1)
+    assert asked_position("Drag Ida down by one.") == Position("by", 1)
+
+
+@pytest.mark.parametrize("task, order", [
+    ("Drag Ida to the center.", ["Ada", "Bo", "Cy", "Dora", "Ida", "Eve", "Fay", "Gus", "Hal"]),
+    ("Drag Ada to the bottom right.", ["Bo", "Cy", "Dora", "Eve", "Fay", "Gus", "Hal", "Ida", "Ada"]),
+    ("Drag Hal to the top center.", ["Ada", "Hal", "Bo", "Cy", "Dora", "Eve", "Fay", "Gus", "Ida"]),
+    ("Drag Eve up by one.", ["Ada", "Eve", "Bo", "Cy", "Dora", "Fay", "Gus", "Hal", "Ida"]),
+    ("Drag Eve right by one.", ["Ada", "Bo", "Cy", "Dora", "Fay", "Eve", "Gus", "Hal", "Ida"]),
+])
+async def test_a_drag_to_a_grid_cell_drops_onto_the_tile_in_that_row_and_column_without_a_call(
+        browser, open_page, make_ctx, scripted_llm, llm_client_for, task, order):
+    """Rows and columns from the tiles' boxes: asked, the default model dropped "the center" onto the 7th of 9."""
+    open_page("sortable_grid.html")
+    server = scripted_llm()
+    llm_client_for(server)
+    name = task.split()[1]
+    ctx, offered = await _offered(make_ctx, task)
+    asked_before = len(server.requests)
+    await execute(ctx, _one(offered, f'drag "{name}" (then choose where to drop it)'))
+    assert len(server.requests) == asked_before
+    assert browser.driver.execute_script("return [...document.querySelectorAll('li')].map(li => li.textContent)") == order
 
 
 async def test_a_drag_by_one_place_drops_onto_the_neighbour(browser, open_page, make_ctx):
