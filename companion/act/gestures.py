@@ -20,6 +20,7 @@ from companion.act.drop_position import Peer, Position, asked_position, peer_at
 from companion.act.elements import label
 from companion.act.errors import ActionFailed, NoOp
 from companion.act.models import Candidate
+from companion.act.sort_list import ask_words, asked_sort, sort_by_dragging
 from companion.llm.fit import declare_choice
 from companion.pagemem.model import Element, PageMem
 from companion.pagemem.widgets import is_slider
@@ -28,7 +29,7 @@ from companion.text import names_in, quoted_spans, states_the_task
 
 declare_choice("drop_place", CHOICE_TOKENS)
 
-GESTURE_KINDS = ("drag", "slider", "select_text", "scroll")
+GESTURE_KINDS = ("drag", "slider", "select_text", "scroll", "sort")
 # A number, whole or decimal; a sentence's full stop after it ends it ("Set the volume to 25.").
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?!\w|\.\d)")
 # The task asks for text to be selected: "highlight ...", "select the words/text/phrase ...".
@@ -43,6 +44,7 @@ SCROLL_WORDS = 30  # a text block this long may be a box of its own that scrolls
 MAX_SCROLL_TARGETS = 3
 SCROLL_PX = 1_000_000  # past any end: the browser stops at it
 MAX_DROP_PLACES = 24
+MAX_SORT_SHOWN = 4  # items named in a sort's label
 DIRECTIONS = {"left": (-1, 0), "right": (1, 0), "up": (0, -1), "down": (0, 1)}
 MIN_DRAG_PX = 60
 MAX_PLACE_CHARS = 40
@@ -112,6 +114,18 @@ def _drag_candidates(task: str, el: Element, section_id: str, page: "PageGesture
                               section_id=section_id)]
 
 
+def _sort_candidates(el: Element, section_id: str, page: "PageGestures") -> list[Candidate]:
+    """On the first item of a list of draggable items, for a task asking for an order: the whole list sorted."""
+    if page.sort is None:
+        return []
+    items = next((group for group in page.lists if group[0] is el), None)
+    if items is None or len(items) < 2:
+        return []
+    shown = ", ".join(f'"{_name(e)}"' for e in items[:MAX_SORT_SHOWN]) + (", …" if len(items) > MAX_SORT_SHOWN else "")
+    return [Candidate(kind="sort", label=f"sort the list ({shown}) in {ask_words(page.sort)} order, by dragging",
+                      element=el.ref, section_id=section_id, each=[(e.ref, _name(e)) for e in items])]
+
+
 def element_candidates(task: str, el: Element, section_id: str, page: "PageGestures",
                        plain: Callable[[Element, str], Candidate]) -> list[Candidate]:
     """The candidates for one element: its gestures for a slider or a draggable element, else `plain`'s."""
@@ -120,7 +134,7 @@ def element_candidates(task: str, el: Element, section_id: str, page: "PageGestu
     if is_draggable(el):
         # A draggable link or button still does what a click does.
         clicked = [plain(el, section_id)] if el.role in CLICKED_ROLES else []
-        return _drag_candidates(task, el, section_id, page) + clicked
+        return _sort_candidates(el, section_id, page) + _drag_candidates(task, el, section_id, page) + clicked
     return [plain(el, section_id)]
 
 
@@ -132,6 +146,15 @@ class PageGestures:
         self.sliders = [e for e in elements if is_slider(e)]
         self.slider_values = slider_values(task, self.sliders)
         self.draggables = [e for e in elements if is_draggable(e)]
+        self.sort = asked_sort(task)
+        # The draggable items of each part of the page (a list's), in page order, for a sort; named ones only.
+        self.lists: list[list[Element]] = []
+        if self.sort is not None:
+            parts: dict[str, list[Element]] = {}
+            for e in self.draggables:
+                section = pm.section_of(e.ref)
+                parts.setdefault(section.id.split(".")[0] if section is not None else "", []).append(e)
+            self.lists = [group for group in parts.values() if all(_name(e) for e in group)]
         self._named = list(_named_places(task, snapshot))
 
     def named_targets(self, el: Element) -> list[tuple[ElementRef, str]]:
@@ -367,7 +390,14 @@ async def scroll_box(ctx: AgentContext, candidate: Candidate) -> str:
     return say.scrolled(what, where)
 
 
-WORKFLOWS = {"drag": drag, "slider": set_slider, "select_text": select_text, "scroll": scroll_box}
+async def sort_list(ctx: AgentContext, candidate: Candidate) -> str:
+    ask = asked_sort(ctx.task)
+    if ask is None or not candidate.each:
+        raise ActionFailed("the task asks for no order to sort the list in")
+    return await sort_by_dragging(ctx, candidate.each, ask)
+
+
+WORKFLOWS = {"drag": drag, "slider": set_slider, "select_text": select_text, "scroll": scroll_box, "sort": sort_list}
 
 
 async def perform(ctx: AgentContext, candidate: Candidate) -> str:

@@ -11,8 +11,9 @@ from pydantic import BaseModel, Field
 from companion.pagemem.update import PageUpdate
 from companion.protocol import ElementRef
 
-# drag, slider, select_text: pointer gestures on an element (act/gestures.py).
-CandidateKind = Literal["element", "navigate", "type_url", "switch_tab", "view_all", "end_task", "drag", "slider", "select_text", "scroll"]
+# drag, slider, select_text, scroll, sort: pointer gestures on an element (act/gestures.py).
+CandidateKind = Literal["element", "navigate", "type_url", "switch_tab", "view_all", "end_task", "drag", "slider", "select_text",
+                        "scroll", "sort"]
 
 
 class Candidate(BaseModel):
@@ -29,7 +30,8 @@ class Candidate(BaseModel):
                                                "slider: the value the task gives (None: asked when it is chosen); "
                                                "element (a search box): the query to search for (act/search_for.py)")
     each: list[tuple[ElementRef, str]] = Field(default_factory=list, description="slider: every slider of the page "
-                                               "in order with the value the task gives it, set by one action")
+                                               "in order with the value the task gives it, set by one action; sort: "
+                                               "the list's items with their names")
 
     @property
     def key(self) -> str:
@@ -43,7 +45,7 @@ class Candidate(BaseModel):
             return f"navigate:{self.url}"
         if self.kind == "switch_tab":
             return f"switch_tab:{self.tab_id}"
-        if self.kind in ("drag", "slider", "select_text", "scroll") and self.element is not None:
+        if self.kind in ("drag", "slider", "select_text", "scroll", "sort") and self.element is not None:
             to = f":{self.to.frame}:{self.to.id}" if self.to is not None else ""
             each = "".join(f":{ref.frame}.{ref.id}={value}" for ref, value in self.each)
             return f"{self.kind}:{self.element.frame}:{self.element.id}{to}:{self.text or ''}{each}"

@@ -103,18 +103,48 @@
     const end = to ? center(to) : { x: start.x + dx, y: start.y + dy };
     const path = Array.from({ length: steps }, (_, i) => lerp(start, end, (i + 1) / steps));
     const fallback = to || document.body;
+    const reorder = to && reorders(el, to); // before the press: a sortable marks the item it lifts with a class
     const pointer = new HeldPointer(target, start);
     const source = target.closest('[draggable="true"]');
     let note;
     if (source) {
       note = html5Drag(source, start, path, fallback);
       firePointer(source.isConnected ? source : document.body, "pointercancel", end); // as after a native drag
+    } else if (reorder) {
+      homeIn(pointer, el, to, steps, fallback);
+      pointer.release(fallback);
+      note = null;
     } else {
       path.forEach((at) => pointer.moveTo(at, fallback));
       pointer.release(fallback);
       note = null;
     }
     return [covered, note].filter(Boolean).join("; ") || null;
+  }
+
+  // Two items of one list laid out in flow (a sortable list or grid): siblings of one tag and class, neither placed
+  // by coordinates. A drop zone beside a draggable box is no item of its list.
+  function reorders(el, to) {
+    const inFlow = (e) => !["absolute", "fixed"].includes(getComputedStyle(e).position);
+    return el.parentElement !== null && el.parentElement === to.parentElement && el.tagName === to.tagName &&
+      el.className === to.className && inFlow(el) && inFlow(to);
+  }
+
+  // A sortable list moves its placeholder as the pointer crosses its items, and the items shift under it: a path
+  // planned from where `to` was ends over another item. So each move heads for where `to` is now. A sortable puts
+  // the item before the one under the pointer when the pointer moves up or left into that one's first half, after
+  // it when moving down or right into its second half (jQuery UI's rule; a person's hand does the same): the last
+  // moves come into the quarter of `to` on its side of the order, from the opposite quarter.
+  function homeIn(pointer, el, to, steps, fallback) {
+    const earlier = Boolean(el.compareDocumentPosition(to) & Node.DOCUMENT_POSITION_PRECEDING);
+    const spot = (k) => {
+      const r = to.getBoundingClientRect();
+      return { x: r.left + r.width * k, y: r.top + r.height * k };
+    };
+    const legs = [[0.5, steps], [earlier ? 0.85 : 0.15, 2], [earlier ? 0.2 : 0.8, 3]];
+    for (const [k, n] of legs) {
+      for (let i = 0; i < n; i++) pointer.moveTo(lerp(pointer.at, spot(k), 1 / (n - i)), fallback);
+    }
   }
 
   // ----------------------------------------------------------------------------- text selection

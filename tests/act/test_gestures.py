@@ -221,3 +221,65 @@ async def test_a_lone_slider_takes_the_tasks_one_number(browser, open_page, make
     assert one.label == 'set the slider "volume" (now 10, from 0 to 50) to 25'
     assert (await execute(ctx, one)).actions == ['Set slider "volume" to 25']
     assert browser.driver.find_element(By.ID, "volume").get_attribute("value") == "25"
+
+
+def _numbers(browser) -> list[str]:
+    return browser.driver.execute_script("return [...document.querySelectorAll('li')].map(li => li.textContent)")
+
+
+@pytest.mark.parametrize("task, order", [
+    ("Sort the numbers in increasing order, starting with the lowest number at the top of the list.",
+     ["-57", "-43", "7", "12", "46"]),
+    ("Arrange the numbers from highest to lowest.", ["46", "12", "7", "-43", "-57"]),
+])
+async def test_a_task_asking_for_an_order_sorts_the_list_by_dragging_in_one_action(
+        browser, open_page, make_ctx, scripted_llm, llm_client_for, task, order):
+    """One candidate sorts the whole list, one drag per item out of place, with no call: asked one drag at a time,
+    the default model dragged "46" down by 403 pixels, off the list."""
+    open_page("sortable_numbers.html")
+    server = scripted_llm()
+    llm_client_for(server)
+    ctx, offered = await _offered(make_ctx, task)
+    (sort,) = [c for c in offered if c.kind == "sort"]
+    assert sort.label.startswith('sort the list ("46", "-43", "7", "-57", …) in ')
+    asked_before = len(server.requests)
+
+    outcome = await execute(ctx, sort)
+
+    assert _numbers(browser) == order
+    assert len(server.requests) == asked_before
+    (said,) = outcome.actions
+    assert said.startswith("Sorted the list in ") and int(browser.driver.execute_script("return document.body.dataset.drops")) <= 4
+
+
+async def test_a_list_already_in_the_asked_order_is_a_no_op(browser, open_page, make_ctx):
+    from companion.act.errors import NoOp
+
+    open_page("sortable_numbers.html")
+    browser.driver.execute_script(
+        "const ul = document.getElementById('numbers');"
+        "[...ul.children].sort((a, b) => Number(a.textContent) - Number(b.textContent)).forEach(li => ul.append(li))")
+    ctx, offered = await _offered(make_ctx, "Sort the numbers in ascending order.")
+    (sort,) = [c for c in offered if c.kind == "sort"]
+    with pytest.raises(NoOp):
+        await execute(ctx, sort)
+    assert browser.driver.execute_script("return document.body.dataset.drops") is None
+
+
+async def test_no_sort_is_offered_when_the_task_asks_for_no_order(browser, open_page, make_ctx):
+    open_page("sortable_numbers.html")
+    ctx, offered = await _offered(make_ctx, "Drag 7 to the 1st position.")
+    assert not [c for c in offered if c.kind == "sort"]
+
+
+def test_the_order_a_task_asks_for_is_read_from_its_words():
+    from companion.act.sort_list import asked_sort, next_move
+
+    assert asked_sort("Sort the numbers in increasing order, starting with the lowest number at the top.").descending is False
+    assert asked_sort("Arrange the names alphabetically.").descending is False
+    assert asked_sort("Order the cards from highest to lowest").descending is True
+    assert asked_sort("Sort the list in reverse alphabetical order").descending is True
+    assert asked_sort("Drag Ada to the top.") is None
+    assert asked_sort("Order food: one of each course") is None
+    assert next_move(["b", "c", "a"], asked_sort("sort alphabetically")) == (2, 0)
+    assert next_move(["10", "9", "100"], asked_sort("sort in ascending order")) == (1, 0)  # numbers, not strings

@@ -87,3 +87,24 @@ async def test_a_vertical_slider_is_set_through_its_track_by_aria_valuenow(brows
     (track,) = await _refs(browser, find, "vtrack")
     assert (await browser.session.set_slider(track, 4)).ok
     assert browser.driver.find_element(By.ID, "vhandle").get_attribute("aria-valuenow") == "4"
+
+
+@pytest.mark.parametrize("dragged, onto, order", [
+    ("Ida", "Eve", "Ada,Bo,Cy,Dora,Ida,Eve,Fay,Gus,Hal"),    # up and left, into the centre
+    ("Dora", "Cy", "Ada,Bo,Dora,Cy,Eve,Fay,Gus,Hal,Ida"),    # up and right: still before it
+    ("Bo", "Hal", "Ada,Cy,Dora,Eve,Fay,Gus,Hal,Bo,Ida"),     # down: after it
+    ("Ada", "Bo", "Bo,Ada,Cy,Dora,Eve,Fay,Gus,Hal,Ida"),     # the neighbour on the right
+])
+async def test_a_script_sortable_grid_puts_the_dragged_tile_in_the_place_of_the_one_it_is_dropped_on(
+        browser, open_page, find, dragged, onto, order):
+    """The tiles shift under the pointer as it moves: each move heads for where the target is now, and the last
+    ones come into its quarter on its side of the order (a planned straight path left the order as it was)."""
+    open_page("mouse_sortable_grid.html")
+    snapshot = await browser.session.snapshot()
+    tile, _ = find(snapshot, tag="li", text=dragged)
+    target, _ = find(snapshot, tag="li", text=onto)
+
+    result = await browser.session.drag(tile, target)
+
+    assert result.ok, result
+    assert browser.driver.find_element(By.ID, "log").text == order
