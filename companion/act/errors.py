@@ -37,11 +37,15 @@ class NotYet(ActionFailed):
     before the checkboxes or option the task names are set: act/named_fields.py). The loop tells the next
     choice why, so the model does that first. `remedy`: the one element the rule says to use instead (the
     checkbox at the counted place, the card with the shortest duration), when it names one; two refusals in a
-    step pointing at it and the loop takes it without asking again (agent/step.py)."""
+    step pointing at it and the loop takes it without asking again (agent/step.py). `at_once`: the remedy fills a
+    text field with the value a rule reads from the task for it (the "to" of a forward): nothing is left for the
+    model to judge and typing is undone as easily as it is done, so it is taken at the first refusal."""
 
-    def __init__(self, message: str, done: list[str] | None = None, remedy: "ElementRef | None" = None):
+    def __init__(self, message: str, done: list[str] | None = None, remedy: "ElementRef | None" = None,
+                 at_once: bool = False):
         super().__init__(message, done)
         self.remedy = remedy
+        self.at_once = at_once and remedy is not None
 
 
 class Declined(ActionFailed):

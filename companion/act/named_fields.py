@@ -424,8 +424,13 @@ def recipient_for(task: str, el: Element) -> str | None:
                          el.attrs.get("id", "")) if t.strip()]
     if not any(_RECIPIENT_FIELD.match(" ".join(whole_words(split_camel(t).replace("_", " ")))) for t in named):
         return None
-    found = list(dict.fromkeys(_SENT_TO.findall(task) + _SENT_BEFORE.findall(task)))
+    found = recipients(task)
     return found[0] if len(found) == 1 else None
+
+
+def recipients(task: str) -> list[str]:
+    """The names or addresses the task sends something to ("send it to Fredrika", "Forward Malory the email")."""
+    return list(dict.fromkeys(_SENT_TO.findall(task) + _SENT_BEFORE.findall(task)))
 
 
 _COPY_FROM = re.compile(r"\b(?:copy|take)\b[^.]*?\b(?:from|in)\s+the\s+(?:(?P<nth>" + ORDINAL + r")\s+)?"

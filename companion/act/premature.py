@@ -22,6 +22,8 @@ transcripts on pages nobody tuned for:
   - check_kind_named: a control of another kind than the one the task acts on ("a "text" widget", "the checkbox");
   - check_glyph_named: a control other than the one a glyph the task quotes means ("x": the close button);
   - check_unasked_prompt: the OK of a prompt asking what the task says nothing of, while it has a Cancel;
+  - check_reply_for_forward: "Reply" while the task sends the message on to someone the page does not show (the
+    sender is) and says nothing of replying, with a "Forward" on the page;
   - check_ordinal: a control of the kind the task counts ("the 1st checkbox") that is not at that place;
   - check_parity: "Odd" chosen for an even number, or "Even" for an odd one (the item's number is its context);
   - check_nth_result: a result other than the one the task counts ("the 6th search result"), counted over the
@@ -46,7 +48,8 @@ from companion.act.context import AgentContext
 from companion.act.elements import is_empty, is_form_field, is_native_select, label
 from companion.act.errors import NotYet
 from companion.act.nth_result import nth_result
-from companion.act.named_fields import counted_controls, fields_in_scope, is_checkbox, names_action, of_named_kind, unset_named
+from companion.act.named_fields import (counted_controls, fields_in_scope, is_checkbox, names_action, of_named_kind,
+                                       recipients, unset_named, value_named_for)
 from companion.act.prefilter import element_skip_reason
 from companion.observe.ranked import ranked_controls
 from companion.observe.values import identifiers
@@ -77,6 +80,7 @@ def check_premature(ctx: AgentContext, el: Element, section: PageSection | None)
     check_kind_named(ctx, el)
     check_glyph_named(ctx, el)
     check_unasked_prompt(ctx, el)
+    check_reply_for_forward(ctx, el)
 
 
 READS_ONLY = ("reads only",)  # the submit_warnings entry of a form refused in a question
@@ -289,8 +293,12 @@ def check_fields_left_empty(ctx: AgentContext, el: Element, section: PageSection
         return
     ctx.submit_warnings.add(warning)
     quoted = ", ".join(f'"{v}"' for v in untyped[:MAX_FIELDS_SAID])
+    # One empty field whose value a rule reads from the task ("forward it to Cymbre" for the "to"): filled at once.
+    # Told to fill it, the default model went back to the message and forwarded it again, four times.
+    by_rule = [e for e in empty if value_named_for(ctx.task, e)]
     raise NotYet(f"not clicked yet: the task gives {quoted}, which no field holds yet, and {said} "
-                 f"{'is' if len(empty) == 1 else 'are'} empty; fill in what the task gives first")
+                 f"{'is' if len(empty) == 1 else 'are'} empty; fill in what the task gives first",
+                 remedy=by_rule[0].ref if len(empty) == 1 and by_rule else None, at_once=True)
 
 
 MAX_NAMED_INSTEAD = 3
@@ -652,3 +660,28 @@ def check_named_fields_set(ctx: AgentContext, el: Element, section: PageSection 
         return
     ctx.submit_warnings.add(warning)
     raise NotYet(f"not clicked yet: the task names what is unset here ({'; '.join(left)}); set that first")
+
+
+_REPLY = re.compile(r"^\s*(re:?\s*)?reply\b", re.I)
+_FORWARD = re.compile(r"^\s*(fwd?:?\s*)?forward\b", re.I)
+_ASKS_REPLY = re.compile(r"\b(reply|replies|replying|respond|answer|write back)\b", re.I)
+
+
+def check_reply_for_forward(ctx: AgentContext, el: Element) -> None:
+    """A "Reply" while the task sends the message to a name or address the page does not show (a reply goes to the
+    sender, who is on the page), says nothing of replying, and a "Forward" is on the page: refused once, with the
+    Forward as the way. "Go to the message from Otha and send it to Fredrika": the default model replied to Otha
+    and typed "to: Fredrika" into the reply's text, on two seeds."""
+    name = el.name or el.text or ""
+    if not _REPLY.match(name) or _ASKS_REPLY.search(ctx.task) or ctx.pagemem is None:
+        return
+    shown = _page_text(ctx.pagemem)
+    sent_to = [r for r in recipients(ctx.task) if not names_in(shown, r.lstrip("@"))]
+    forward = next((e for e in ctx.pagemem.all_elements() if _FORWARD.match(e.name or e.text or "")), None)
+    warning = (el.key, ("reply for forward",))
+    if not sent_to or forward is None or warning in ctx.submit_warnings:
+        return
+    ctx.submit_warnings.add(warning)
+    raise NotYet(f'not clicked yet: a reply goes back to the sender, and the task sends the message on to "{sent_to[0]}"; '
+                 f"forward it with {label(forward)}, or this again if a reply is meant", remedy=forward.ref)
+

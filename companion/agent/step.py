@@ -445,7 +445,7 @@ class StepPhases:
             if exc.remedy is not None:
                 key = (exc.remedy.frame, exc.remedy.id)
                 st.pointed[key] = st.pointed.get(key, 0) + 1
-                if st.pointed[key] >= POINTED_TWICE:
+                if st.pointed[key] >= POINTED_TWICE or exc.at_once:
                     st.remedy = exc.remedy
         elif isinstance(exc, Declined):  # not offered again here, and the task's end must say so
             self.declined_here.add((urldefrag(st.ctx.url)[0], chosen.label))

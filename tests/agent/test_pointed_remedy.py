@@ -45,3 +45,26 @@ def test_one_refusal_leaves_the_next_choice_to_the_model(browser, pages, agent_l
 
     assert not any("taken as it said" in n for n in notes(result))
     assert result.actions[0].startswith('Clicked button "Book for $95"'), result.actions
+
+
+def test_a_send_refused_for_the_one_empty_field_a_rule_fills_fills_it_at_once(browser, pages, agent_llm, memory_dir):
+    # Told "textbox "to" is empty; fill in what the task gives first", the default model went back to the message
+    # and forwarded it again, four times: the "to" a rule reads from the task ("forward it to Wanda") is filled.
+    picked = []
+
+    def choose(text: str, labels: list[str]) -> int:
+        if "Typed" in text and "send" not in picked:
+            picked.append("send")
+            return index_of(labels, r'"send"')
+        if picked:
+            return index_of(labels, r"^end the task")
+        picked.append("first send")
+        return index_of(labels, r'"send"')
+    agent_llm(choose=choose, answer=lambda text: "sent")
+    result = browser.run(run_task("Find the email by Kendre and forward it to Wanda.", session=browser.session,
+                                  start_url=pages.url("mail_forward_form.html"), memory_dir=memory_dir, max_steps=2),
+                         timeout=300)
+
+    assert any('textbox "to" is empty' in n for n in notes(result)), notes(result)
+    assert any("taken as it said" in n for n in notes(result)), notes(result)
+    assert result.actions[0] == 'Typed "Wanda" into textbox "to"', result.actions
