@@ -110,6 +110,10 @@ def _drag_candidates(task: str, el: Element, section_id: str, page: "PageGesture
     """Onto each element the task names when it names the dragged one too; and a drag whose place is chosen after."""
     pairs = [Candidate(kind="drag", label=f'drag {_quoted(el)} onto "{name}"', element=el.ref, to=ref, section_id=section_id)
              for ref, name in page.named_targets(el)] if _name(el) and names_in(task, _name(el)) else []
+    if page.by_size is not None and page.by_size[0] is el:
+        (_, said), (onto, said_onto) = zip(page.by_size, page.size_words)
+        pairs.append(Candidate(kind="drag", label=f"drag {_quoted(el)} (the {said}) onto {_quoted(onto)} (the {said_onto})",
+                               element=el.ref, to=onto.ref, section_id=section_id))
     return pairs + [Candidate(kind="drag", label=f"drag {_quoted(el)} (then choose where to drop it)", element=el.ref,
                               section_id=section_id)]
 
@@ -147,6 +151,7 @@ class PageGestures:
         self.slider_values = slider_values(task, self.sliders)
         self.draggables = [e for e in elements if is_draggable(e)]
         self.sort = asked_sort(task)
+        self.by_size, self.size_words = _sized_pair(task, self.draggables)
         # The draggable items of each part of the page (a list's), in page order, for a sort; named ones only.
         self.lists: list[list[Element]] = []
         if self.sort is not None:
@@ -163,6 +168,25 @@ class PageGestures:
         own = _name(el)
         return [(ref, name) for ref, name in self._named
                 if ref != el.ref and not names_in(own, name) and not (own and names_in(name, own))]
+
+
+# "Drag the smaller box so that it is completely inside the larger box": two draggables told apart by their size.
+_SIZED = re.compile(r"\b(smaller|smallest|larger|largest|bigger|biggest)\b", re.I)
+_SMALL = ("smaller", "smallest")
+
+
+def _sized_pair(task: str, draggables: list[Element]) -> tuple[tuple[Element, Element] | None, tuple[str, str]]:
+    """(dragged, onto) when the task tells the page's two draggable elements apart by their size, the dragged one
+    named first ("the smaller box ... inside the larger box"), with the words it used; else (None, ...)."""
+    words = [m.group(1).lower() for m in _SIZED.finditer(task)]
+    boxed = [e for e in draggables if e.box is not None]
+    if len(words) < 2 or (words[0] in _SMALL) == (words[1] in _SMALL) or len(boxed) != 2 or len(draggables) != 2:
+        return None, ("", "")
+    small, large = sorted(boxed, key=lambda e: e.box.w * e.box.h)
+    if small.box.w * small.box.h == large.box.w * large.box.h:
+        return None, ("", "")
+    pair = (small, large) if words[0] in _SMALL else (large, small)
+    return pair, (words[0], words[1])
 
 
 def _named_places(task: str, snapshot: Snapshot | None) -> Iterable[tuple[ElementRef, str]]:

@@ -283,3 +283,14 @@ def test_the_order_a_task_asks_for_is_read_from_its_words():
     assert asked_sort("Order food: one of each course") is None
     assert next_move(["b", "c", "a"], asked_sort("sort alphabetically")) == (2, 0)
     assert next_move(["10", "9", "100"], asked_sort("sort in ascending order")) == (1, 0)  # numbers, not strings
+
+
+async def test_two_boxes_the_task_tells_apart_by_size_are_dragged_one_onto_the_other(browser, open_page, make_ctx):
+    # "Drag the smaller box so that it is completely inside the larger box": asked, the default model dragged the
+    # small box "down by 84 pixels", then the large one.
+    open_page("drag_boxes.html")
+    ctx, offered = await _offered(make_ctx, "Drag the smaller box so that it is completely inside the larger box.")
+    chosen = _one(offered, 'drag "a" (the smaller) onto "b" (the larger)')
+    assert not [c for c in offered if c.label.startswith('drag "b" (the larger)')]
+    await execute(ctx, chosen)
+    assert browser.driver.find_element(By.ID, "log").text == "small dropped; small inside large: true"
