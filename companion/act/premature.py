@@ -387,9 +387,12 @@ def check_row_named(ctx: AgentContext, el: Element) -> None:
     named = [label(e) for e in rows_named]
     ctx.submit_warnings.add(warning)
     unused = [e for e in rows_named if not (e.clicked or e.selected or e.checked)]
+    # The row's control is the way only when the task names the control too: asked to click a "Report" hidden in a
+    # post's menu, the default model chose two posts' "retweet", and the remedy retweeted the named user's post.
+    sure = names_in(ctx.task, name[1] or "")
     raise NotYet(f"not clicked yet: the task names {', '.join(sorted(telling))}, and this row says none of it; "
                  f"its row's are {', '.join(named[:MAX_NAMED_INSTEAD])}: choose one of those, or this again",
-                 remedy=unused[0].ref if unused else None)
+                 remedy=unused[0].ref if unused and sure else None)
 
 
 MAX_OPENERS_SAID = 4

@@ -7,6 +7,7 @@ import pytest
 
 from companion.act import execute
 from companion.act.candidates import element_candidate
+from companion.act.errors import NotYet
 from tests.support.act_context import candidate_for, text_of
 
 pytestmark = pytest.mark.browser
@@ -37,3 +38,19 @@ async def test_without_all_only_the_chosen_post_is_used(browser, open_page, make
     ctx = await make_ctx('Click the "Retweet" button on the post by @tora that says "Id vestibulum".')
     outcome = await execute(ctx, _retweet_of(ctx, "Id vestibulum"), "scripted")
     assert len(outcome.actions) == 1
+
+
+@pytest.mark.parametrize("task, remedy", [
+    ("Retweet the post by @viverra.", True),            # the control is the task's: its row's is the way
+    ('For the user @viverra, click on the "Report" button.', False),  # the task names another control
+])
+async def test_a_control_from_a_row_the_task_does_not_name_points_at_the_named_rows_only_when_the_task_names_it(
+        browser, open_page, make_ctx, task, remedy):
+    # Asked for a "Report" hidden in a post's menu, the default model chose two posts' "retweet", and the rule's
+    # remedy, taken, retweeted @kenda's post.
+    open_page("feed_posts.html")
+    ctx = await make_ctx(task)
+    with pytest.raises(NotYet) as refused:
+        await execute(ctx, _retweet_of(ctx, "@lorem"), "scripted")
+    assert "the task names viverra" in str(refused.value), refused.value
+    assert (refused.value.remedy is not None) is remedy
