@@ -403,7 +403,19 @@ def is_closed_opener(e: Element) -> bool:
     closed <details>' summary), a menu entry with a submenu not open (aria-haspopup: "Playback" holds "Play")."""
     popup = e.attrs.get("aria-haspopup", "false").lower() not in ("false", "")
     return not e.disabled and (e.expanded is False or (e.role == "tab" and not e.selected and e.expanded is not True)
-                               or (popup and e.role == "menuitem" and e.expanded is not True))
+                               or (popup and e.role == "menuitem" and e.expanded is not True)
+                               or (_MORE_MENU.match(e.name or e.text or "") is not None and e.expanded is not True
+                                   and not e.url))
+
+
+# A "more" control saying nothing of its state: a post's or a row's menu of further actions ("⋯", an icon named "more").
+_MORE_MENU = re.compile(r"^\s*(?:more|more (?:options|actions)|options|actions|…|\.\.\.|⋯|⋮|︙)\s*$", re.I)
+
+
+def named_row_first(task: str, openers: list[Element]) -> list[Element]:
+    """The openers, those in a row the task names (their context shares its words: a post by "@kenda") first."""
+    words = set(content_words(task))
+    return sorted(openers, key=lambda e: not (words & set(content_words(e.context or ""))))
 
 
 def _page_text(pagemem) -> str:
@@ -442,8 +454,9 @@ def check_target_hidden(ctx: AgentContext, el: Element) -> None:
         text = _page_text(ctx.pagemem)
         missing = [v.text for v in identifiers(ctx.task, one_word=True) if v.kind == "name" and not names_in(text, v.text)]
     closed = [e for e in shown if is_closed_opener(e) and e.key != el.key]
-    # Those not opened yet first: the default model went back to the tab it had just left.
-    unopened = [e for e in closed if not e.clicked]
+    # Those not opened yet first: the default model went back to the tab it had just left. Of alike ones (a "more" per
+    # post), the one in the row the task names first.
+    unopened = named_row_first(ctx.task, [e for e in closed if not e.clicked])
     openers = dict.fromkeys(label(e) for e in unopened or closed)
     pages = dict.fromkeys(label(e) for e in shown if _is_paging(e) and not e.clicked and e.key != el.key)
     warning = (el.key, ("target hidden",))
@@ -458,8 +471,12 @@ def check_target_hidden(ctx: AgentContext, el: Element) -> None:
                      "yet: open one of those, or this again")
     ctx.submit_warnings.add(warning)
     if openers:
+        # An opener in the one row the task names is the way ("Report" in the menu of @kenda's post).
+        words = set(content_words(ctx.task))
+        in_row = [e for e in unopened if e.context and words & set(content_words(e.context))]
         raise NotYet(f'not clicked yet: no element on this page is named "{missing[0]}", which the task asks for; it '
-                     f"may be behind {', '.join(list(openers)[:MAX_OPENERS_SAID])}: open that first, or choose this again")
+                     f"may be behind {', '.join(list(openers)[:MAX_OPENERS_SAID])}: open that first, or choose this again",
+                     remedy=in_row[0].ref if len(in_row) == 1 else None)
     raise NotYet(f'not clicked yet: this page shows nothing of "{missing[0]}", which the task names; it may be on '
                  f"another page of the list ({', '.join(list(pages)[:MAX_OPENERS_SAID])}): go there first, or choose "
                  "this again")

@@ -51,7 +51,7 @@ from companion.act.list_choices import is_paging_link, names_facet
 from companion.act.named_fields import fields_in_scope, names_action, unset_named
 from companion.act.nth_result import nth_result
 from companion.act.prefilter import element_skip_reason
-from companion.act.premature import is_closed_opener
+from companion.act.premature import is_closed_opener, named_row_first
 from companion.agent.seen_text import SeenText
 from companion.llm.answers import FinalAnswer, Verification
 from companion.llm.fit import declare
@@ -172,6 +172,7 @@ def hidden_click_target(task: str, pagemem: PageMem | None, done: list[str]) -> 
         # The ones after the last opened, first, as a person goes through tabs (one shown at the start was seen).
         last = max((e.index for e in shown if e.clicked and (e.role == "tab" or e.expanded is not None)), default=-1)
         closed.sort(key=lambda e: (e.index < last, e.index))
+        closed = named_row_first(task, closed)  # a "more" in the row the task names before the others
         if closed:
             return quote, closed[0]
     return None

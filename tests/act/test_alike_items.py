@@ -54,3 +54,17 @@ async def test_a_control_from_a_row_the_task_does_not_name_points_at_the_named_r
         await execute(ctx, _retweet_of(ctx, "@lorem"), "scripted")
     assert "the task names viverra" in str(refused.value), refused.value
     assert (refused.value.remedy is not None) is remedy
+
+
+async def test_a_control_named_nowhere_points_at_the_more_menu_of_the_row_the_task_names(browser, open_page, make_ctx):
+    # 'For the user @kenda, click on the "Report" button': "Report" sits in each post's "more" menu, whose state no
+    # attribute says; the menu of @kenda's post is the way.
+    open_page("post_menus.html")
+    ctx = await make_ctx('For the user @viverra, click on the "Report" button.')
+    retweet = next(e for e in ctx.pagemem.all_elements() if e.name == "retweet" and "@viverra" in e.context)
+    with pytest.raises(NotYet) as refused:
+        await execute(ctx, element_candidate(retweet, ctx.pagemem.section_of(retweet.ref).id), "scripted")
+    assert 'no element on this page is named "Report"' in str(refused.value), refused.value
+    opener = ctx.pagemem.element_by_ref(refused.value.remedy)
+    assert opener.name == "more" and "@viverra" in opener.context
+    assert text_of(browser, "#did") == "nothing"
