@@ -3,8 +3,9 @@
 Removed: navigating to the current page (also same-page #anchors and an empty query, "?"), clicking a checked radio, re-opening a menu
 that is already open (aria-expanded=true on a popup trigger), switching to the active tab, print/tel/mailto/
 javascript: links, disabled elements, and links, navigations and tabs the task's site policy refuses
-(act/sites.py: non-web schemes, URLs cut by the extension, malformed URLs, sites outside --allow-domain). A link
-to a site the user would be asked about stays: it is asked when chosen.
+(act/sites.py: non-web schemes, URLs cut by the extension, malformed URLs, sites outside --allow-domain), and a
+like, star or chosen button the agent already clicked on this page (a second click would undo it). A link to a site
+the user would be asked about stays: it is asked when chosen.
 
 Some no-ops show only once the value is known (the LLM picks it inside the workflow): typing the text a field
 already holds, selecting the option already selected, checking a box that is checked, toggling back a box the
@@ -63,7 +64,18 @@ def element_skip_reason(el: Element, page_url: str, sites: Sites = None) -> str 
             return "link to the current page"  # a list's "All" facet (href "?") on the list as it is, too
     if PRINT.match(el.name or el.text or ""):
         return "print"
+    if el.clicked and el.role not in _STATED_ROLES and not is_text_field(el) \
+            and (el.selected or _TOGGLE.match(el.name or el.text or "")):
+        return "used already on this page: a second click would undo it"
     return None
+
+
+# Controls that mark an item and unmark it when clicked again (a post's like, a mail's star). Used by the agent on
+# this page, a second click undoes it: the default model liked a post twice and so left it unliked, and pressed an
+# "Odd" it had chosen, which unchose it. Boxes, radios, tabs and options say their state and are judged by it.
+_TOGGLE = re.compile(r"^\s*(?:un)?(?:like|love|heart|star|favou?rite|follow|retweet|repost|bookmark|upvote|downvote|pin|"
+                     r"mute)\b", re.I)
+_STATED_ROLES = frozenset({"checkbox", "radio", "switch", "tab", "option", "menuitemcheckbox", "menuitemradio", "treeitem"})
 
 
 def _without_empty_query(url: str) -> str:

@@ -68,3 +68,20 @@ async def test_a_control_named_nowhere_points_at_the_more_menu_of_the_row_the_ta
     opener = ctx.pagemem.element_by_ref(refused.value.remedy)
     assert opener.name == "more" and "@viverra" in opener.context
     assert text_of(browser, "#did") == "nothing"
+
+
+async def test_a_like_the_agent_used_on_this_page_is_not_offered_again(browser, open_page, make_ctx):
+    # A second click undoes it: the default model liked a post twice and so left it unliked.
+    from companion.act.prefilter import usable_elements
+
+    open_page("post_menus.html")
+    ctx = await make_ctx("Retweet the post by @viverra.")
+    retweet = next(e for e in ctx.pagemem.all_elements() if e.name == "retweet" and "@viverra" in e.context)
+    await execute(ctx, element_candidate(retweet, ctx.pagemem.section_of(retweet.ref).id), "scripted")
+    assert text_of(browser, "#did") == "retweet @viverra"
+    await ctx.refresh()
+
+    offered = usable_elements(list(ctx.pagemem.all_elements()), ctx.pagemem.url)
+
+    retweets = [e.context for e in offered if e.name == "retweet"]
+    assert len(retweets) == 2 and not any("@viverra" in c for c in retweets), retweets
