@@ -249,15 +249,30 @@ def named_options_left(task: str, el: Element) -> list[str]:
 
 _ALL = re.compile(r"\b(?:all|every|each)\b", re.I)
 MAX_ALIKE = 20
+_COUNTS = {w: i for i, w in enumerate("one two three four five six seven eight nine ten".split(), 1)}
+# "Click the 'Like' button on 3 posts by @nathalie": how many items of the kind.
+_SOME = re.compile(r"\b(?:on|for|to|in)\s+(\d+|" + "|".join(_COUNTS) + r")\s+(?:of\s+(?:the\s+|their\s+|his\s+|her\s+)?)?"
+                   r"[a-z]+s\b", re.I)
+
+
+def alike_wanted(task: str) -> int:
+    """How many other items the task asks a control used on besides the one chosen: MAX_ALIKE for "all posts by
+    @x", N - 1 for "on 3 posts by @x", else 0."""
+    m = _SOME.search(task)
+    if m is not None:
+        n = int(m.group(1)) if m.group(1).isdigit() else _COUNTS[m.group(1).lower()]
+        return max(0, min(n - 1, MAX_ALIKE))
+    return MAX_ALIKE if _ALL.search(task) else 0
 
 
 def alike_left(task: str, el: Element, elements: list[Element]) -> list[Element]:
     """The other controls to use with `el` for a task that asks it on every item of a kind ("Click the "Retweet"
     button on all posts by @tora": the default model retweeted one post and pressed Submit): those of the same role
     and name, not selected, checked or used yet, whose row or card (Element.context) holds the words of the task that
-    `el`'s own row holds (the handle, the name). Nothing when the task does not name the control or asks no "all"."""
+    `el`'s own row holds (the handle, the name). Nothing when the task does not name the control or asks neither "all"
+    nor a number of items ("on 3 posts by @x": alike_wanted)."""
     name = (el.name or el.text).strip()
-    if not el.context or not name or not _ALL.search(task) or not names_action(task, name):
+    if not el.context or not name or not alike_wanted(task) or not names_action(task, name):
         return []
     own = set(whole_words(name))
     marks = [w for w in dict.fromkeys(re.findall(r"@?[\w'-]{2,}", task))

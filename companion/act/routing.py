@@ -35,7 +35,7 @@ from companion.act.errors import ActionFailed, NoOp
 from companion.act.form import form_fields, submit_form
 from companion.act.gestures import GESTURE_KINDS, perform as perform_gesture
 from companion.act.models import Candidate, FormField, Outcome
-from companion.act.named_fields import MAX_ALIKE, alike_left, fields_in_scope, named_boxes_left, named_options_left
+from companion.act.named_fields import alike_left, alike_wanted, fields_in_scope, named_boxes_left, named_options_left
 from companion.act.sites import check_navigation, element_target, parse_url
 from companion.act.premature import check_premature, check_reads_only
 from companion.act.search import search
@@ -173,7 +173,7 @@ async def _use_alike(ctx: AgentContext, el: Element) -> list[str]:
     a new document stops the run; what was done stays reported."""
     done: list[str] = []
     used: set[str] = {el.context}
-    for _ in range(MAX_ALIKE):
+    for _ in range(alike_wanted(ctx.task)):
         left = [e for e in alike_left(ctx.task, el, list(ctx.pagemem.all_elements()) if ctx.pagemem else [])
                 if e.context not in used]
         if not left:

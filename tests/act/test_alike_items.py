@@ -33,6 +33,16 @@ async def test_the_control_is_used_on_every_post_the_task_means(browser, open_pa
     assert text_of(browser, "#did") == "1,3"
 
 
+async def test_a_number_of_posts_uses_the_control_on_that_many(browser, open_page, make_ctx):
+    # "Click the 'Like' button on 3 posts by @nathalie": the default model liked one post twice.
+    open_page("feed_posts.html")
+    browser.driver.execute_script("posts.push(['Dorsey', '@tora', 'Eget nunc.']); draw()")
+    ctx = await make_ctx('Click the "Retweet" button on 2 posts by @tora and then click Submit.')
+    outcome = await execute(ctx, _retweet_of(ctx, "Id vestibulum"), "scripted")
+    retweeted = browser.driver.execute_script("return [...document.querySelectorAll('.retweet.selected')].map(b => b.dataset.i)")
+    assert retweeted == ["1", "3"] and len(outcome.actions) == 2, outcome.actions
+
+
 async def test_without_all_only_the_chosen_post_is_used(browser, open_page, make_ctx):
     open_page("feed_posts.html")
     ctx = await make_ctx('Click the "Retweet" button on the post by @tora that says "Id vestibulum".')
