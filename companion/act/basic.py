@@ -22,6 +22,7 @@ from companion.act.named_fields import (
     value_named_for,
 )
 from companion.act.prefilter import selecting_noop, toggle_noop, typing_noop
+from companion.act.solve_for import solved_value
 from companion.bridge.errors import BridgeDisconnected, BridgeError
 from companion.llm.fit import declare, declare_choice
 from companion.pagemem.model import Element
@@ -130,12 +131,13 @@ async def text_value(prompt: str, variables: dict) -> str:
 def value_by_rule(ctx: AgentContext, el: Element) -> str | None:
     """The field's value by rule, no call (named_fields.py): 'the password "DYh"', 'copy the text from the 2nd text
     area', 'the value that corresponds with each label' (a key/value table on the page), 'the 1st word in the
-    paragraph'; None: the model's to say."""
+    paragraph', the x of the page's equation for a field labelled "x =" (act/solve_for.py); None: the model's to say."""
     elements = list(ctx.pagemem.all_elements()) if ctx.pagemem else []
     sections = ctx.pagemem.sections if ctx.pagemem else []
     named = value_named_for(ctx.task, el)
     return ((in_asked_case(ctx.task, named) if named else None) or arithmetic_value(el) or copied_value(ctx.task, el, elements)
-            or page_value_for(ctx.task, el, sections) or nth_word_value(ctx.task, el, sections))
+            or page_value_for(ctx.task, el, sections) or nth_word_value(ctx.task, el, sections)
+            or solved_value(ctx.task, el, sections))
 
 
 def without_own_label(value: str, el: Element) -> str:
