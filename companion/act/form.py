@@ -37,7 +37,7 @@ from companion.act.errors import ActionFailed
 from companion.act.models import FieldAction, FormField, Outcome
 from companion.act.named_fields import (
     NTH_KIND, destination_field, named_values_held, names_action, of_named_kind, set_value_for, unset_choice,
-    unset_named, value_named_for,
+    unset_named, value_named_for, words_unplaced,
 )
 from companion.llm.fallback import NoDecision
 from companion.llm.fit import declare_choice, declare_subset
@@ -187,6 +187,17 @@ async def _fill_and_review(ctx: AgentContext, fill: FieldAction, section: PageSe
         # (shown to every field, the default model copied the year into the director's field).
         others = _others(ctx, el, fields) if el is not None and i == into else ""
         if el is not None and (ended := await _fill(ctx, fill, el, purpose, actions, others=others)):
+            return ended
+
+    # Phase 1b: the one text field left empty while the others hold the task's values and a few of the task's words
+    # are in no field ("Search for urban movies directed by Hammond from year 1994" with Genre empty) is filled, the
+    # model told which words are left: it chose Director and Year, and the form went with Genre empty, on two layouts.
+    await settle(ctx)
+    section = _current(ctx, section, detached)
+    if (unplaced := words_unplaced(ctx.task, form_fields(section), ctx.typed_secrets)) is not None:
+        words, empty = unplaced
+        problem = f'it is empty, and the task\'s words "{words}" are in no field: type what of them belongs here'
+        if ended := await _fill(ctx, fill, _live(ctx, empty) or empty, purpose, actions, problem):
             return ended
 
     # Phase 2: one validation pass over what the page now reports.

@@ -240,3 +240,22 @@ def test_the_fields_a_task_counts_by_kind_replace_the_chosen_ones_of_that_kind()
     assert counted_fields("Enter 10 into the box.", form, [3]) == [3]  # nothing counted: the model's choice
     # A field the task reads from is not one to fill.
     assert counted_fields("Copy the text from the 2nd text area into the text input.", form, [3]) == [3]
+
+
+@pytest.mark.browser
+async def test_the_one_field_left_empty_while_words_of_the_task_are_in_none_is_filled_before_the_review(
+        browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    # "Search for urban movies directed by Hammond from year 1994": the model chose Director and Year, and the form
+    # went with the genre empty, on two layouts.
+    open_page("movie_form.html")
+    server = scripted_llm(rules=[
+        {"prompt": "form_field_selection", "responses": ['{"indices": [0, 2]}']},
+        {"prompt": "field_value", "pattern": "are in no field", "responses": [json.dumps({"value": "urban"})] * 3},
+        {"prompt": "field_value", "responses": [json.dumps({"value": "1994"})] * 3},
+        {"prompt": "form_review", "responses": [json.dumps({"reason": "ok", "index": 3})]}])
+    llm_client_for(server)
+    ctx = await make_ctx("Search for urban movies directed by Hammond from year 1994.")
+    await execute(ctx, candidate_for(ctx, "Go!"), "scripted")
+    assert browser.driver.find_element(By.ID, "sent").text == "Hammond|urban|1994"
+    asked = [r for r in server.requests if r.prompt == "field_value" and "are in no field" in r.last_user]
+    assert len(asked) == 1 and 'the task\'s words "urban' in asked[0].last_user
