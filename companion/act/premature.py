@@ -182,8 +182,13 @@ def submits(el: Element) -> bool:
     clickable div "Submit", generic to the accessibility tree and a button to a person; a short name only: a mail
     row "Re: post the update" is no button)."""
     name = el.name or el.text
+    if _GLYPH_LED.match(name):  # a stepper's "+ (add)" beside a dish adds one; it hands nothing over
+        return False
     return is_submit_like(el, in_form=False) or (el.role == "generic" and len(name.split()) <= 3
                                                  and bool(SUBMIT_WORDS.search(name)))
+
+
+_GLYPH_LED = re.compile(r"^\s*[+\-−×✕*]\s*(?:\(|$)")
 
 
 MAX_NAMED_SAID = 4

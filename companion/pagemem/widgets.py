@@ -21,7 +21,9 @@ NON_TEXT_INPUTS = frozenset({"checkbox", "radio", "submit", "button", "reset", "
 # The paper's submit-like keywords (IsForm: the accessible text of a button).
 SUBMIT_WORDS = re.compile(
     r"\b(submit|sign ?in|log ?in|login|sign ?up|register|search|send|go|save|continue|next|apply|ok|confirm|"
-    r"subscribe|post|publish|pay|place order|buy|checkout|check out|update|create|add)\b", re.I)
+    r"subscribe|post|publish|pay|place order|buy|checkout|check out|update|create|add)\b"
+    # A button named "Order" alone sends the order (a menu's "Order!"); "Order by", "Order history" do not.
+    r"|^\s*order(?:\s+now)?\s*!?\s*$", re.I)
 TEXT_ROLES = ("textbox", "searchbox")
 # Link names of a pagination bar: numbers, next/previous/more words (several languages), arrows, ellipses, with
 # a trailing "page" or what the pages hold ("Older posts").
