@@ -288,15 +288,17 @@ class StepPhases:
         self.guard.at(pagemem.url)
         await self._learn_noop(st.state, st.text)
         unavailable = self._unavailable(st)
-        if len(unavailable) == len(st.candidates):
-            await self.events.emit("note", step=self.step, text="No action is left to try on this page.")
-            return None
+        # A rule's remedy first: it may be an element no candidate offers (the page link toward the Nth result, in a
+        # section the observation left out), and the offered ones may all have been tried.
         remedy, st.remedy = st.remedy, None
         taken = self._remedy(st, remedy, unavailable) if remedy is not None else None
         if taken is not None:
             st.reason = f"A rule named {taken.label} as the way to what the task asks: taken as it said."
             await self.events.emit("note", step=self.step, text=st.reason)
             return taken
+        if len(unavailable) == len(st.candidates):
+            await self.events.emit("note", step=self.step, text="No action is left to try on this page.")
+            return None
         decision = await select_action(self.task, self.prompt_history(), st.seen, [c.label for c in st.candidates],
                                        self.guard.nudge(st.state, st.text), unavailable=unavailable,
                                        parts=st.ctx.parts.listed(), since=" ".join(st.since) + st.not_yet)
