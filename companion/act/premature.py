@@ -59,7 +59,7 @@ from companion.pagemem.icon_names import glyph_meaning
 from companion.pagemem.tell_apart import alike_key
 from companion.pagemem.model import Element, PageSection
 from companion.pagemem.widgets import SUBMIT_WORDS, is_page_link_name, is_submit_like, is_text_field
-from companion.text import content_words, names_in, quoted_as_written, whole_words
+from companion.text import content_words, names_in, quoted_as_written, singular, whole_words
 
 
 def check_premature(ctx: AgentContext, el: Element, section: PageSection | None) -> None:
@@ -658,10 +658,10 @@ def check_box_named(ctx: AgentContext, el: Element) -> None:
     if ctx.pagemem is None or not is_checkbox(el) or el.checked or not (name := el.name or el.text):
         return
     warning = (ctx.pagemem.url, ("box named",))  # once a page: a second box chosen unnamed is the model's insistence
-    if names_in(ctx.task, name) or warning in ctx.submit_warnings:
+    if names_in_any_number(ctx.task, name) or warning in ctx.submit_warnings:
         return
     named = [e for e in ctx.pagemem.all_elements() if is_checkbox(e) and e.key != el.key
-             and (e.name or e.text) and names_in(ctx.task, e.name or e.text)]
+             and (e.name or e.text) and names_in_any_number(ctx.task, e.name or e.text)]
     if not named:
         return
     ctx.submit_warnings.add(warning)
@@ -672,6 +672,15 @@ def check_box_named(ctx: AgentContext, el: Element) -> None:
     unchecked = ", ".join(label(e) for e in [e for e in named if not e.checked][:MAX_NAMED_SAID])
     raise NotYet(f"not checked yet: the task names {said} and nothing of {label(el)}; check {unchecked} instead, "
                  f"or this if the task means it")
+
+
+def names_in_any_number(task: str, name: str) -> bool:
+    """The task names it as written, or a one-word name in the singular or the plural ("bunny" for "bunnies"): the
+    default model's box "bunny" was refused for a task listing "bunnies"."""
+    if names_in(task, name):
+        return True
+    words = name.split()
+    return len(words) == 1 and singular(words[0]) in {singular(w) for w in whole_words(task)}
 
 
 def check_named_fields_set(ctx: AgentContext, el: Element, section: PageSection | None) -> None:
