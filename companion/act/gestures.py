@@ -111,7 +111,8 @@ def _drag_candidates(task: str, el: Element, section_id: str, page: "PageGesture
     pairs = [Candidate(kind="drag", label=f'drag {_quoted(el)} onto "{name}"', element=el.ref, to=ref, section_id=section_id)
              for ref, name in page.named_targets(el)] if _name(el) and names_in(task, _name(el)) else []
     if page.by_size is not None and page.by_size[0] is el:
-        (_, said), (onto, said_onto) = zip(page.by_size, page.size_words)
+        onto = page.by_size[1]
+        said, said_onto = page.size_words
         pairs.append(Candidate(kind="drag", label=f"drag {_quoted(el)} (the {said}) onto {_quoted(onto)} (the {said_onto})",
                                element=el.ref, to=onto.ref, section_id=section_id))
     return pairs + [Candidate(kind="drag", label=f"drag {_quoted(el)} (then choose where to drop it)", element=el.ref,
@@ -142,6 +143,12 @@ def element_candidates(task: str, el: Element, section_id: str, page: "PageGestu
     return [plain(el, section_id)]
 
 
+def _part(pm: PageMem, el: Element) -> str:
+    """The top-level part of the page an element is in (its section's first id): a list's items share it."""
+    section = pm.section_of(el.ref)
+    return section.id.split(".")[0] if section is not None else ""
+
+
 class PageGestures:
     """What one page offers gestures on, worked out once per candidate gathering (or drop-place question)."""
 
@@ -157,8 +164,7 @@ class PageGestures:
         if self.sort is not None:
             parts: dict[str, list[Element]] = {}
             for e in self.draggables:
-                section = pm.section_of(e.ref)
-                parts.setdefault(section.id.split(".")[0] if section is not None else "", []).append(e)
+                parts.setdefault(_part(pm, e), []).append(e)
             self.lists = [group for group in parts.values() if all(_name(e) for e in group)]
         self._named = list(_named_places(task, snapshot))
 
@@ -288,14 +294,9 @@ def drop_places(ctx: AgentContext, el: Element) -> list[DropPlace]:
         return []
     page = PageGestures(ctx.task, pm, ctx.page.snapshot)
     draggables = page.draggables
-
-    def part(t: Element) -> str:
-        section = pm.section_of(t.ref)
-        return section.id.split(".")[0] if section is not None else ""
-
     places = []
     for t in [t for t in draggables if t is not el][:MAX_DROP_PLACES]:
-        peers = [p for p in draggables if part(p) == part(t)]
+        peers = [p for p in draggables if _part(pm, p) == _part(pm, t)]
         k, n = peers.index(t) + 1, len(peers)
         places.append(DropPlace(f"onto {_quoted(t)} ({k} of {n})", t.ref, 0.0, 0.0, (k, n), t.box))
     places += [DropPlace(f'onto "{name}"', ref, 0.0, 0.0) for ref, name in page.named_targets(el)]
