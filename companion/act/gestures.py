@@ -206,6 +206,19 @@ def _named_places(task: str, snapshot: Snapshot | None) -> Iterable[tuple[Elemen
                 yield ElementRef(frame=frame.frame, id=el.id), name
 
 
+_HIGHLIGHT = re.compile(r"\bhighlight", re.I)
+_CHOICE_TYPES = frozenset({"checkbox", "radio"})
+_CHOICE_ROLES = frozenset({"checkbox", "radio", "option", "menuitemcheckbox", "menuitemradio"})
+
+
+def _has_choices(snapshot: Snapshot | None) -> bool:
+    """The page shows boxes, radios or options to select."""
+    return snapshot is not None and any(
+        el.visible and (el.attrs.get("role", "") in _CHOICE_ROLES
+                        or (el.tag == "input" and el.attrs.get("type", "").lower() in _CHOICE_TYPES))
+        for f in snapshot.frames for el in f.elements)
+
+
 def _text_blocks(snapshot: Snapshot | None) -> Iterable[tuple[ElementRef, str]]:
     """Visible elements holding a sentence's worth of their own text, in document order."""
     if snapshot is None:
@@ -225,6 +238,10 @@ def text_candidates(task: str, snapshot: Snapshot | None) -> list[Candidate]:
     """For a task asking for text to be selected: each quoted phrase of the task inside a text block; without one,
     the whole text of the first text blocks."""
     if not _SELECT_TEXT.search(task):
+        return []
+    if not _HIGHLIGHT.search(task) and _has_choices(snapshot):
+        # "Select words similar to reply and click Submit" beside checkboxes: the boxes are what is selected (the
+        # default model selected the text of their labels instead).
         return []
     blocks = list(_text_blocks(snapshot))
     out = []

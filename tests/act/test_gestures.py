@@ -294,3 +294,11 @@ async def test_two_boxes_the_task_tells_apart_by_size_are_dragged_one_onto_the_o
     assert not [c for c in offered if c.label.startswith('drag "b" (the larger)')]
     await execute(ctx, chosen)
     assert browser.driver.find_element(By.ID, "log").text == "small dropped; small inside large: true"
+
+
+async def test_selecting_words_beside_checkboxes_offers_no_text_selection(browser, open_page, make_ctx):
+    # "Select words similar to reply and click Submit": the default model selected the text of the boxes' labels.
+    open_page("many_boxes.html")
+    ctx, offered = await _offered(make_ctx, "Select words similar to alpha and click Submit.")
+    assert not [c for c in offered if c.kind == "select_text"]
+    assert [c for c in offered if c.label.startswith('checkbox "alpha"')]
