@@ -37,9 +37,10 @@ class NotYet(ActionFailed):
     before the checkboxes or option the task names are set: act/named_fields.py). The loop tells the next
     choice why, so the model does that first. `remedy`: the one element the rule says to use instead (the
     checkbox at the counted place, the card with the shortest duration), when it names one; two refusals in a
-    step pointing at it and the loop takes it without asking again (agent/step.py). `at_once`: the remedy fills a
-    text field with the value a rule reads from the task for it (the "to" of a forward): nothing is left for the
-    model to judge and typing is undone as easily as it is done, so it is taken at the first refusal."""
+    step pointing at it and the loop takes it without asking again (agent/step.py). `at_once`: the remedy sets a
+    field the task names outright (the "to" of "forward it to X" with X, the radio "m9KQex" of "Select m9KQex"):
+    nothing is left for the model to judge and a field is set back as easily as it is set, so it is taken at the
+    first refusal."""
 
     def __init__(self, message: str, done: list[str] | None = None, remedy: "ElementRef | None" = None,
                  at_once: bool = False):

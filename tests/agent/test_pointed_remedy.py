@@ -1,10 +1,12 @@
 """A step whose clicks are refused twice for the one element a rule points at (NotYet.remedy) takes that element
-without asking the model again (agent/step.py). Real headless Chromium, the real extension, the scripted LLM, a
-fixture page of four fare cards."""
+without asking the model again (agent/step.py), and once for a field the task names outright (NotYet.at_once). Real
+headless Chromium, the real extension, the scripted LLM, fixture pages (fare cards, a forward form, boxes)."""
 
 from __future__ import annotations
 
 import re
+
+from selenium.webdriver.common.by import By
 
 from companion.agent.loop import run_task
 from tests.support.agent_llm import index_of
@@ -68,3 +70,21 @@ def test_a_send_refused_for_the_one_empty_field_a_rule_fills_fills_it_at_once(br
     assert any('textbox "to" is empty' in n for n in notes(result)), notes(result)
     assert any("taken as it said" in n for n in notes(result)), notes(result)
     assert result.actions[0] == 'Typed "Wanda" into textbox "to"', result.actions
+
+
+def test_a_submit_refused_for_the_one_box_the_task_names_ticks_it_at_once(browser, pages, agent_llm, memory_dir):
+    # "Select m9KQex and click Submit": refused, the default model checked the radio its summary had named instead.
+    def choose(text: str, labels: list[str]) -> int:
+        if "Checked checkbox" in text and "Clicked button" not in text:
+            return index_of(labels, r'^button "Submit"')
+        if "Clicked button" in text:
+            return index_of(labels, r"^end the task")
+        return index_of(labels, r'^button "Submit"')
+    agent_llm(choose=choose, answer=lambda text: "submitted")
+    result = browser.run(run_task("Select omega and click Submit.", session=browser.session,
+                                  start_url=pages.url("many_boxes.html"), memory_dir=memory_dir, max_steps=2),
+                         timeout=300)
+
+    assert any('checkbox "omega" is not checked' in n for n in notes(result)), notes(result)
+    assert result.actions[:2] == ['Checked checkbox "omega"', 'Clicked button "Submit"'], result.actions
+    assert browser.driver.find_element(By.ID, "submitted").text == "delta omega"
