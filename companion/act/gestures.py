@@ -20,6 +20,7 @@ from companion.act.drop_position import Peer, Position, asked_position, peer_at
 from companion.act.elements import label
 from companion.act.errors import ActionFailed, NoOp
 from companion.act.models import Candidate
+from companion.act.named_fields import LISTED_NUMBER, same_number, slider_values
 from companion.act.sort_list import ask_words, asked_sort, sort_by_dragging
 from companion.llm.fit import declare_choice
 from companion.pagemem.model import Element, PageMem
@@ -30,8 +31,6 @@ from companion.text import names_in, quoted_spans, states_the_task
 declare_choice("drop_place", CHOICE_TOKENS)
 
 GESTURE_KINDS = ("drag", "slider", "select_text", "scroll", "sort")
-# A number, whole or decimal; a sentence's full stop after it ends it ("Set the volume to 25.").
-_NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?!\w|\.\d)")
 # The task asks for text to be selected: "highlight ...", "select the words/text/phrase ...".
 _SELECT_TEXT = re.compile(r"\bhighlight|\b(select|mark)\b[^.]{0,40}?\b(text|words?|phrase|sentence|paragraph|line)\b", re.I)
 _TEXT_TAGS = frozenset({"p", "div", "span", "li", "td", "blockquote", "pre", "article", "section", "label", "dd", "em",
@@ -76,13 +75,6 @@ def slider_state(el: Element) -> str:
     if low is not None and high is not None:
         parts.append(f"from {low} to {high}")
     return ", ".join(parts)
-
-
-def slider_values(task: str, sliders: list[Element]) -> list[str] | None:
-    """Each slider's value when the task gives as many numbers as the page has sliders, in page order (a lone slider
-    and one number; "Set the sliders to the combination [20,10,11]": the second slider's is 10); else None."""
-    numbers = _NUMBER.findall(task)
-    return numbers if sliders and len(numbers) == len(sliders) else None
 
 
 def _slider_candidate(el: Element, section_id: str, page: "PageGestures") -> list[Candidate]:
@@ -361,7 +353,7 @@ async def set_slider(ctx: AgentContext, candidate: Candidate) -> str:
         field = f"{label(el)} ({slider_state(el) or 'a slider'}): the one number to set it to"
         answer = await text_value("input_value", {"task": ctx.task, "history": ctx.history_text(),
                                                   "observation": ctx.observation, "field": field})
-        numbers = _NUMBER.findall(answer)
+        numbers = LISTED_NUMBER.findall(answer)
         if not numbers:
             raise ActionFailed(f"no number to set {label(el)} to (the answer was {answer[:60]!r})")
         value = numbers[0]
@@ -396,7 +388,7 @@ async def _set_sliders(ctx: AgentContext, each: list[tuple[ElementRef, str]]) ->
 
 def _holds(el: Element, value: str) -> bool:
     now = el.value if el.tag == "input" else el.attrs.get("aria-valuenow")
-    return now is not None and _same_number(now, value)
+    return now is not None and same_number(now, value)
 
 
 async def _move(ctx: AgentContext, el: Element, value: str, done: list[str] | None = None) -> str | None:
@@ -404,13 +396,6 @@ async def _move(ctx: AgentContext, el: Element, value: str, done: list[str] | No
     await confirm_action(ctx, "type", el, done=done)  # a slider in another origin's frame, as a field there
     result = await browser(ctx, ctx.session.set_slider(el.ref, float(value), tab=ctx.tab), f"moving {label(el)}")
     return result.note
-
-
-def _same_number(a: str, b: str) -> bool:
-    try:
-        return float(a) == float(b)
-    except ValueError:
-        return False
 
 
 async def select_text(ctx: AgentContext, candidate: Candidate) -> str:

@@ -43,7 +43,7 @@ from companion.act.elements import is_checkable, is_empty, is_form_field, is_nat
 from companion.observe.outline import all_nodes, parse_outline
 from companion.observe.rows import key_value
 from companion.pagemem.model import Element, PageMem, PageSection
-from companion.pagemem.widgets import is_text_field
+from companion.pagemem.widgets import is_slider, is_text_field
 from companion.task_asks import set_request
 from companion.text import (
     ORDINAL, STOPWORDS, names_in, normalized, place, quoted_as_written, quoted_spans, singular, split_camel,
@@ -135,7 +135,46 @@ def unset_named(task: str, fields: list[Element], typed_secrets: frozenset[tuple
     if not left and (unplaced := words_unplaced(task, fields, typed_secrets)):
         words, empty = unplaced
         left.append(f'the task\'s words "{words}" are in no field, and {label(empty)} is empty')
-    return left + [what for el in fields if (what := unset_choice(task, el))] + counted_unchecked(task, fields)
+    return (left + [what for el in fields if (what := unset_choice(task, el))] + counted_unchecked(task, fields)
+            + unset_sliders(task, fields))
+
+
+# A number, whole or decimal, in a list too ("[15,13,15]", which _NUMBER does not split); a sentence's full stop after
+# it ends it ("Set the volume to 25.").
+LISTED_NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?!\w|\.\d)")
+
+
+def slider_values(task: str, sliders: list[Element]) -> list[str] | None:
+    """Each slider's value when the task gives as many numbers as the page has sliders, in page order (a lone slider
+    and one number; "Set the sliders to the combination [20,10,11]": the second slider's is 10); else None."""
+    numbers = LISTED_NUMBER.findall(task)
+    return numbers if sliders and len(numbers) == len(sliders) else None
+
+
+def unset_sliders(task: str, fields: list[Element]) -> list[str]:
+    """The sliders drawn by a script (role=slider, a library's handle) the task gives a value for that do not hold it:
+    a value they say (aria-valuenow) that differs, or none said and the agent never moved them. "Select 5 with the
+    slider, click the 3rd checkbox, then hit Submit": the default model ticked the box and submitted. A range input
+    is unset_choice's (its value is always known)."""
+    sliders = [e for e in fields if is_slider(e) and not e.disabled]
+    values = slider_values(task, sliders) or []
+    left = []
+    for at, (el, value) in enumerate(zip(sliders, values), 1):
+        if el.tag == "input":
+            continue
+        now = el.attrs.get("aria-valuenow")
+        held = same_number(now, value) if now is not None else el.clicked
+        if not held:
+            where = f" ({at} of {len(sliders)})" if len(sliders) > 1 else ""
+            left.append(f"the slider{where} is not set to {value}")
+    return left
+
+
+def same_number(a: str, b: str) -> bool:
+    try:
+        return float(a) == float(b)
+    except ValueError:
+        return False
 
 
 def counted_unchecked(task: str, fields: list[Element]) -> list[str]:

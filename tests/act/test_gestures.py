@@ -302,3 +302,23 @@ async def test_selecting_words_beside_checkboxes_offers_no_text_selection(browse
     ctx, offered = await _offered(make_ctx, "Select words similar to alpha and click Submit.")
     assert not [c for c in offered if c.kind == "select_text"]
     assert [c for c in offered if c.label.startswith('checkbox "alpha"')]
+
+
+async def test_a_submit_while_the_slider_the_task_gives_a_value_for_was_never_moved_is_refused_once(
+        browser, open_page, make_ctx):
+    # "Select 5 with the slider, click the 3rd checkbox, then hit Submit": the model ticked the box and submitted.
+    from companion.act.errors import NotYet
+    from tests.support.act_context import candidate_for
+
+    open_page("slider_form.html")
+    task = "Select 5 with the slider, click the 3rd checkbox, then hit Submit."
+    ctx, offered = await _offered(make_ctx, task)
+    browser.driver.find_elements(By.CSS_SELECTOR, "input")[2].click()
+    await ctx.refresh()
+    with pytest.raises(NotYet) as refused:
+        await execute(ctx, candidate_for(ctx, "Submit"))
+    assert "the slider is not set to 5" in str(refused.value), refused.value
+    (slider,) = [c for c in offered if c.kind == "slider"]
+    await execute(ctx, slider)
+    await execute(ctx, candidate_for(ctx, "Submit"))
+    assert browser.driver.find_element(By.ID, "sent").text == "5 ..x"
