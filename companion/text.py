@@ -116,10 +116,31 @@ def as_quoted(task: str, value: str) -> str:
     bare = value.strip().rstrip(_EDGE_PUNCT).lower()
     if not bare:
         return value
-    for phrase in quoted_as_written(task):
+    phrases = quoted_as_written(task)
+    for phrase in phrases:
         if phrase.rstrip(_EDGE_PUNCT).lower() == bare:
             return in_asked_case(task, phrase)
+    # Asked for the one quote in another letter case, a copy a letter or two off is the quote: the default model typed
+    # "EMIL" for 'Type "emile" in all upper case letters'. (Without a case asked, "Bobby" for "Bob" may be meant.)
+    asks_case = (_LOWER.search(task) is None) != (_UPPER.search(task) is None)
+    if asks_case and len(phrases) == 1 and len(bare) >= MIN_NEAR_COPY \
+            and _edits(phrases[0].rstrip(_EDGE_PUNCT).lower(), bare) <= MAX_COPY_EDITS:
+        return in_asked_case(task, phrases[0])
     return value
+
+
+MIN_NEAR_COPY = 4
+MAX_COPY_EDITS = 2
+
+
+def _edits(a: str, b: str) -> int:
+    """Levenshtein distance: letters inserted, deleted or replaced to make `a` into `b`."""
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+    return row[-1]
 
 
 def quoted(text: str) -> list[str]:

@@ -111,3 +111,10 @@ def test_a_value_is_in_the_letter_case_the_task_asks_for():
     assert as_quoted('Enter "bob" in upper case.', "Bob") == "BOB"
     assert in_asked_case('Type "TULA" in lowercase.', "TULA") == "tula"
     assert in_asked_case('Type "Tula" and press Submit.', "Tula") == "Tula"  # no case asked
+
+
+def test_a_copy_a_letter_or_two_off_is_the_quote_when_the_task_asks_another_letter_case():
+    assert as_quoted('Type "emile" in all upper case letters in the text input.', "EMIL") == "EMILE"
+    assert as_quoted('Type "emile" in all upper case letters.', "EMILY") == "EMILE"
+    assert as_quoted('Type "emile" in all upper case letters.', "SUBMIT") == "SUBMIT"  # another value
+    assert as_quoted('Enter "Bobby" as the name', "Boby") == "Boby"  # no case asked: the model's stands
