@@ -298,12 +298,13 @@ def check_fields_left_empty(ctx: AgentContext, el: Element, section: PageSection
         return
     ctx.submit_warnings.add(warning)
     quoted = ", ".join(f'"{v}"' for v in untyped[:MAX_FIELDS_SAID])
-    # One empty field whose value a rule reads from the task ("forward it to Cymbre" for the "to"): filled at once.
-    # Told to fill it, the default model went back to the message and forwarded it again, four times.
+    # An empty field whose value a rule reads from the task ("forward it to Cymbre" for the "to", "directed by Bean"
+    # for the director) is filled at once, the first of them: told to fill it, the default model went back to the
+    # message and forwarded it again, four times, and elsewhere ended the task with the director and year empty.
     by_rule = [e for e in empty if value_named_for(ctx.task, e)]
     raise NotYet(f"not clicked yet: the task gives {quoted}, which no field holds yet, and {said} "
                  f"{'is' if len(empty) == 1 else 'are'} empty; fill in what the task gives first",
-                 remedy=by_rule[0].ref if len(empty) == 1 and by_rule else None, at_once=True)
+                 remedy=by_rule[0].ref if by_rule else None, at_once=True)
 
 
 MAX_NAMED_INSTEAD = 3

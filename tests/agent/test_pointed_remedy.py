@@ -88,3 +88,20 @@ def test_a_submit_refused_for_the_one_box_the_task_names_ticks_it_at_once(browse
     assert any('checkbox "omega" is not checked' in n for n in notes(result)), notes(result)
     assert result.actions[:2] == ['Checked checkbox "omega"', 'Clicked button "Submit"'], result.actions
     assert browser.driver.find_element(By.ID, "submitted").text == "delta omega"
+
+
+def test_a_submit_refused_for_empty_fields_a_rule_fills_fills_them_one_refusal_each(browser, pages, agent_llm, memory_dir):
+    # "Search for comedy movies directed by Bean from year 1973": the model typed the genre, was told the director
+    # and the year were empty, and ended the task.
+    def choose(text: str, labels: list[str]) -> int:
+        found = index_of(labels, r'^generic "Submit"')
+        return found if found is not None and "Clicked generic" not in text else index_of(labels, r"^end the task")
+    agent_llm(choose=choose, answer=lambda text: "searched")
+    browser.open(pages.url("empty_fields.html"))
+    browser.driver.find_element(By.ID, "genre").send_keys("adventure")
+    result = browser.run(run_task("Search for adventure movies directed by Sullivan from year 2015.", session=browser.session,
+                                  memory_dir=memory_dir, max_steps=2), timeout=300)
+
+    assert result.actions[:3] == ['Typed "Sullivan" into textbox "Director"', 'Typed "2015" into textbox "Year"',
+                                  'Clicked generic "Submit"'], result.actions
+    assert browser.driver.find_element(By.ID, "submitted").text == "submitted [Sullivan|adventure|2015]"
