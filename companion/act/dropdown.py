@@ -172,6 +172,14 @@ def quoted_elsewhere(task: str, revealed: list[Element]) -> bool:
     return bool(wanted) and not any(names_in(e.name or e.text, q) for e in revealed for q in wanted)
 
 
+def quoted_entry(task: str, revealed: list[Element]) -> Element | None:
+    """The one revealed entry whose whole name is a name the task quotes ('For the user @kenda, click on the "Report"
+    button' and a post's menu of six), else None: the task has chosen, and a call could only choose otherwise."""
+    wanted = {normalize_name(q) for q in quoted_as_written(task)}
+    found = [e for e in revealed if normalize_name(e.name or e.text) in wanted]
+    return found[0] if len(found) == 1 else None
+
+
 async def dropdown_action(ctx: AgentContext, trigger: Element, *, fill: FieldAction, pick: str | None = None) -> Outcome:
     """pick: the stable key of a remembered hidden element to act on once the trigger has opened (the agent
     chose it directly from the observation); None asks the LLM which revealed element to use.
@@ -240,12 +248,17 @@ async def dropdown_action(ctx: AgentContext, trigger: Element, *, fill: FieldAct
     offered = [e for e in revealed if not sends_empty(e, revealed, ctx.typed_secrets)]
     if not offered:
         return Outcome(actions=actions)
-    variables = {"task": ctx.task, "history": ctx.history_text(), "trigger": label(trigger)}
-    choice = await choose_paged("dropdown_option", variables, [label(e) for e in offered], key="options",
-                                per_page=OPTIONS_PER_PAGE, max_tokens=CHOICE_TOKENS)
-    if choice.index < 0:
-        return Outcome(actions=actions)
-    more, url_changed = await act_on_revealed(ctx, offered[choice.index], actions)
+    named = quoted_entry(ctx.task, offered)
+    if named is not None:
+        chosen = named  # the one entry the task quotes ('click on the "Report" button'): no call
+    else:
+        variables = {"task": ctx.task, "history": ctx.history_text(), "trigger": label(trigger)}
+        choice = await choose_paged("dropdown_option", variables, [label(e) for e in offered], key="options",
+                                    per_page=OPTIONS_PER_PAGE, max_tokens=CHOICE_TOKENS)
+        if choice.index < 0:
+            return Outcome(actions=actions)
+        chosen = offered[choice.index]
+    more, url_changed = await act_on_revealed(ctx, chosen, actions)
     actions.extend(more)
     await settle(ctx)
     return Outcome(actions=actions, url_changed=url_changed or ctx.page_changed)

@@ -233,6 +233,16 @@
   function splitControls(rec, kids, records, els, ownText, byCursor) {
     const [first] = kids[0];
     if (records.length - first > SPLIT_RECORDS) return;
+    // The clickable container is the list itself (an autocomplete's suggestions: a focusable <ul>, one handler on
+    // it): each worded item is a control (clicked as one, the list's centre picked "Burkina Faso" of three).
+    if (!ownText && LIST_TAGS.has(rec.tag)) {
+      const items = kids.filter(([from]) => records[from].visible);
+      if (items.length >= 2 && items.every(([from, to]) => records[from].tag === "li" && hasText(records, from, to))) {
+        for (const [from] of items) records[from].interactive = true;
+        delete rec.interactive;
+        return;
+      }
+    }
     let controls = 0;
     let loose = ownText;
     const pieces = [];
@@ -273,13 +283,28 @@
     const list = records[from];
     if (!LIST_TAGS.has(list.tag) || !list.visible) return null;
     const items = [];
+    let open = -1; // the item whose descendants are being read, and whether words were found in it
+    let worded = true;
     for (let i = from + 1; i < to; i++) {
       const r = records[i];
-      if (r.parent !== list.id || !r.visible) continue;
-      if (r.tag !== "li" || !r.text) return null;
-      items.push(i);
+      if (r.parent === list.id) {
+        if (!worded) return null;
+        if (!r.visible) { open = -1; worded = true; continue; }
+        if (r.tag !== "li") return null;
+        open = i;
+        worded = Boolean(r.text);
+        items.push(i);
+      } else if (open >= 0 && r.visible && r.text) {
+        worded = true; // the item's words inside a wrapper of its own (<li><div>Bulgaria</div></li>)
+      }
     }
-    return items.length >= 2 ? items : null;
+    return worded && items.length >= 2 ? items : null;
+  }
+
+  // Some visible record in [from, to) holds words.
+  function hasText(records, from, to) {
+    for (let i = from; i < to; i++) if (records[i].visible && records[i].text) return true;
+    return false;
   }
 
   // Rules that give a pointer cursor only under the mouse (".controls span:hover { cursor: pointer }": a row of

@@ -38,7 +38,7 @@ def run(browser, pages, memory_dir, page: str, task: str, max_steps: int = 2):
 def test_the_87th_option_of_a_100_option_menu_is_chosen(browser, pages, agent_llm, memory_dir):
     server = agent_llm(choose=pick(r'^button "Choose a group"'),
                        overrides={"dropdown_option": pick_option("Support team 87")})
-    result = run(browser, pages, memory_dir, "long_menu.html", 'Assign the incident to "Support team 87"')
+    result = run(browser, pages, memory_dir, "long_menu.html", "Assign the incident to Support team 87")
 
     assert browser.driver.find_element(By.ID, "chosen").text == "Support team 87"
     assert 'Clicked option "Support team 87"' in result.actions
@@ -61,9 +61,19 @@ def test_a_menu_showing_the_option_the_task_names_is_not_opened_again(browser, p
     assert 'Already so: button "Support team 87" already shows "Support team 87", the option the task names' in after
 
 
+def test_the_option_the_task_quotes_is_taken_as_the_menu_opens_with_no_call(browser, pages, agent_llm, memory_dir):
+    server = agent_llm(choose=pick(r'^button "Choose a group"'),
+                       overrides={"dropdown_option": pick_option("Support team 12")})
+    result = run(browser, pages, memory_dir, "long_menu.html", 'Assign the incident to "Support team 87"')
+
+    assert browser.driver.find_element(By.ID, "chosen").text == "Support team 87"
+    assert 'Clicked option "Support team 87"' in result.actions
+    assert not server.prompts("dropdown_option")
+
+
 def test_a_short_menu_is_still_one_call(browser, pages, agent_llm, memory_dir):
     server = agent_llm(choose=pick(r'^button "Choose a colour"'), overrides={"dropdown_option": pick_option("Ocean blue")})
-    run(browser, pages, memory_dir, "act_dropdown.html", 'Choose the "Ocean blue" paint')
+    run(browser, pages, memory_dir, "act_dropdown.html", "Choose the Ocean blue paint")
 
     assert browser.driver.find_element(By.ID, "chosen").text == "Ocean blue"
     (asked,) = server.prompts("dropdown_option")
