@@ -418,6 +418,10 @@ def is_closed_opener(e: Element) -> bool:
 _MORE_MENU = re.compile(r"^\s*(?:more|more (?:options|actions)|options|actions|…|\.\.\.|⋯|⋮|︙)\s*$", re.I)
 
 
+_ASKS_EXPAND = re.compile(r"\b(?:expand|open|unfold|show)\b", re.I)
+_EXPANDER = re.compile(r"^\s*(?:\+|⊕|＋)(?:\s*\(\w+\))?\s*$")
+
+
 def named_row_first(task: str, openers: list[Element]) -> list[Element]:
     """The openers, those in a row the task names (their context shares its words: a post by "@kenda") first."""
     words = set(content_words(task))
@@ -459,7 +463,11 @@ def check_target_hidden(ctx: AgentContext, el: Element) -> None:
     if not missing and not el.url and not is_closed_opener(el):
         text = _page_text(ctx.pagemem)
         missing = [v.text for v in identifiers(ctx.task, one_word=True) if v.kind == "name" and not names_in(text, v.text)]
-    closed = [e for e in shown if is_closed_opener(e) and e.key != el.key]
+    # A lone "+" never used is an opener too when the task asks to expand or open something ("Expand the pie menu
+    # below and click on the item labeled "p"": the default model clicked a letter of the closed pie instead).
+    expands = _ASKS_EXPAND.search(ctx.task) is not None
+    closed = [e for e in shown if e.key != el.key
+              and (is_closed_opener(e) or (expands and not e.clicked and _EXPANDER.match(e.name or e.text or "")))]
     # Those not opened yet first: the default model went back to the tab it had just left. Of alike ones (a "more" per
     # post), the one in the row the task names first.
     unopened = named_row_first(ctx.task, [e for e in closed if not e.clicked])

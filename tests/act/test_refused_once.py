@@ -413,3 +413,12 @@ async def test_an_entry_clicked_while_the_quoted_one_is_behind_a_submenu_is_refu
     ctx = await make_ctx('Click the "Menu" button, and then find and click on the item labeled "Play".')
     said = await _twice(ctx, "Save")
     assert 'no element on this page is named "Play"' in said and 'menuitem "Playback"' in said, said
+
+
+async def test_a_control_clicked_while_the_item_the_task_quotes_is_behind_a_lone_plus_is_refused_once(
+        browser, open_page, make_ctx):
+    # "Expand the pie menu below and click on the item labeled "p"": the default model clicked a letter of the closed pie.
+    open_page("closed_pie.html")
+    ctx = await make_ctx('Expand the menu below and click on the item labeled "p".')
+    said = await _twice(ctx, "t")
+    assert 'no element on this page is named "p"' in said and "+" in said, said
