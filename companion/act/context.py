@@ -80,6 +80,7 @@ class AgentContext:
     # this page" holds though a script redrew what was used (a feed re-renders its posts after each click).
     acted_on: str | None = None
     order_warnings: set[tuple[str, int]] = field(default_factory=set)  # (element, part) refused out of order once
+    results_per_page: int | None = None  # a results list's page size, read on a page before its last (nth_result)
     # The task's ordered parts, the done ones ticked (task_parts.py): a form serves one part, not the whole task.
     parts: TaskParts = field(default_factory=TaskParts)
     # This task's secret marker around page text in prompts (llm.prompts.untrusted): a page cannot close it.

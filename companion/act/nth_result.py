@@ -6,7 +6,8 @@ another result, agent/finish.py an end, each pointing at the result or at the pa
 The results are the links of the section holding most links that are not a pagination bar's; the page shown is
 the numbered page link marked chosen (aria-current, or its list item's class: pagemem/divide.py), page 1 when no
 numbered link is marked and "1" is no link (it is the page shown), else unknown (then nothing is said). Results a
-page are those shown, read on any page but the last.
+page are those shown, read on any page but the last; on the last, those read on an earlier page (`per_page_seen`,
+kept by the caller), or nothing is said.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ class ResultPlace:
     results: list[Element]  # the results shown, in order
     target: Element | None  # the result itself, when on the page shown
     page_link: Element | None  # else the link toward its page (its number, or "Next")
+    last_page: bool = False  # the page shown is the list's last: its results a page were read elsewhere
 
     @property
     def way(self) -> Element | None:
@@ -59,7 +61,7 @@ def result_links(pagemem: PageMem) -> list[Element]:
     return best if len(best) >= 2 else []
 
 
-def nth_result(task: str, pagemem: PageMem | None) -> ResultPlace | None:
+def nth_result(task: str, pagemem: PageMem | None, per_page_seen: int | None = None) -> ResultPlace | None:
     m = _NTH_RESULT.search(task)
     if pagemem is None or m is None or m.group("nth").lower() == "last":
         return None
@@ -75,15 +77,17 @@ def nth_result(task: str, pagemem: PageMem | None) -> ResultPlace | None:
         current = 1
     else:
         return None
-    if numbered and current > 1 and current >= max(numbered):
+    last = bool(numbered) and current > 1 and current >= max(numbered)
+    if last and per_page_seen is None:
         return None  # the last page may hold fewer: results a page is not read here
-    per_page = len(results)
+    per_page = per_page_seen if last and per_page_seen else len(results)
     nth = place(m.group("nth"), per_page)
     page = math.ceil(nth / per_page)
-    target = results[nth - (page - 1) * per_page - 1] if page == current else None
+    at = nth - (page - 1) * per_page - 1
+    target = results[at] if page == current and 0 <= at < len(results) else None
     link = None
     if target is None:
         link = numbered.get(page) or (next((e for e in pagemem.all_elements() if e.role == "link"
                                             and _NEXT.match(e.name or e.text)), None) if page > current else None)
     return ResultPlace(said=m.group(0), nth=nth, page=page, current=current, per_page=per_page, results=results,
-                       target=target, page_link=link)
+                       target=target, page_link=link, last_page=last)

@@ -599,11 +599,19 @@ def check_nth_result(ctx: AgentContext, el: Element) -> None:
     """A result link other than the one the task counts ("click the 6th search result"), counted over the list's
     pages, is refused once with it or with the page link toward it (act/nth_result.py). Chosen again, it is
     clicked."""
-    if ctx.pagemem is None or el.role != "link" or (el.key, ("nth result",)) in ctx.submit_warnings:
+    if ctx.pagemem is None or (el.key, ("nth result",)) in ctx.submit_warnings:
         return
-    found = nth_result(ctx.task, ctx.pagemem)
-    if found is None or not any(r.key == el.key for r in found.results) or (
-            found.target is not None and found.target.key == el.key):
+    found = nth_result(ctx.task, ctx.pagemem, ctx.results_per_page)
+    if found is not None and not found.last_page:
+        ctx.results_per_page = found.per_page
+    if found is None or (found.target is not None and found.target.key == el.key):
+        return
+    other_result = el.role == "link" and any(r.key == el.key for r in found.results)
+    # With the counted result on the page shown, the search's own controls are no way to it either: on page 2, the
+    # default model pressed Search again, which brought back page 1.
+    in_the_way = found.target is not None and not found.target.clicked and not _is_paging(el) \
+        and (submits(el) or is_form_field(el))
+    if not (other_result or in_the_way):
         return
     ctx.submit_warnings.add((el.key, ("nth result",)))
     raise NotYet(f"not clicked yet: {found.where()}: choose that, or this again",

@@ -565,6 +565,7 @@ class EndGate:
     seen: SeenText
     verified: bool = False  # at most one verification per task (a resumed task keeps its checkpoint's)
     end_warnings: set[tuple[str, ...]] = field(default_factory=set)  # unset fields already refused for
+    results_per_page: int | None = None  # a results list's page size read on an earlier page (nth_result)
 
     def unsorted_once(self, pagemem: PageMem | None) -> tuple[str, ElementRef] | None:
         """unsorted_extreme, once per page: at a step's start (agent/step.py, before any choice) or as an end's
@@ -585,7 +586,9 @@ class EndGate:
             said += [str(p) for p in misplaced]
             return Refused("; ".join(said), "unseen")
         # Before the rules that only say something is undone: this one names the way.
-        counted = nth_result(self.task, f.pagemem)
+        counted = nth_result(self.task, f.pagemem, self.results_per_page)
+        if counted is not None and not counted.last_page:
+            self.results_per_page = counted.per_page
         if counted is not None and counted.way is not None and ("nth result", counted.current) not in self.end_warnings \
                 and not (counted.target is not None and counted.target.clicked):
             self.end_warnings.add(("nth result", counted.current))  # once a page: page 2 may be where it is

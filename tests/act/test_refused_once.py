@@ -422,3 +422,14 @@ async def test_a_control_clicked_while_the_item_the_task_quotes_is_behind_a_lone
     ctx = await make_ctx('Expand the menu below and click on the item labeled "p".')
     said = await _twice(ctx, "t")
     assert 'no element on this page is named "p"' in said and "+" in said, said
+
+
+async def test_searching_again_on_the_page_holding_the_counted_result_is_refused_once(browser, open_page, make_ctx):
+    # On page 2, the default model pressed Search again, which brought back page 1.
+    open_page("result_pages.html")
+    browser.driver.find_element(By.LINK_TEXT, "2").click()
+    ctx = await make_ctx("Find and click the 5th search result.")
+    with pytest.raises(NotYet) as refused:
+        await execute(ctx, candidate_for(ctx, "Search"), "scripted")
+    assert 'the 5th search result is "Result 5"' in str(refused.value), refused.value
+    assert ctx.pagemem.element_by_ref(refused.value.remedy).name == "Result 5"

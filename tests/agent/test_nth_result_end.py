@@ -26,3 +26,19 @@ def test_an_end_before_the_5th_result_was_clicked_is_refused_and_its_way_taken(b
     assert any("is on page 2" in n for n in refusals) and any('is "Result 5"' in n for n in refusals), refusals
     assert result.actions[0] == 'Clicked link "2"' and result.actions[1].startswith('Clicked link "Result 5"'), result.actions
     assert browser.driver.find_element(By.ID, "did").text == "Result 5"
+
+
+def test_the_counted_result_on_the_lists_last_page_is_found_by_the_page_size_read_before(
+        browser, pages, agent_llm, memory_dir):
+    # The last page may hold fewer results: its size is the one read on page 1 (the rule said nothing there before).
+    def choose(text: str, labels: list[str]) -> int:
+        found = index_of(labels, r"^end the task")
+        return found if found is not None else index_of(labels, r'^link "Result 7"')
+
+    agent_llm(choose=choose, answer=lambda text: "clicked it")
+    result = browser.run(run_task("Find and click the 7th search result.", session=browser.session,
+                                  start_url=pages.url("result_pages.html"), memory_dir=memory_dir, max_steps=4),
+                         timeout=300)
+
+    assert result.actions[0] == 'Clicked link "3"' and result.actions[1].startswith('Clicked link "Result 7"'), result.actions
+    assert browser.driver.find_element(By.ID, "did").text == "Result 7"
