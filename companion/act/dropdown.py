@@ -15,12 +15,12 @@ import logging
 
 from companion.act.basic import CHOICE_TOKENS, click_element, enter_input, select_option, set_checked, set_option, settle
 from companion.act.context import AgentContext
-from companion.act.errors import ActionFailed, NoOp
+from companion.act.errors import ActionFailed, NoOp, NotYet
 from companion.act.elements import is_checkable, is_empty, is_form_cluster, is_native_select, label
 from companion.act.form import submit_form
 from companion.act.models import FieldAction, Outcome
 from companion.act.paging import choose_paged
-from companion.act.premature import submits
+from companion.act.premature import check_reply_for_forward, submits
 from companion.memory import learn
 from companion.memory.records import RevealedElement
 from companion.pagemem.identity import element_key, element_keys, normalize_name
@@ -258,6 +258,14 @@ async def dropdown_action(ctx: AgentContext, trigger: Element, *, fill: FieldAct
         if choice.index < 0:
             return Outcome(actions=actions)
         chosen = offered[choice.index]
+        try:
+            # The model's pick among what the click revealed is held to the reply rule as a click of its own is: a
+            # mail opened from its row revealed "Reply" and "Forward", and the model replied to a message the task
+            # sends on to someone else.
+            check_reply_for_forward(ctx, chosen)
+        except NotYet as exc:
+            exc.done = list(actions)
+            raise
     more, url_changed = await act_on_revealed(ctx, chosen, actions)
     actions.extend(more)
     await settle(ctx)

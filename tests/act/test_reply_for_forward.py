@@ -40,3 +40,19 @@ async def test_a_reply_is_pressed_when_the_task_may_mean_one(browser, open_page,
     ctx = await make_ctx(task)
     await execute(ctx, candidate_for(ctx, "Reply"), "scripted")
     assert _pressed(browser) == "pressed Reply"
+
+
+async def test_a_reply_the_model_picks_among_what_opening_the_mail_revealed_is_refused_once(
+        browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    # The mail's row, clicked, showed the message with "Reply" and "Forward"; asked which to use, the model replied.
+    import json
+
+    llm_client_for(scripted_llm(rules=[{"prompt": "dropdown_option", "pattern": "Reply",
+                                        "responses": [json.dumps({"reason": "reply", "index": 0})] * 2}]))
+    open_page("mail_open.html")
+    ctx = await make_ctx("Go to the message from Kendre and send it to Wanda.")
+    with pytest.raises(NotYet) as refused:
+        await execute(ctx, candidate_for(ctx, "Kendre Ipsum dolor. Aliquet rutrum.."), "scripted")
+    assert 'sends the message on to "Wanda"' in str(refused.value), refused.value
+    assert refused.value.done == ['Clicked generic "Kendre Ipsum dolor. Aliquet rutrum.."']
+    assert _pressed(browser) == "nothing"
