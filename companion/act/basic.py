@@ -180,17 +180,19 @@ def check_page_text_kept(ctx: AgentContext, el: Element, value: str) -> None:
     """Typing the model's text over what the page put in a field (a forward's message body), while the task does
     not name that field, is refused once when one other text field is empty (pointing at it) or another field
     holds that very text: the default model, forwarding a mail, typed the sender's name over the body and left "To"
-    empty, and on another seed typed the recipient over the body after putting it in "To". Chosen again, it is
-    typed."""
+    empty, and on another seed typed the recipient over the body after putting it in "To". Once for each of the two
+    reasons; chosen again, it is typed."""
     if ctx.pagemem is None or el.clicked or el.is_password or not (el.value or "").strip():
         return
     if names_in(ctx.task, el.name or "") or set_value_for(ctx.task, el) is not None:
         return  # the task names the field: changing its text is what it asks
-    warning = (el.key, ("page text",))
     others = [e for e in ctx.pagemem.all_elements() if e.key != el.key and is_text_field(e) and not e.disabled
               and not e.is_password]
     empty = [e for e in others if not (e.value or "").strip()]
     holding = [e for e in others if (e.value or "").strip() and (e.value or "").strip() == value.strip()]
+    # Once for each reason: refused while "To" was empty, the default model filled it and then typed the recipient
+    # over the body.
+    warning = (el.key, ("page text", "held" if holding else "empty"))
     if (len(empty) != 1 and not holding) or warning in ctx.submit_warnings:
         return
     ctx.submit_warnings.add(warning)

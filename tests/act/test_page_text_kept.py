@@ -59,3 +59,21 @@ async def test_a_field_the_task_names_is_typed_over_at_once(browser, open_page, 
     ctx = await make_ctx("Write a thank-you note as the message and forward it to Wanda")
     await execute(ctx, candidate_for(ctx, "Message"), "scripted")
     assert _body(browser) == "Thanks!"
+
+
+async def test_refused_while_to_was_empty_and_again_once_to_holds_what_would_be_typed(
+        browser, open_page, make_ctx, scripted_llm, llm_client_for):
+    # Refused while "To" was empty, the default model filled it, then typed the recipient over the body.
+    answers = [json.dumps({"value": v}) for v in ("Kendre's", "Wanda", "Wanda", "Wanda")]
+    llm_client_for(scripted_llm(rules=[{"prompt": "input_value", "responses": answers}]))
+    open_page("mail_forward_form.html")
+    ctx = await make_ctx("Find the email by Kendre and forward it to Wanda")
+    with pytest.raises(NotYet) as first:
+        await execute(ctx, candidate_for(ctx, "Message"), "scripted")
+    assert 'textbox "to" is empty' in str(first.value)
+    browser.driver.find_element(By.ID, "to").send_keys("Wanda")
+    await ctx.refresh()
+    with pytest.raises(NotYet) as refused:
+        await execute(ctx, candidate_for(ctx, "Message"), "scripted")
+    assert 'textbox "to" holds "Wanda" already' in str(refused.value), refused.value
+    assert _body(browser).startswith("Aliquet rutrum pharetra.")
