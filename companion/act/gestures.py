@@ -131,7 +131,11 @@ def element_candidates(task: str, el: Element, section_id: str, page: "PageGestu
     if is_draggable(el):
         # A draggable link or button still does what a click does.
         clicked = [plain(el, section_id)] if el.role in CLICKED_ROLES else []
-        return _sort_candidates(el, section_id, page) + _drag_candidates(task, el, section_id, page) + clicked
+        if any(el in group for group in page.lists):
+            # A list the task asks in an order is sorted as a whole: offered its items' drags too, the default model
+            # dragged three of them "down by 403 pixels" before the sort and one after it.
+            return _sort_candidates(el, section_id, page) + clicked
+        return _drag_candidates(task, el, section_id, page) + clicked
     return [plain(el, section_id)]
 
 

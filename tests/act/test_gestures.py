@@ -242,6 +242,7 @@ async def test_a_task_asking_for_an_order_sorts_the_list_by_dragging_in_one_acti
     ctx, offered = await _offered(make_ctx, task)
     (sort,) = [c for c in offered if c.kind == "sort"]
     assert sort.label.startswith('sort the list ("46", "-43", "7", "-57", …) in ')
+    assert not [c for c in offered if c.kind == "drag"]  # the list is sorted as a whole, not item by item
     asked_before = len(server.requests)
 
     outcome = await execute(ctx, sort)
