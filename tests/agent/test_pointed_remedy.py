@@ -13,6 +13,12 @@ from tests.support.agent_llm import index_of
 from tests.support.task_events import notes
 
 
+def _run(browser, pages, memory_dir, task: str, page: str | None):
+    """The task run through the agent loop for two steps, from the fixture `page` (None: the page open now)."""
+    return browser.run(run_task(task, session=browser.session, start_url=pages.url(page) if page else None,
+                                memory_dir=memory_dir, max_steps=2), timeout=300)
+
+
 def _wrong_cards_then_end(wrong: list[str]):
     """A model that picks each card of `wrong` in turn, then ends once a booking was made."""
     left = list(wrong)
@@ -28,9 +34,7 @@ def test_a_card_pointed_at_by_two_refusals_is_taken_without_a_third_choice(brows
     # A model refused a dozen times for the one post's "like" chose every other control first, one call each.
     agent_llm(choose=_wrong_cards_then_end(["Book for $320", "Book for $1,210", "Book for $450"]),
                        answer=lambda text: "booked")
-    result = browser.run(run_task("Buy the ticket with the longest duration.", session=browser.session,
-                                  start_url=pages.url("fare_cards.html"), memory_dir=memory_dir, max_steps=2),
-                         timeout=300)
+    result = _run(browser, pages, memory_dir, "Buy the ticket with the longest duration.", "fare_cards.html")
 
     refusals = [n for n in notes(result) if "the longest duration, which is 14h 0m" in n]
     assert len(refusals) == 2, notes(result)
@@ -41,9 +45,7 @@ def test_a_card_pointed_at_by_two_refusals_is_taken_without_a_third_choice(brows
 
 def test_one_refusal_leaves_the_next_choice_to_the_model(browser, pages, agent_llm, memory_dir):
     agent_llm(choose=_wrong_cards_then_end(["Book for $320", "Book for $95"]), answer=lambda text: "booked")
-    result = browser.run(run_task("Buy the ticket with the longest duration.", session=browser.session,
-                                  start_url=pages.url("fare_cards.html"), memory_dir=memory_dir, max_steps=2),
-                         timeout=300)
+    result = _run(browser, pages, memory_dir, "Buy the ticket with the longest duration.", "fare_cards.html")
 
     assert not any("taken as it said" in n for n in notes(result))
     assert result.actions[0].startswith('Clicked button "Book for $95"'), result.actions
@@ -63,9 +65,7 @@ def test_a_send_refused_for_the_one_empty_field_a_rule_fills_fills_it_at_once(br
         picked.append("first send")
         return index_of(labels, r'"send"')
     agent_llm(choose=choose, answer=lambda text: "sent")
-    result = browser.run(run_task("Find the email by Kendre and forward it to Wanda.", session=browser.session,
-                                  start_url=pages.url("mail_forward_form.html"), memory_dir=memory_dir, max_steps=2),
-                         timeout=300)
+    result = _run(browser, pages, memory_dir, "Find the email by Kendre and forward it to Wanda.", "mail_forward_form.html")
 
     assert any('textbox "to" is empty' in n for n in notes(result)), notes(result)
     assert any("taken as it said" in n for n in notes(result)), notes(result)
@@ -81,9 +81,7 @@ def test_a_submit_refused_for_the_one_box_the_task_names_ticks_it_at_once(browse
             return index_of(labels, r"^end the task")
         return index_of(labels, r'^button "Submit"')
     agent_llm(choose=choose, answer=lambda text: "submitted")
-    result = browser.run(run_task("Select omega and click Submit.", session=browser.session,
-                                  start_url=pages.url("many_boxes.html"), memory_dir=memory_dir, max_steps=2),
-                         timeout=300)
+    result = _run(browser, pages, memory_dir, "Select omega and click Submit.", "many_boxes.html")
 
     assert any('checkbox "omega" is not checked' in n for n in notes(result)), notes(result)
     assert result.actions[:2] == ['Checked checkbox "omega"', 'Clicked button "Submit"'], result.actions
@@ -99,8 +97,7 @@ def test_a_submit_refused_for_empty_fields_a_rule_fills_fills_them_one_refusal_e
     agent_llm(choose=choose, answer=lambda text: "searched")
     browser.open(pages.url("empty_fields.html"))
     browser.driver.find_element(By.ID, "genre").send_keys("adventure")
-    result = browser.run(run_task("Search for adventure movies directed by Sullivan from year 2015.", session=browser.session,
-                                  memory_dir=memory_dir, max_steps=2), timeout=300)
+    result = _run(browser, pages, memory_dir, "Search for adventure movies directed by Sullivan from year 2015.", None)
 
     assert result.actions[:3] == ['Typed "Sullivan" into textbox "Director"', 'Typed "2015" into textbox "Year"',
                                   'Clicked generic "Submit"'], result.actions
