@@ -422,10 +422,14 @@ _ASKS_EXPAND = re.compile(r"\b(?:expand|open|unfold|show)\b", re.I)
 _EXPANDER = re.compile(r"^\s*(?:\+|⊕|＋)(?:\s*\(\w+\))?\s*$")
 
 
+def in_named_row(task: str, e: Element) -> bool:
+    """The element's row or card (Element.context) shares words with the task: a post by "@kenda"."""
+    return bool(e.context) and bool(set(content_words(task)) & set(content_words(e.context)))
+
+
 def named_row_first(task: str, openers: list[Element]) -> list[Element]:
-    """The openers, those in a row the task names (their context shares its words: a post by "@kenda") first."""
-    words = set(content_words(task))
-    return sorted(openers, key=lambda e: not (words & set(content_words(e.context or ""))))
+    """The openers, those in a row the task names first."""
+    return sorted(openers, key=lambda e: not in_named_row(task, e))
 
 
 def _page_text(pagemem) -> str:
@@ -486,8 +490,7 @@ def check_target_hidden(ctx: AgentContext, el: Element) -> None:
     ctx.submit_warnings.add(warning)
     if openers:
         # An opener in the one row the task names is the way ("Report" in the menu of @kenda's post).
-        words = set(content_words(ctx.task))
-        in_row = [e for e in unopened if e.context and words & set(content_words(e.context))]
+        in_row = [e for e in unopened if in_named_row(ctx.task, e)]
         raise NotYet(f'not clicked yet: no element on this page is named "{missing[0]}", which the task asks for; it '
                      f"may be behind {', '.join(list(openers)[:MAX_OPENERS_SAID])}: open that first, or choose this again",
                      remedy=in_row[0].ref if len(in_row) == 1 else None)
