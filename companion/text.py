@@ -173,6 +173,7 @@ def states_the_task(task: str, text: str, share: float = 0.8) -> bool:
 
 # "the 2nd text area", "the third button", "the last word": a place counted in a task.
 ORDINALS = {w: i for i, w in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth".split(), 1)}
+COUNTS = {w: i for i, w in enumerate("one two three four five six seven eight nine ten".split(), 1)}  # "up by two"
 ORDINAL = r"\d{1,2}(?:st|nd|rd|th)|" + "|".join(ORDINALS) + "|last"
 
 

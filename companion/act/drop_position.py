@@ -13,10 +13,9 @@ import re
 from typing import NamedTuple
 
 from companion.protocol import Box, ElementRef
-from companion.text import ORDINALS
+from companion.text import COUNTS, ORDINALS
 
-_COUNTS = {w: i for i, w in enumerate("one two three four five six seven eight nine ten".split(), 1)}
-_COUNT = r"(\d+|" + "|".join(_COUNTS) + r")"
+_COUNT = r"(\d+|" + "|".join(COUNTS) + r")"
 # "to the 1st position", "into the third place", "to position 4", "to the last spot".
 _POSITION = re.compile(r"\b(?:(\d+)(?:st|nd|rd|th)|(" + "|".join(ORDINALS) + r"|last))\s+(?:position|place|spot|slot)\b"
                        r"|\b(?:position|place|spot|slot)\s+(?:number\s+)?(\d+)\b", re.I)
@@ -70,7 +69,7 @@ def asked_position(task: str) -> Position | None:
     m = _BY.search(task)
     if m is not None:
         count = m.group(2) or m.group(3)
-        n = int(count) if count.isdigit() else _COUNTS[count.lower()]
+        n = int(count) if count.isdigit() else COUNTS[count.lower()]
         way = m.group(1).lower()
         return Position("by" if way in ("up", "down") else "across", -n if way in ("up", "left") else n)
     return None

@@ -20,7 +20,7 @@ from companion.act.drop_position import Peer, Position, asked_position, peer_at
 from companion.act.elements import label
 from companion.act.errors import ActionFailed, NoOp
 from companion.act.models import Candidate
-from companion.act.named_fields import LISTED_NUMBER, same_number, slider_values
+from companion.act.named_fields import LISTED_NUMBER, same_number, slider_now, slider_values
 from companion.act.sort_list import ask_words, asked_sort, sort_by_dragging
 from companion.llm.fit import declare_choice
 from companion.pagemem.model import Element, PageMem
@@ -69,7 +69,7 @@ def _quoted(el: Element) -> str:
 def slider_state(el: Element) -> str:
     """'now 10, from 0 to 50', as far as the page says."""
     a = el.attrs
-    now = el.value if el.tag == "input" else a.get("aria-valuenow")
+    now = slider_now(el)
     low, high = (a.get("min"), a.get("max")) if el.tag == "input" else (a.get("aria-valuemin"), a.get("aria-valuemax"))
     parts = [f"now {now}"] if now else []
     if low is not None and high is not None:
@@ -391,7 +391,7 @@ async def _set_sliders(ctx: AgentContext, each: list[tuple[ElementRef, str]]) ->
 
 
 def _holds(el: Element, value: str) -> bool:
-    now = el.value if el.tag == "input" else el.attrs.get("aria-valuenow")
+    now = slider_now(el)
     return now is not None and same_number(now, value)
 
 

@@ -46,7 +46,7 @@ from companion.pagemem.model import Element, PageMem, PageSection
 from companion.pagemem.widgets import is_slider, is_text_field
 from companion.task_asks import set_request
 from companion.text import (
-    ORDINAL, STOPWORDS, names_in, normalized, place, quoted_as_written, quoted_spans, singular, split_camel,
+    COUNTS, ORDINAL, STOPWORDS, names_in, normalized, place, quoted_as_written, quoted_spans, singular, split_camel,
     states_the_task, whole_words,
 )
 
@@ -162,12 +162,17 @@ def unset_sliders(task: str, fields: list[Element]) -> list[str]:
     for at, (el, value) in enumerate(zip(sliders, values), 1):
         if el.tag == "input":
             continue
-        now = el.attrs.get("aria-valuenow")
+        now = slider_now(el)
         held = same_number(now, value) if now is not None else el.clicked
         if not held:
             where = f" ({at} of {len(sliders)})" if len(sliders) > 1 else ""
             left.append(f"the slider{where} is not set to {value}")
     return left
+
+
+def slider_now(el: Element) -> str | None:
+    """The value a slider says it holds: a range input's value, else aria-valuenow (None: it says none)."""
+    return el.value if el.tag == "input" else el.attrs.get("aria-valuenow")
 
 
 def same_number(a: str, b: str) -> bool:
@@ -288,9 +293,8 @@ def named_options_left(task: str, el: Element) -> list[str]:
 
 _ALL = re.compile(r"\b(?:all|every|each)\b", re.I)
 MAX_ALIKE = 20
-_COUNTS = {w: i for i, w in enumerate("one two three four five six seven eight nine ten".split(), 1)}
 # "Click the 'Like' button on 3 posts by @nathalie": how many items of the kind.
-_SOME = re.compile(r"\b(?:on|for|to|in)\s+(\d+|" + "|".join(_COUNTS) + r")\s+(?:of\s+(?:the\s+|their\s+|his\s+|her\s+)?)?"
+_SOME = re.compile(r"\b(?:on|for|to|in)\s+(\d+|" + "|".join(COUNTS) + r")\s+(?:of\s+(?:the\s+|their\s+|his\s+|her\s+)?)?"
                    r"[a-z]+s\b", re.I)
 
 
@@ -299,7 +303,7 @@ def alike_wanted(task: str) -> int:
     @x", N - 1 for "on 3 posts by @x", else 0."""
     m = _SOME.search(task)
     if m is not None:
-        n = int(m.group(1)) if m.group(1).isdigit() else _COUNTS[m.group(1).lower()]
+        n = int(m.group(1)) if m.group(1).isdigit() else COUNTS[m.group(1).lower()]
         return max(0, min(n - 1, MAX_ALIKE))
     return MAX_ALIKE if _ALL.search(task) else 0
 
