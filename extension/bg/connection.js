@@ -4,7 +4,7 @@
 // Chromium ends an idle MV3 worker after 30 s; WebSocket pings do not count but application
 // messages do, so a heartbeat goes out every 20 s. A killed worker is revived by the alarm
 // (background.js), whose handler calls ensureConnected().
-import { loadSettings, setStatus } from "./settings.js";
+import { getStatus, loadSettings, setStatus } from "./settings.js";
 import { newId } from "./ids.js";
 import { PairingCheck } from "./pairing.js";
 import { askNativeHost } from "./native.js";
@@ -22,10 +22,16 @@ export const BOOT_ID = crypto.randomUUID();
 
 let socket = null;
 let proven = false; // the companion on `socket` passed the pairing check
+let connectedNow = false; // and accepted its hello
 let heartbeatTimer = null;
 let retryTimer = null;
 let failures = 0;
 let messageHandler = () => {};
+// The number of the newest dial. A socket's close and refusal handlers await (a fetch that explains the refusal,
+// the native host) before they write the status; a newer dial may have connected meanwhile, and the older one's
+// "not connected" written after it stayed on every page for good while the link was up. So a handler writes the
+// status only while its dial is still the newest (`say`).
+let dials = 0;
 
 export function onMessage(handler) {
   messageHandler = handler;
@@ -100,15 +106,20 @@ export async function ensureConnected() {
   // Before the socket exists: written later, "connecting" could land after "connected".
   await setStatus("connecting", `connecting to port ${port}…`);
   if (socket && (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING)) return;
+  // Numbered here, where the dial is sure to happen: a call that returned above must not outnumber the socket
+  // another call opened.
+  const dial = ++dials;
+  const say = (status, detail) => (dial === dials ? setStatus(status, detail) : Promise.resolve());
   let ws;
   try {
     ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, [SUBPROTOCOL]);
   } catch (e) {
-    await setStatus("error", `cannot connect to port ${port} (${e.message})`);
+    await say("error", `cannot connect to port ${port} (${e.message})`);
     return;
   }
   socket = ws;
   proven = false;
+  connectedNow = false;
   const pairing = new PairingCheck(token, port, newId("auth"));
   let opened = false;
   let answered = false; // the peer's first message arrived (it must be the pairing answer)
@@ -121,10 +132,10 @@ export async function ensureConnected() {
     if (!mine() || proven || failure) return;
     failure = `something on port ${port} is not your companion (${why})`;
     ws.close(4001, "pairing check failed"); // a page may only send 1000 or 3000-4999
-    await setStatus("error", failure);
+    await say("error", failure);
     // Our companion may have moved or have a new token; the native host knows (it never starts one here:
     // the port is taken by whatever failed the check).
-    if ((await adoptNativeAnswer(port, token, false)) === "offered") await setStatus("error", `${failure}${NATIVE_OFFER}`);
+    if ((await adoptNativeAnswer(port, token, false)) === "offered") await say("error", `${failure}${NATIVE_OFFER}`);
   }
 
   async function checkAnswer(raw) {
@@ -153,6 +164,7 @@ export async function ensureConnected() {
     });
     heartbeatTimer = setInterval(() => {
       send({ type: "heartbeat", id: newId("hb"), sent_at: Date.now() / 1000 });
+      healStatus().catch((e) => console.warn("status", e));
     }, HEARTBEAT_MS);
   }
 
@@ -180,28 +192,29 @@ export async function ensureConnected() {
     if (!mine()) return;
     socket = null;
     proven = false;
+    connectedNow = false;
     clearTimers();
     if (!failure) {
       let detail;
       if (!opened) {
         // Nothing (of ours) listens: the native host, when installed, starts the companion or says where it is.
         // Starting one takes seconds; meanwhile the pages say so, not "not connected".
-        if (!(await loadSettings()).typed) await setStatus("connecting", `no companion answers on port ${port}; asking its native host, which starts one…`);
+        if (!(await loadSettings()).typed) await say("connecting", `no companion answers on port ${port}; asking its native host, which starts one…`);
         detail = await explainRefusal(port);
         const native = await adoptNativeAnswer(port, token, true);
         if (native === "adopted") {
           failures = 0;
           detail = null;
-          await setStatus("connecting", "the native host gave the companion's new port; connecting…");
+          await say("connecting", "the native host gave the companion's new port; connecting…");
         } else if (native === "here") {
           detail = null;
-          await setStatus("connecting", `the companion is starting on port ${port}; connecting…`);
+          await say("connecting", `the companion is starting on port ${port}; connecting…`);
         }
         if (native === "offered") detail += NATIVE_OFFER;
       }
       else if (!answered) detail = `something on port ${port} closed the connection before answering the pairing check (code ${event.code}${event.reason ? ": " + event.reason : ""})`;
       else detail = `connection to port ${port} closed (code ${event.code}${event.reason ? ": " + event.reason : ""}); reconnecting`;
-      if (detail) await setStatus("error", detail);
+      if (detail) await say("error", detail);
     }
     scheduleRetry();
   };
@@ -226,8 +239,15 @@ async function adoptNativeAnswer(port, token, start) {
   return "adopted";
 }
 
+// Whatever else wrote the status, a link that is up reads "connected" again within a heartbeat: the pages never
+// show a stale "not connected" for long (an unforeseen write order must not leave them wrong for good).
+async function healStatus() {
+  if (connectedNow && isOpen() && (await getStatus()).status !== "connected") await setStatus("connected", "connected");
+}
+
 // The companion accepted our hello: the link is up.
 export async function markConnected() {
+  connectedNow = true;
   failures = 0;
   await setStatus("connected", "connected");
 }
@@ -240,6 +260,7 @@ export async function reconnectNow() {
   const old = socket;
   socket = null;
   proven = false;
+  connectedNow = false;
   clearTimers();
   if (old) {
     old.onclose = null;

@@ -14,16 +14,15 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from companion.bridge.auth import EXTENSION_ID
 from companion.panel.sections import install_section_outlines
 from companion.bridge.session import outlining_actions
 from companion.cli import main
 from companion.pagemem.divide import divide_page
 from tests.support.outline import isolated
+from tests.support.sidepanel import PANEL_URL, wait_connected
 
 pytestmark = pytest.mark.browser
 
-PANEL_URL = f"chrome-extension://{EXTENSION_ID}/sidepanel.html"
 PAGE = "outline_page.html"
 
 
@@ -41,7 +40,7 @@ def extension_tab(browser):
     page_handle = driver.current_window_handle
     driver.switch_to.new_window("tab")
     driver.get(PANEL_URL)
-    WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "conn").text == "connected")
+    wait_connected(driver, 20)
     try:
         yield driver
     finally:

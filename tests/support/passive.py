@@ -10,9 +10,9 @@ from typing import Callable, TypeVar
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from companion.bridge.auth import EXTENSION_ID
 from companion.memory.learning_consent import set_learning_consent
 from companion.memory.store import WebsiteMemStore, site_key
+from tests.support.sidepanel import PANEL_URL, wait_connected  # noqa: F401 (PANEL_URL: the passive tests' panel)
 
 T = TypeVar("T")
 WAIT_S = 90.0  # a loaded machine: generous, never a measure
@@ -51,11 +51,7 @@ def tab_id_of(browser, url: str) -> int:
     return next(t.tab_id for t in tabs if t.url == url)
 
 
-PANEL_URL = f"chrome-extension://{EXTENSION_ID}/sidepanel.html"
-
-
 def wait_panel(driver) -> WebDriverWait:
-    wait = WebDriverWait(driver, 30)
-    wait.until(lambda d: d.find_element(By.ID, "conn").text == "connected")
+    wait = wait_connected(driver, 30)
     wait.until(lambda d: d.find_element(By.ID, "learning").is_displayed())
     return wait

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -45,9 +46,15 @@ class Hold:
         assert self.reached.wait(WAIT_S), "the task never reached the held LLM call"
 
 
-def wait_connected(driver) -> WebDriverWait:
-    wait = WebDriverWait(driver, WAIT_S, poll_frequency=0.1)
-    wait.until(lambda d: d.find_element(By.ID, "conn").text == "connected")
+def wait_connected(driver, timeout: float = WAIT_S) -> WebDriverWait:
+    """The open panel page says "connected"; else the error names what it said instead (its badge and detail)."""
+    wait = WebDriverWait(driver, timeout, poll_frequency=0.1)
+    try:
+        wait.until(lambda d: d.find_element(By.ID, "conn").text == "connected")
+    except TimeoutException:
+        said = driver.execute_script("return [document.getElementById('conn').textContent, "
+                                     "document.getElementById('conn-detail').textContent]")
+        raise AssertionError(f"the side panel never said connected in {timeout:g} s: it said {said}") from None
     return wait
 
 

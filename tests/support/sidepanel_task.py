@@ -4,13 +4,7 @@ from __future__ import annotations
 
 import contextlib
 
-from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
-
-from companion.bridge.auth import EXTENSION_ID
-from tests.support.sidepanel import type_task
-
-PANEL_URL = f"chrome-extension://{EXTENSION_ID}/sidepanel.html"
+from tests.support.sidepanel import PANEL_URL, type_task, wait_connected
 
 
 @contextlib.contextmanager
@@ -21,7 +15,7 @@ def side_panel(browser, page_url: str):
     page_handle = driver.current_window_handle
     driver.switch_to.new_window("tab")
     driver.get(PANEL_URL)
-    WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "conn").text == "connected")
+    wait_connected(driver, 20)
     try:
         yield driver
     finally:
