@@ -13,6 +13,7 @@ from typing import Awaitable
 
 from companion import llm, paths
 from companion.act import action_strings as say
+from companion.act.colour_field import colour_value
 from companion.act.context import AgentContext
 from companion.act.confirmation import confirm_action
 from companion.act.elements import field_description, label
@@ -131,13 +132,15 @@ async def text_value(prompt: str, variables: dict) -> str:
 def value_by_rule(ctx: AgentContext, el: Element) -> str | None:
     """The field's value by rule, no call (named_fields.py): 'the password "DYh"', 'copy the text from the 2nd text
     area', 'the value that corresponds with each label' (a key/value table on the page), 'the 1st word in the
-    paragraph', the x of the page's equation for a field labelled "x =" (act/solve_for.py); None: the model's to say."""
+    paragraph', the x of the page's equation for a field labelled "x =" (act/solve_for.py), the hex code of the colour
+    the task names for a colour field (act/colour_field.py); None: the model's to say."""
     elements = list(ctx.pagemem.all_elements()) if ctx.pagemem else []
     sections = ctx.pagemem.sections if ctx.pagemem else []
     named = value_named_for(ctx.task, el)
-    return ((in_asked_case(ctx.task, named) if named else None) or arithmetic_value(el) or copied_value(ctx.task, el, elements)
-            or page_value_for(ctx.task, el, sections) or nth_word_value(ctx.task, el, sections)
-            or solved_value(ctx.task, el, sections))
+    # A colour field's code first: "set the background to navy" names "navy" as the value, which it cannot take.
+    return (colour_value(ctx.task, el) or (in_asked_case(ctx.task, named) if named else None) or arithmetic_value(el)
+            or copied_value(ctx.task, el, elements) or page_value_for(ctx.task, el, sections)
+            or nth_word_value(ctx.task, el, sections) or solved_value(ctx.task, el, sections))
 
 
 def without_own_label(value: str, el: Element) -> str:
