@@ -118,6 +118,9 @@ class SnapshotElement(_SharedFieldsSet):
                                                "whose file name tells what the icon is")
     drag: bool = Field(False, description="a person would drag it: draggable=true, or the page made it a script drag "
                                           "handler's item (a move/grab cursor, or touch-action: none)")
+    resize: bool = Field(False, description="a resize handle: the page draws it with a resize cursor (e-resize, "
+                                            "col-resize...: jQuery UI's resizable, split panes); what it resizes is read "
+                                            "from the boxes (companion/act/resize.py)")
     in_shadow: bool = Field(False, description="inside an open or closed shadow root")
     child_frame: int | None = Field(None, description="for iframe/frame elements: the frame id of the document they hold")
 

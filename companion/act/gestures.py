@@ -19,8 +19,9 @@ from companion.act.context import AgentContext
 from companion.act.drop_position import Peer, Position, asked_position, peer_at
 from companion.act.elements import label
 from companion.act.errors import ActionFailed, NoOp
-from companion.act.models import Candidate
+from companion.act.models import GESTURE_KINDS, Candidate
 from companion.act.named_fields import LISTED_NUMBER, same_number, slider_now, slider_values
+from companion.act.resize import handles, resize, resize_candidates
 from companion.act.sort_list import ask_words, asked_sort, sort_by_dragging
 from companion.llm.fit import declare_choice
 from companion.pagemem.model import Element, PageMem
@@ -30,7 +31,6 @@ from companion.text import names_in, quoted_spans, states_the_task
 
 declare_choice("drop_place", CHOICE_TOKENS)
 
-GESTURE_KINDS = ("drag", "slider", "select_text", "scroll", "sort")
 # The task asks for text to be selected: "highlight ...", "select the words/text/phrase ...".
 _SELECT_TEXT = re.compile(r"\bhighlight|\b(select|mark)\b[^.]{0,40}?\b(text|words?|phrase|sentence|paragraph|line)\b", re.I)
 _TEXT_TAGS = frozenset({"p", "div", "span", "li", "td", "blockquote", "pre", "article", "section", "label", "dd", "em",
@@ -125,7 +125,10 @@ def _sort_candidates(el: Element, section_id: str, page: "PageGestures") -> list
 
 def element_candidates(task: str, el: Element, section_id: str, page: "PageGestures",
                        plain: Callable[[Element, str], Candidate]) -> list[Candidate]:
-    """The candidates for one element: its gestures for a slider or a draggable element, else `plain`'s."""
+    """The candidates for one element: its gestures for a slider, a draggable element or a resize handle, else
+    `plain`'s."""
+    if el.resize:  # nothing to click: offered only for a size the task asks
+        return [c.model_copy(update={"section_id": section_id}) for c in page.resizes if c.element == el.ref]
     if is_slider(el):
         return _slider_candidate(el, section_id, page)
     if is_draggable(el):
@@ -163,6 +166,7 @@ class PageGestures:
                 parts.setdefault(_part(pm, e), []).append(e)
             self.lists = [group for group in parts.values() if all(_name(e) for e in group)]
         self._named = list(_named_places(task, snapshot))
+        self.resizes = resize_candidates(task, handles(elements)) if any(e.resize for e in elements) else []
 
     def named_targets(self, el: Element) -> list[tuple[ElementRef, str]]:
         """Drop places the task names by their text. Left out: the dragged element, what is inside it, and a text
@@ -428,7 +432,8 @@ async def sort_list(ctx: AgentContext, candidate: Candidate) -> str:
     return await sort_by_dragging(ctx, candidate.each, ask)
 
 
-WORKFLOWS = {"drag": drag, "slider": set_slider, "select_text": select_text, "scroll": scroll_box, "sort": sort_list}
+WORKFLOWS = {"drag": drag, "slider": set_slider, "select_text": select_text, "scroll": scroll_box, "sort": sort_list,
+             "resize": resize}
 
 
 async def perform(ctx: AgentContext, candidate: Candidate) -> str:

@@ -11,9 +11,10 @@ from pydantic import BaseModel, Field
 from companion.pagemem.update import PageUpdate
 from companion.protocol import ElementRef
 
-# drag, slider, select_text, scroll, sort: pointer gestures on an element (act/gestures.py).
+# Pointer gestures on an element (act/gestures.py; resize: act/resize.py).
+GESTURE_KINDS = ("drag", "slider", "select_text", "scroll", "sort", "resize")
 CandidateKind = Literal["element", "navigate", "type_url", "switch_tab", "view_all", "end_task", "drag", "slider", "select_text",
-                        "scroll", "sort"]
+                        "scroll", "sort", "resize"]
 
 
 class Candidate(BaseModel):
@@ -27,6 +28,7 @@ class Candidate(BaseModel):
     tab_id: int | None = None
     to: ElementRef | None = Field(None, description="drag: the element to drop onto (None: asked when it is chosen)")
     text: str | None = Field(None, description="select_text: the text to select (None: all of the element's); "
+                                               "resize: the axis and way asked (x+, y-, + for both); "
                                                "slider: the value the task gives (None: asked when it is chosen); "
                                                "element (a search box): the query to search for (act/search_for.py)")
     each: list[tuple[ElementRef, str]] = Field(default_factory=list, description="slider: every slider of the page "
@@ -45,7 +47,7 @@ class Candidate(BaseModel):
             return f"navigate:{self.url}"
         if self.kind == "switch_tab":
             return f"switch_tab:{self.tab_id}"
-        if self.kind in ("drag", "slider", "select_text", "scroll", "sort") and self.element is not None:
+        if self.kind in GESTURE_KINDS and self.element is not None:
             to = f":{self.to.frame}:{self.to.id}" if self.to is not None else ""
             each = "".join(f":{ref.frame}.{ref.id}={value}" for ref, value in self.each)
             return f"{self.kind}:{self.element.frame}:{self.element.id}{to}:{self.text or ''}{each}"

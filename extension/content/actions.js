@@ -483,5 +483,5 @@
 
   wc.actions = { act };
   // What content/gestures.js builds its pointer sequences from.
-  wc.pointer = { ActionError, firePointer, fireMouse, hitAt, landing, center, pressFocus, setNativeValue, fire };
+  wc.pointer = { ActionError, firePointer, fireMouse, hitAt, landing, center, pressFocus, setNativeValue, fire, hoverSequence };
 })();

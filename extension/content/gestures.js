@@ -4,7 +4,7 @@
 (() => {
   const wc = (globalThis.__webchallenger ??= {});
   if (wc.gestures) return;
-  const { ActionError, firePointer, fireMouse, hitAt, landing, center, pressFocus } = wc.pointer;
+  const { ActionError, firePointer, fireMouse, hitAt, landing, center, pressFocus, hoverSequence } = wc.pointer;
 
   const PRESSED = { buttons: 1 };
 
@@ -25,6 +25,9 @@
     constructor(target, at) {
       this.over = target;
       this.at = at;
+      // The pointer arrives over the element before it presses, as a hand's does: jQuery UI's resizable reads
+      // which edge a handle moves on its mouseover, and without one a drag of the handle resized nothing.
+      hoverSequence(target, at);
       const down = firePointer(target, "pointerdown", at, { ...PRESSED, pressure: 0.5 });
       // A cancelled pointerdown suppresses the mouse events that follow it.
       this.mouse = down;

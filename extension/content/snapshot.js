@@ -22,6 +22,9 @@
   ]);
   // Cursors that say "drag me" (a script drag handler's item).
   const DRAG_CURSORS = new Set(["move", "grab", "grabbing", "all-scroll"]);
+  // Cursors that say "drag me to resize" (a resizable box's handle, a split pane's or a column's divider).
+  const RESIZE_CURSORS = new Set(["e-resize", "w-resize", "n-resize", "s-resize", "ne-resize", "nw-resize", "se-resize",
+    "sw-resize", "ew-resize", "ns-resize", "nesw-resize", "nwse-resize", "col-resize", "row-resize"]);
   const HANDLER_ATTRS = new Set([
     "onclick", "ondblclick", "onmousedown", "onmouseup", "onpointerdown", "onpointerup",
     "ontouchstart", "onkeydown", "onkeyup", "onkeypress", "onchange", "oninput",
@@ -484,6 +487,11 @@
           interactive = true;
           byCursor = true;
           childPointerCtx = true;
+        } else if (RESIZE_CURSORS.has(style.cursor)) {
+          // A resize handle: nothing to click, a drag that resizes the box it sits on (companion/act/resize.py).
+          interactive = true;
+          childPointerCtx = true;
+          rec.resize = true;
         } else if (DRAG_CURSORS.has(style.cursor) || style.touchAction === "none") {
           // A drag cursor, or touch panning turned off (drag libraries do this to their items): a script drag handler.
           interactive = true;

@@ -9,6 +9,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from companion.act import execute, gather_candidates
+from companion.act.resize import asked_resize
 from companion.observe import Observation
 
 pytestmark = pytest.mark.browser
@@ -323,3 +324,45 @@ async def test_a_submit_while_the_slider_the_task_gives_a_value_for_was_never_mo
     await execute(ctx, slider)
     await execute(ctx, candidate_for(ctx, "Submit"))
     assert browser.driver.find_element(By.ID, "sent").text == "5 ..x"
+
+
+def _size(browser) -> tuple[int, int]:
+    w, h = browser.driver.find_element(By.TAG_NAME, "body").get_attribute("data-size").split("x")
+    return int(w), int(h)
+
+
+@pytest.mark.parametrize("task, label, grows", [
+    ("Resize the textarea so that the width is smaller than its initial size then press Submit.",
+     "make the textbox narrower (drag its right edge)", (-1, 0)),
+    ("Make the notes taller, then submit", "make the textbox taller (drag its bottom edge)", (0, 1)),
+    ("Resize the text box to be bigger", "make the textbox larger (drag its bottom right corner)", (1, 1)),
+])
+async def test_a_size_the_task_asks_is_made_by_dragging_the_handle_that_moves_that_edge(
+        browser, open_page, make_ctx, task, label, grows):
+    """A resize handle has no name: the box it resizes and the edge it moves come from the boxes, and one candidate
+    says what it makes (the handles are offered nothing else)."""
+    open_page("resizable.html")
+    ctx, offered = await _offered(make_ctx, task)
+    chosen = _one(offered, label)
+    assert [c.label for c in offered if c.kind == "resize"] == [label]
+    await execute(ctx, chosen)
+    w, h = _size(browser)
+    assert ((w > 120) - (w < 120), (h > 60) - (h < 60)) == grows, (w, h)
+
+
+async def test_no_resize_is_offered_and_no_handle_clicked_when_the_task_asks_no_size(browser, open_page, make_ctx):
+    open_page("resizable.html")
+    _, offered = await _offered(make_ctx, "Type hello into the notes and press Submit")
+    assert not [c for c in offered if c.kind == "resize"]
+    assert all(c.label.startswith(("textbox", "button")) or c.kind == "end_task" for c in offered), [c.label for c in offered]
+
+
+@pytest.mark.parametrize("task, ask", [
+    ("Resize the textarea so that the height is larger than its initial size", ("y", 1)),
+    ("Make the panel narrower", ("x", -1)),
+    ("Shrink the box", (None, -1)),
+    ("Make the font larger", None),  # no size word a box has
+    ("Resize it, larger or smaller, as you like", None),
+])
+def test_the_size_change_a_task_asks_is_read_from_its_words(task, ask):
+    assert asked_resize(task) == (None if ask is None else tuple(ask))
