@@ -3,9 +3,10 @@
 The universe is the 125 tasks the `miniwob` package (1.1.0) registers as environments under html/miniwob/ (the
 flight.* sites are FormWoB, not MiniWoB; five unregistered pages are no task). A task is left out when what it asks is
 only in the picture (a canvas, an SVG drawing, the shapes, colours or positions of a drawing) or when it needs a
-pointer path the agent's gestures do not make (drawing, resizing, sweeping a calendar): the agent acts on DOM
-elements by name, so such a task measures nothing about it. Dragging an element onto another or in a direction,
-moving a slider and selecting text are gestures the agent has (companion/act/gestures.py): those tasks are in.
+pointer path the agent's gestures do not make (drawing, sweeping a calendar, hovering for feedback): the agent acts
+on DOM elements by name, so such a task measures nothing about it. Dragging an element onto another or in a
+direction, moving a slider, resizing a box by its handle and selecting text are gestures the agent has
+(companion/act/gestures.py, act/resize.py): those tasks are in.
 Everything else stays in, hard or not.
 """
 
@@ -18,10 +19,11 @@ GROUPS: dict[str, list[str]] = {
         "click-widget", "click-dialog", "click-dialog-2", "unicode-test", "sign-agreement", "focus-text",
         "focus-text-2", "ascending-numbers",
     ],
-    # Tick boxes, pick list entries or options, set a spinner.
+    # Tick boxes, pick list entries or options, set a spinner, pick a colour.
     "select": [
         "click-checkboxes", "click-checkboxes-large", "click-checkboxes-soft", "click-checkboxes-transfer",
         "click-option", "number-checkboxes", "choose-list", "click-scroll-list", "use-spinner", "odd-or-even",
+        "use-colorwheel",
     ],
     # Text into one field, then submit.
     "type": [
@@ -49,10 +51,10 @@ GROUPS: dict[str, list[str]] = {
         "email-inbox-reply", "email-inbox-star-reply", "social-media", "social-media-all", "social-media-some",
         "terminal", "order-food", "buy-ticket", "stock-market", "guess-number", "generate-number", "tic-tac-toe",
     ],
-    # Pointer gestures: drag an element onto another or into a list's place, move a slider, select text.
+    # Pointer gestures: drag an element onto another or into a list's place, move a slider, select text, resize.
     "gesture": [
         "drag-box", "drag-items", "drag-items-grid", "drag-sort-numbers", "use-slider", "use-slider-2",
-        "highlight-text", "highlight-text-2",
+        "highlight-text", "highlight-text-2", "resize-textarea",
     ],
     # The answer is read, or computed, from the page's text.
     "reading": [
@@ -69,7 +71,6 @@ EXCLUDED: dict[str, str] = {
     **{t: _SVG for t in ["drag-circle", "drag-single-shape", "drag-shapes", "drag-shapes-2"]},
     "drag-cube": "which side of a drawn 3D cube faces the user is only in the picture",
     "daily-calendar": "needs sweeping the pointer across the calendar's half-hour slots to create the event",
-    "resize-textarea": "needs dragging the textarea's resize corner, which no element names",
     "text-editor": "needs styling a selection with a rich-text editor's toolbar, whose state is only in the picture",
     "draw-circle": _DRAW,
     "draw-line": _DRAW,
@@ -77,8 +78,7 @@ EXCLUDED: dict[str, str] = {
     **{t: _PICTURE for t in ["bisect-angle", "circle-center", "right-angle", "find-midpoint", "count-shape",
                              "identify-shape", "click-shape", "click-color", "click-shades", "grid-coordinate",
                              "visual-addition"]},
-    "use-colorwheel": "needs clicking a colour on a picker's gradient",
-    "use-colorwheel-2": "needs clicking a colour on a picker's gradient",
+    "use-colorwheel-2": "the colour it asks for is only shown as a swatch (a box's background), in no words",
     "hot-cold": "needs moving the pointer over an area for hot/cold feedback",
 }
 
