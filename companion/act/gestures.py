@@ -23,6 +23,7 @@ from companion.act.models import GESTURE_KINDS, Candidate
 from companion.act.named_fields import LISTED_NUMBER, same_number, slider_now, slider_values
 from companion.act.resize import handles, resize, resize_candidates
 from companion.act.sort_list import ask_words, asked_sort, sort_by_dragging
+from companion.act.style_text import style_candidate, style_offers, style_text
 from companion.llm.fit import declare_choice
 from companion.pagemem.model import Element, PageMem
 from companion.pagemem.widgets import is_slider
@@ -129,6 +130,9 @@ def element_candidates(task: str, el: Element, section_id: str, page: "PageGestu
     `plain`'s."""
     if el.resize:  # nothing to click: offered only for a size the task asks
         return [c.model_copy(update={"section_id": section_id}) for c in page.resizes if c.element == el.ref]
+    styled = [style_candidate(o).model_copy(update={"section_id": section_id}) for o in page.styles if o.editor.ref == el.ref]
+    if styled:  # the editor is still typed into as well
+        return styled + [plain(el, section_id)]
     if is_slider(el):
         return _slider_candidate(el, section_id, page)
     if is_draggable(el):
@@ -167,6 +171,7 @@ class PageGestures:
             self.lists = [group for group in parts.values() if all(_name(e) for e in group)]
         self._named = list(_named_places(task, snapshot))
         self.resizes = resize_candidates(task, handles(elements)) if any(e.resize for e in elements) else []
+        self.styles = style_offers(task, elements)
 
     def named_targets(self, el: Element) -> list[tuple[ElementRef, str]]:
         """Drop places the task names by their text. Left out: the dragged element, what is inside it, and a text
@@ -433,7 +438,7 @@ async def sort_list(ctx: AgentContext, candidate: Candidate) -> str:
 
 
 WORKFLOWS = {"drag": drag, "slider": set_slider, "select_text": select_text, "scroll": scroll_box, "sort": sort_list,
-             "resize": resize}
+             "resize": resize, "style": style_text}
 
 
 async def perform(ctx: AgentContext, candidate: Candidate) -> str:

@@ -11,10 +11,11 @@ from pydantic import BaseModel, Field
 from companion.pagemem.update import PageUpdate
 from companion.protocol import ElementRef
 
-# Pointer gestures on an element (act/gestures.py; resize: act/resize.py).
-GESTURE_KINDS = ("drag", "slider", "select_text", "scroll", "sort", "resize")
+# Pointer gestures on an element (act/gestures.py; resize: act/resize.py; style, a selection and a toolbar button:
+# act/style_text.py).
+GESTURE_KINDS = ("drag", "slider", "select_text", "scroll", "sort", "resize", "style")
 CandidateKind = Literal["element", "navigate", "type_url", "switch_tab", "view_all", "end_task", "drag", "slider", "select_text",
-                        "scroll", "sort", "resize"]
+                        "scroll", "sort", "resize", "style"]
 
 
 class Candidate(BaseModel):
@@ -26,9 +27,11 @@ class Candidate(BaseModel):
     section_id: str | None = None
     url: str | None = None
     tab_id: int | None = None
-    to: ElementRef | None = Field(None, description="drag: the element to drop onto (None: asked when it is chosen)")
+    to: ElementRef | None = Field(None, description="drag: the element to drop onto (None: asked when it is chosen); "
+                                                   "style: the toolbar button pressed after the selection")
     text: str | None = Field(None, description="select_text: the text to select (None: all of the element's); "
                                                "resize: the axis and way asked (x+, y-, + for both); "
+                                               "style: the text to select in the editor (empty: all of it); "
                                                "slider: the value the task gives (None: asked when it is chosen); "
                                                "element (a search box): the query to search for (act/search_for.py)")
     each: list[tuple[ElementRef, str]] = Field(default_factory=list, description="slider: every slider of the page "

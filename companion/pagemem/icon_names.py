@@ -4,8 +4,8 @@ Why word tables: a close button drawn as "×", a menu button "☰" or a delete b
 <i class="fa fa-trash"> or <img src="icons/trash-can.svg"> has no text a task's words can meet ("close the
 dialog", "delete the message"), yet every person reads it at once. The glyphs below are Unicode characters with
 one conventional meaning on any site; icon words are the names icon sets (Font Awesome, Glyphicons, Bootstrap
-Icons, Material, Octicons, Ionicons, jQuery UI, ...) give their classes and files, with the sets' own prefixes,
-sizes and colours stripped. Nothing here is the wording of one site.
+Icons, Material, Octicons, Ionicons, jQuery UI, Quill's toolbar, ...) give their classes and files, with the sets'
+own prefixes, sizes and colours stripped. Nothing here is the wording of one site.
 
 Pure functions of strings: render.py asks them while naming an element (render.sight_name).
 """
@@ -38,7 +38,9 @@ _PRESENTATION = re.compile("[\ufe0e\ufe0f\u200d]")
 
 # Class or file-name tokens that start an icon's name: "fa-reply", "glyphicon-share", "icon-forward", "bi-trash".
 ICON_PREFIXES = ("fa", "glyphicon", "icon", "icons", "bi", "mdi", "octicon", "ion", "ionicon", "ti", "la", "gg",
-                 "ui-icon", "ic", "btn", "feather", "lucide", "codicon", "si", "material-icons")
+                 "ui-icon", "ic", "btn", "feather", "lucide", "codicon", "si", "material-icons",
+                 # Rich-text editors' toolbars: Quill's "ql-bold", "ql-italic", "ql-link".
+                 "ql")
 # Words that say how an icon is drawn, not what it means: sets, styles, sizes, colours, layout helpers.
 GENERIC_WORDS = frozenset({
     "fa", "fas", "far", "fal", "fad", "fab", "fat", "fass", "solid", "regular", "light", "thin", "duotone", "brands",

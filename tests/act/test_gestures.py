@@ -10,6 +10,7 @@ from selenium.webdriver.common.by import By
 
 from companion.act import execute, gather_candidates
 from companion.act.resize import asked_resize
+from companion.act.style_text import asked_style, asked_text
 from companion.observe import Observation
 
 pytestmark = pytest.mark.browser
@@ -366,3 +367,42 @@ async def test_no_resize_is_offered_and_no_handle_clicked_when_the_task_asks_no_
 ])
 def test_the_size_change_a_task_asks_is_read_from_its_words(task, ask):
     assert asked_resize(task) == (None if ask is None else tuple(ask))
+
+
+def _editor_html(browser) -> str:
+    return browser.driver.find_element(By.ID, "editor").get_attribute("innerHTML")
+
+
+@pytest.mark.parametrize("task, label, html", [
+    ("Using the text editor, give the text aliquam the style bold and press Send.",
+     'make "aliquam" bold (select it in the editor, then press button "bold")', "Tortor, <b>aliquam</b> elit nibh."),
+    ("Give everything the style italics", 'make all the text italic (select it in the editor, then press button "italic")',
+     "<i>Tortor, aliquam elit nibh.</i>"),
+])
+async def test_a_style_the_task_names_is_given_to_the_words_it_names_in_one_action(
+        browser, open_page, make_ctx, task, label, html):
+    """Select the words in the editor, then press the toolbar's button named for the style (by its icon's class)."""
+    open_page("rich_text.html")
+    ctx, offered = await _offered(make_ctx, task)
+    chosen = _one(offered, label)
+    assert [c.label for c in offered if c.kind == "style"] == [label]
+    await execute(ctx, chosen)
+    assert _editor_html(browser) == html
+
+
+async def test_no_style_is_offered_when_the_task_names_no_style(browser, open_page, make_ctx):
+    open_page("rich_text.html")
+    _, offered = await _offered(make_ctx, "Type hello into the editor and press Send")
+    assert not [c for c in offered if c.kind == "style"]
+    assert 'generic "Tortor, aliquam elit nibh."' in [c.label for c in offered]  # still typed into
+
+
+@pytest.mark.parametrize("task, style, text", [
+    ("give the text sed elit the style underlined", "underline", "sed elit"),
+    ("Make everything bold", "bold", ""),
+    ("Make the word at italic", "italic", None),  # only a plain word: no text the task names
+    ("Make it bold and italic", None, None),
+])
+def test_the_style_and_the_words_a_task_asks_are_read_by_rule(task, style, text):
+    assert asked_style(task) == style
+    assert asked_text(task, "Suspendisse at sed elit nisl.") == text

@@ -26,7 +26,7 @@ def test_text_around_a_glyph_is_no_glyph():
     ("fa fa-reply", "reply"), ("glyphicon glyphicon-share", "share"), ("icon-forward", "forward"),
     ("fa-solid fa-trash-can fa-lg", "trash can"), ("bi bi-trash3-fill", "trash"), ("fa fa-times", "close"),
     ("btn btn-close", "close"), ("ui-icon ui-icon-closethick", "close"), ("mdi mdi-pencil-outline", "edit"),
-    ("fas fa-arrow-left", "arrow left"),
+    ("fas fa-arrow-left", "arrow left"), ("ql-bold", "bold"), ("ql-underline", "underline"),
 ])
 def test_an_icon_class_names_the_icon_without_its_set_size_or_colour(classes, words):
     assert class_words(classes) == words
