@@ -51,10 +51,11 @@ GROUPS: dict[str, list[str]] = {
         "email-inbox-reply", "email-inbox-star-reply", "social-media", "social-media-all", "social-media-some",
         "terminal", "order-food", "buy-ticket", "stock-market", "guess-number", "generate-number", "tic-tac-toe",
     ],
-    # Pointer gestures: drag an element onto another or into a list's place, move a slider, select text, resize.
+    # Pointer gestures: drag an element onto another or into a list's place, move a slider, select text, resize,
+    # style a selection in a rich-text editor.
     "gesture": [
         "drag-box", "drag-items", "drag-items-grid", "drag-sort-numbers", "use-slider", "use-slider-2",
-        "highlight-text", "highlight-text-2", "resize-textarea",
+        "highlight-text", "highlight-text-2", "resize-textarea", "text-editor",
     ],
     # The answer is read, or computed, from the page's text.
     "reading": [
@@ -71,7 +72,6 @@ EXCLUDED: dict[str, str] = {
     **{t: _SVG for t in ["drag-circle", "drag-single-shape", "drag-shapes", "drag-shapes-2"]},
     "drag-cube": "which side of a drawn 3D cube faces the user is only in the picture",
     "daily-calendar": "needs sweeping the pointer across the calendar's half-hour slots to create the event",
-    "text-editor": "needs styling a selection with a rich-text editor's toolbar, whose state is only in the picture",
     "draw-circle": _DRAW,
     "draw-line": _DRAW,
     "count-sides": "reads a shape drawn on a canvas",
