@@ -118,6 +118,9 @@ class SnapshotElement(_SharedFieldsSet):
                                                "whose file name tells what the icon is")
     drag: bool = Field(False, description="a person would drag it: draggable=true, or the page made it a script drag "
                                           "handler's item (a move/grab cursor, or touch-action: none)")
+    swatch: str | None = Field(None, description="for a small interactive element with nothing inside it and no icon: "
+                                                  "the solid colour its box is filled with (#rrggbb), as a colour picker's "
+                                                  "swatch shows")
     resize: bool = Field(False, description="a resize handle: the page draws it with a resize cursor (e-resize, "
                                             "col-resize...: jQuery UI's resizable, split panes); what it resizes is read "
                                             "from the boxes (companion/act/resize.py)")

@@ -482,5 +482,6 @@ def make_element(node: Node) -> Element:
         required="required" in a or a.get("aria-required", "").lower() == "true",
         options=options, selected_option=chosen, selected_options=every if "multiple" in a else [], value=None if password else el.value,
         secret=password, has_value=el.has_value, url=el.url, url_truncated=el.url_truncated, drag=el.drag,
-        resize=el.resize, context=node.context, card=node.card, column_header=in_column_header(node), name_beside=node.name_beside,
+        resize=el.resize, swatch=el.swatch, context=node.context, card=node.card, column_header=in_column_header(node),
+        name_beside=node.name_beside,
     ))

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+import webcolors
+
 # One glyph, one meaning. Letters are left out: a lone "X" is as often a letter of an index or a size.
 GLYPHS: dict[str, str] = {
     "×": "close", "✕": "close", "✖": "close", "✗": "close", "╳": "close",
@@ -128,3 +130,12 @@ def seen_glyph(name: str) -> str:
     those of the glyph's text, as before the meaning was added (pagemem/identity.py)."""
     m = _GLYPH_NAMED.match(name)
     return m.group(1) if m and is_glyph(m.group(1)) else name
+
+
+def colour_name(code: str) -> str:
+    """The CSS colour nearest to a #rrggbb code ("#e60000" -> "red"): what a person calls a swatch of it."""
+    rgb = webcolors.hex_to_rgb(code)
+    return min(_CSS_RGB, key=lambda item: sum((a - b) ** 2 for a, b in zip(item[1], rgb)))[0]
+
+
+_CSS_RGB = [(name, webcolors.name_to_rgb(name)) for name in sorted(webcolors.names(webcolors.CSS3))]

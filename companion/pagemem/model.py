@@ -65,6 +65,7 @@ class Element(PageMemModel):
     url_truncated: bool = Field(False, description="`url` was cut by the extension: never followed")
     drag: bool = Field(False, description="it can be dragged (protocol.SnapshotElement.drag)")
     resize: bool = Field(False, description="a resize handle (protocol.SnapshotElement.resize)")
+    swatch: str | None = Field(None, description="the colour a swatch shows, #rrggbb (protocol.SnapshotElement.swatch)")
     column_header: bool = Field(False, description="it sits in a table's column header (a <thead> or an ARIA "
                                 "columnheader): a link there reorders the table, it leads to no row")
     name_beside: bool = Field(False, description="its name is the text beside it (no label, title or placeholder of its "

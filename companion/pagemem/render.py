@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from companion.pagemem.hashing import hash_text
-from companion.pagemem.icon_names import class_words, file_words, glyph_meaning, is_glyph, with_meaning
+from companion.pagemem.icon_names import class_words, colour_name, file_words, glyph_meaning, is_glyph, with_meaning
 from companion.pagemem.widgets import selected_by_class
 from companion.protocol import Box, SnapshotElement
 
@@ -173,7 +173,8 @@ def sight_name(node: "Node", name: str) -> str:
     glyph = name if name and is_glyph(name) else ""
     if name and not glyph:
         return name
-    meaning = _said_inside(node) or glyph_meaning(glyph) or _icon_words(node)
+    # A swatch is an empty box (the snapshot's rule): its class says how it is laid out, its colour what it is.
+    meaning = _said_inside(node) or glyph_meaning(glyph) or _swatch_words(node) or _icon_words(node)
     if not meaning:
         return name
     return with_meaning(glyph, meaning) if glyph else meaning
@@ -211,6 +212,12 @@ def _icon_words(node: "Node") -> str:
         if words:
             return words
     return ""
+
+
+def _swatch_words(node: "Node") -> str:
+    """A colour picker's swatch by its colour: "red swatch #e60000" (the nearest CSS colour, then the code)."""
+    code = node.el.swatch
+    return f"{colour_name(code)} swatch {code}" if code else ""
 
 
 def _icon_sized(box: Box | None) -> bool:

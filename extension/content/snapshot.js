@@ -225,6 +225,24 @@
     return "";
   }
 
+  // A small control with nothing inside it, filled with one solid colour: a colour picker's swatch. Its colour is
+  // all it shows (#rrggbb; companion/pagemem/render.py names it by the nearest CSS colour).
+  const SWATCH_MAX_PX = 48;
+  const RGB = /^rgba?\((\d+),\s*(\d+),\s*(\d+)(?:,\s*([\d.]+))?\)$/;
+  // An empty box only: no child element (an icon's <i> or <svg>) and nothing drawn before or after it (an icon font's
+  // glyph), so a coloured button holding an icon is named by its icon.
+  function swatchColour(el, box) {
+    if (!box || box.width > SWATCH_MAX_PX || box.height > SWATCH_MAX_PX || box.width < 4 || box.height < 4) return "";
+    if (el.childElementCount > 0) return "";
+    for (const pseudo of ["::before", "::after"]) {
+      const content = getComputedStyle(el, pseudo).content;
+      if (content && content !== "none" && content !== "normal" && content !== '""') return "";
+    }
+    const m = RGB.exec(getComputedStyle(el).backgroundColor);
+    if (!m || (m[4] !== undefined && Number(m[4]) < 1)) return "";
+    return "#" + [m[1], m[2], m[3]].map((v) => Number(v).toString(16).padStart(2, "0")).join("");
+  }
+
   // A clickable container holding several controls is not one control (a bar of "Reply" and "Forward" icons
   // read as one "Reply Forward"). kids: [from, to) ranges of its children's records.
   // - byCursor (the container is clickable by its pointer cursor alone): its children share that cursor, so
@@ -636,6 +654,10 @@
       if (rec.interactive && visible && !VALUE_TAGS.has(tag) && !textIn(out, at, out.length)) {
         const icon = drawnIcon(out, outEls, at, out.length);
         if (icon) rec.icon = icon;
+        else if (out.length === at + 1) {
+          const swatch = swatchColour(el, r);
+          if (swatch) rec.swatch = swatch;
+        }
       }
       if (inline) {
         if (interactive) {

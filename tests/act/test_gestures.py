@@ -390,6 +390,21 @@ async def test_a_style_the_task_names_is_given_to_the_words_it_names_in_one_acti
     assert _editor_html(browser) == html
 
 
+async def test_a_colour_the_task_names_is_the_nearest_swatch_of_the_editors_picker(browser, open_page, make_ctx):
+    """Select the words, open the picker, choose the swatch nearest the named colour: CSS blue is nearest #0066cc
+    of these; the swatches are named by their colour, a coloured button holding an icon is no swatch."""
+    open_page("rich_text.html")
+    ctx, offered = await _offered(make_ctx, "Give the text aliquam the color blue.")
+    label = 'make "aliquam" blue (select it in the editor, then open button "color picker" and choose the swatch nearest blue)'
+    assert [c.label for c in offered if c.kind == "style"] == [label]
+    assert not [e for e in ctx.pagemem.all_elements() if "swatch" in e.name]  # the palette is closed
+    trash = next(e for e in ctx.pagemem.all_elements() if e.attrs.get("id") == "trash")
+    assert trash.swatch is None and "swatch" not in trash.name
+    outcome = await execute(ctx, _one(offered, label))
+    assert outcome.actions[-1] == 'Selected the text "aliquam"; Clicked button "color picker"; Clicked generic "royalblue swatch #0066cc"'
+    assert _editor_html(browser) == 'Tortor, <span style="color: rgb(0, 102, 204);">aliquam</span> elit nibh.'
+
+
 async def test_no_style_is_offered_when_the_task_names_no_style(browser, open_page, make_ctx):
     open_page("rich_text.html")
     _, offered = await _offered(make_ctx, "Type hello into the editor and press Send")
