@@ -17,14 +17,13 @@ import re
 from typing import NamedTuple
 
 from companion.act import action_strings as say
-import webcolors
-
 from companion.act.basic import browser, click_element, settle
 from companion.act.colour_field import named_colours
 from companion.act.context import AgentContext
 from companion.act.elements import label
 from companion.act.errors import ActionFailed
 from companion.act.models import Candidate
+from companion.pagemem.icon_names import colour_distance
 from companion.pagemem.model import Element
 from companion.pagemem.widgets import is_editable
 
@@ -134,8 +133,7 @@ async def style_text(ctx: AgentContext, candidate: Candidate) -> str:
         swatches = [e for e in ctx.pagemem.all_elements() if e.swatch] if ctx.pagemem is not None else []
         if not swatches:
             raise ActionFailed(f"{label(button)} showed no colour swatches", done=done)
-        want = webcolors.name_to_rgb(colour)
-        nearest = min(swatches, key=lambda e: sum((a - b) ** 2 for a, b in zip(webcolors.hex_to_rgb(e.swatch), want)))
+        nearest = min(swatches, key=lambda e: colour_distance(e.swatch, colour))
         chosen, _ = await click_element(ctx, nearest, done=done)
         done.append(chosen)
     return "; ".join(done)

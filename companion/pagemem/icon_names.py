@@ -132,10 +132,14 @@ def seen_glyph(name: str) -> str:
     return m.group(1) if m and is_glyph(m.group(1)) else name
 
 
+def colour_distance(code: str, name: str) -> int:
+    """How far a #rrggbb code is from a CSS colour (squared distance of their red, green and blue)."""
+    return sum((a - b) ** 2 for a, b in zip(webcolors.hex_to_rgb(code), webcolors.name_to_rgb(name)))
+
+
 def colour_name(code: str) -> str:
     """The CSS colour nearest to a #rrggbb code ("#e60000" -> "red"): what a person calls a swatch of it."""
-    rgb = webcolors.hex_to_rgb(code)
-    return min(_CSS_RGB, key=lambda item: sum((a - b) ** 2 for a, b in zip(item[1], rgb)))[0]
+    return min(_CSS_NAMES, key=lambda name: colour_distance(code, name))
 
 
-_CSS_RGB = [(name, webcolors.name_to_rgb(name)) for name in sorted(webcolors.names(webcolors.CSS3))]
+_CSS_NAMES = sorted(webcolors.names(webcolors.CSS3))

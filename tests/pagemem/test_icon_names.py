@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.pagemem.icon_names import class_words, file_words, glyph_meaning, is_glyph, seen_glyph, with_meaning
+from companion.pagemem.icon_names import (
+    class_words, colour_name, file_words, glyph_meaning, is_glyph, seen_glyph, with_meaning,
+)
 
 
 @pytest.mark.parametrize("glyph, meaning", [
@@ -48,3 +50,9 @@ def test_an_icon_file_name_names_the_icon(name, words):
 def test_a_glyph_named_with_its_meaning_keys_as_the_glyph():
     assert seen_glyph(with_meaning("×", "close")) == "×"
     assert seen_glyph("Save (draft)") == "Save (draft)"  # words in front: a name of its own, left whole
+
+
+@pytest.mark.parametrize("code, name", [("#e60000", "red"), ("#ff9900", "orange"), ("#008a00", "green"),
+                                        ("#ffffff", "white")])
+def test_a_swatch_is_called_by_the_nearest_css_colour(code, name):
+    assert colour_name(code) == name
