@@ -13,7 +13,7 @@ from typing import Callable, Iterable, NamedTuple
 
 from companion import llm
 from companion.act import action_strings as say
-from companion.act.basic import CHOICE_TOKENS, browser, text_value
+from companion.act.basic import CHOICE_TOKENS, browser, settle, text_value
 from companion.act.confirmation import confirm_action
 from companion.act.context import AgentContext
 from companion.act.drop_position import Peer, Position, asked_position, peer_at
@@ -47,6 +47,7 @@ MAX_DROP_PLACES = 24
 MAX_SORT_SHOWN = 4  # items named in a sort's label
 DIRECTIONS = {"left": (-1, 0), "right": (1, 0), "up": (0, -1), "down": (0, 1)}
 MIN_DRAG_PX = 60
+MOVED_PX = 8  # a dragged element that moved less than this stayed
 MAX_PLACE_CHARS = 40
 CLICKED_ROLES = frozenset({"button", "link", "menuitem", "tab", "option", "checkbox", "radio", "switch"})
 
@@ -352,9 +353,27 @@ async def drag(ctx: AgentContext, candidate: Candidate) -> str:
                                         variables, prompt="drop_place")
         place = places[reply.answer.index]
     await confirm_action(ctx, "click", el)
+    before = el.box
     result = await browser(ctx, ctx.session.drag(el.ref, place.to, dx=place.dx, dy=place.dy, tab=ctx.tab),
                            f"dragging {label(el)}")
-    return say.dragged(el, place.label) + (f" ({result.note})" if result.note else "")
+    notes = [n for n in (await _moved(ctx, el.ref, before), result.note) if n]
+    return say.dragged(el, place.label) + (f" ({'; '.join(notes)})" if notes else "")
+
+
+async def _moved(ctx: AgentContext, ref: ElementRef, before: Box | None) -> str:
+    """How far the dragged element moved, as the page shows it after the drag ("it moved 63 px right and 20 px
+    down"); '' when it stayed (a drop that takes a copy, an upload zone) or is gone. A move changes no text: the
+    page change reads "no visible change", and the default model dragged the box it had put in place again."""
+    if before is None:
+        return ""
+    await settle(ctx)
+    now = ctx.pagemem.element_by_ref(ref) if ctx.pagemem is not None else None
+    if now is None or now.box is None:
+        return ""
+    dx, dy = now.box.x - before.x, now.box.y - before.y
+    parts = [f"{round(abs(v))} px {word}" for v, word in ((dx, "right" if dx > 0 else "left"), (dy, "down" if dy > 0 else "up"))
+             if abs(v) >= MOVED_PX]
+    return f"it moved {' and '.join(parts)}" if parts else ""
 
 
 async def set_slider(ctx: AgentContext, candidate: Candidate) -> str:

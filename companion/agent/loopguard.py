@@ -48,11 +48,17 @@ STOP_AT = 5
 RETURN_NUDGE_AT = 3  # the third step that starts on the same page, unchanged
 
 
+MOVE_PX = 8  # the grid a draggable element's or resize handle's place is read on: a pixel or two is no move
+
+
 def element_state(el: Element) -> tuple:
-    """What the element is and the state an action can change (a secret's value only as "filled or not")."""
+    """What the element is and the state an action can change (a secret's value only as "filled or not"); for what a
+    drag moves (a draggable element, a resize handle) its place too: a box dragged into another changes no text, and
+    the drag that did it read as a no-op, so the default model dragged both boxes again."""
     value = None if el.is_password else el.value
+    where = (round(el.box.x / MOVE_PX), round(el.box.y / MOVE_PX)) if (el.drag or el.resize) and el.box else None
     return (el.identity_key(), value, el.has_value, el.checked, el.selected, el.expanded, el.disabled, el.selected_option,
-            tuple(el.selected_options))
+            tuple(el.selected_options), where)
 
 
 def page_text(pagemem: PageMem) -> str:

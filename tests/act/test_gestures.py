@@ -46,7 +46,7 @@ async def test_a_draggable_element_is_dragged_onto_the_element_the_task_names(br
     assert [c.label for c in offered if c.element == chosen.element] == [
         'drag "item 3" onto "box B"', 'drag "item 3" (then choose where to drop it)']
     outcome = await execute(ctx, chosen)
-    assert outcome.actions == ['Dragged generic "item 3" onto "box B"']
+    assert outcome.actions == ['Dragged generic "item 3" onto "box B" (it moved 165 px right and 50 px down)']
     assert _log(browser) == ["item:mousedown", "item:dropped:boxB:moves=8"]
 
 
@@ -60,7 +60,7 @@ async def test_the_drop_place_is_asked_when_the_task_does_not_name_one(browser, 
     outcome = await execute(ctx, _one(offered, 'drag "item 3" (then choose where to drop it)'))
     asked = server.requests[0].last_user
     assert '[0] onto "card" (1 of 1)' in asked and "[1] left by 180 pixels" in asked and "[4] down by 180 pixels" in asked
-    assert outcome.actions == ['Dragged generic "item 3" down by 180 pixels']
+    assert outcome.actions == ['Dragged generic "item 3" down by 180 pixels (it moved 180 px down)']
     assert browser.driver.execute_script("return document.getElementById('item').style.top") == "180px"
 
 
@@ -129,7 +129,7 @@ async def test_a_drag_to_a_numbered_position_drops_onto_the_item_in_that_place_w
     ctx, offered = await _offered(make_ctx, "Drag Dora to the 1st position.")
     asked_before = len(server.requests)
     outcome = await execute(ctx, _one(offered, 'drag "Dora" (then choose where to drop it)'))
-    assert outcome.actions == ['Dragged listitem "Dora" onto "Ada" (1 of 4)']
+    assert outcome.actions == ['Dragged listitem "Dora" onto "Ada" (1 of 4) (it moved 96 px up)']
     assert len(server.requests) == asked_before  # the place was read from the task, not asked
     order = browser.driver.execute_script("return [...document.querySelectorAll('li')].map(li => li.textContent)")
     assert order == ["Dora", "Ada", "Bo", "Cy"]
@@ -188,7 +188,7 @@ async def test_a_drag_by_one_place_drops_onto_the_neighbour(browser, open_page, 
     open_page("sortable_list.html")
     ctx, offered = await _offered(make_ctx, "Drag Cy up by one position.")
     outcome = await execute(ctx, _one(offered, 'drag "Cy" (then choose where to drop it)'))
-    assert outcome.actions == ['Dragged listitem "Cy" onto "Bo" (2 of 4)']
+    assert outcome.actions == ['Dragged listitem "Cy" onto "Bo" (2 of 4) (it moved 32 px up)']
     order = browser.driver.execute_script("return [...document.querySelectorAll('li')].map(li => li.textContent)")
     assert order == ["Ada", "Cy", "Bo", "Dora"]
 

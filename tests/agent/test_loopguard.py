@@ -2,7 +2,7 @@
 
 from companion.agent.loopguard import LoopGuard, page_state, page_text
 from companion.pagemem.model import Element, PageMem, PageSection
-from companion.protocol import ElementRef
+from companion.protocol import Box, ElementRef
 
 
 def _page(url: str, value: str = "", checked: bool = False, clock: str = "10:00:00", eid: int = 1) -> PageMem:
@@ -18,6 +18,19 @@ def test_page_state_changes_with_element_state_and_url_only():
     assert page_state(_page("http://h/a")) != page_state(_page("http://h/a", value="Kim"))
     assert page_state(_page("http://h/a")) != page_state(_page("http://h/a", checked=True))
     assert page_state(_page("http://h/a")) != page_state(_page("http://h/b"))
+
+
+def _boxes(x: float, drag: bool) -> PageMem:
+    el = Element(ref=ElementRef(frame=0, id=1), index=1, tag="div", role="generic", name="s", drag=drag,
+                 box=Box(x=x, y=10, w=20, h=20))
+    return PageMem(url="http://h/a", sections=[PageSection(id="s1", kind="normal", roots=[], tag="div", elements=[el])])
+
+
+def test_a_draggable_element_moved_is_another_state_and_a_fixed_one_moved_by_layout_is_not():
+    # A box dragged into another changes no text: the drag read as a no-op and the model did it again.
+    assert page_state(_boxes(10, drag=True)) != page_state(_boxes(70, drag=True))
+    assert page_state(_boxes(10, drag=True)) == page_state(_boxes(11, drag=True))  # a pixel: not moved
+    assert page_state(_boxes(10, drag=False)) == page_state(_boxes(70, drag=False))
 
 
 def test_page_state_ignores_a_ticking_clock_and_re_created_nodes():
