@@ -72,6 +72,29 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _no_silent_embedded_model(request, monkeypatch):
+    """Only tests marked `embedded` or `model_smoke` load the embedded model. Any other test that reached it went
+    past the scripted server to the product's default, and paid a model load and real calls (a menu test took 32 s
+    on one): it fails, naming the fixtures to use (tests/support/llm_fixtures.py)."""
+    if request.node.get_closest_marker("embedded") or request.node.get_closest_marker("model_smoke"):
+        yield
+        return
+    from companion.llm import embedded
+
+    reached: list[str] = []
+
+    def refuse(*args, **kwargs):
+        reached.append("embedded_model")
+        raise RuntimeError("a test reached the embedded model")
+
+    monkeypatch.setattr(embedded, "embedded_model", refuse)
+    yield
+    if reached:
+        pytest.fail("this test called the embedded model: answer its LLM calls with the scripted server "
+                    "(scripted_llm and llm_client_for, tests/support/llm_fixtures.py), or mark it embedded")
+
+
+@pytest.fixture(autouse=True)
 def _no_typed_secret_carries_over():
     """Each test starts knowing no typed secret. The product remembers what it typed into a secret field for the
     whole process and masks it wherever text leaves a task (companion/typed_secrets.py); the suite's companion

@@ -22,7 +22,11 @@ async def test_the_items_of_an_svg_pie_menu_are_controls_once_it_is_open(browser
     assert text_of(browser, "#did") == "Beta"
 
 
-async def test_the_hub_of_an_svg_menu_is_named_by_its_title_and_opens_the_menu(browser, open_page, make_ctx):
+async def test_the_hub_of_an_svg_menu_is_named_by_its_title_and_opens_the_menu(browser, open_page, make_ctx,
+                                                                               scripted_llm, llm_client_for):
+    # The opened menu's entries are offered to the model: the scripted one picks none of them (-1).
+    answer = '{"reason": "only open it", "index": -1}'
+    llm_client_for(scripted_llm(rules=[{"prompt": "dropdown_option", "responses": [answer] * 3}]))
     open_page("svg_menu.html")
     ctx = await make_ctx("Expand the pie menu.")
     await execute(ctx, candidate_for(ctx, "menu"), "scripted")
