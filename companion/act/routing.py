@@ -39,6 +39,7 @@ from companion.act.named_fields import alike_left, alike_wanted, fields_in_scope
 from companion.act.sites import check_navigation, element_target, parse_url
 from companion.act.premature import check_premature, check_reads_only
 from companion.act.search import search
+from companion.act.similar_choices import similar_boxes, similar_words
 from companion.bridge.errors import BridgeDisconnected, BridgeError
 from companion.pagemem.identity import element_key
 from companion.pagemem.model import Element, PageSection
@@ -192,10 +193,15 @@ async def _use_alike(ctx: AgentContext, el: Element) -> list[str]:
 
 
 async def _tick_named_boxes(ctx: AgentContext, el: Element, section: PageSection | None) -> list[str]:
-    """Tick the other boxes the task names along with the one just ticked (named_fields.named_boxes_left), as one
-    action; a box that fails stops the run, and what was ticked stays reported."""
+    """Tick the other boxes the task names along with the one just ticked (named_fields.named_boxes_left), or, for a
+    task asking boxes similar to its words, the box each word goes with (act/similar_choices.py), as one action; a
+    box that fails stops the run, and what was ticked stays reported."""
     done: list[str] = []
-    for other in named_boxes_left(ctx.task, el, fields_in_scope(ctx.pagemem, section)):
+    fields = fields_in_scope(ctx.pagemem, section)
+    others = named_boxes_left(ctx.task, el, fields)
+    if not others and el.checked and similar_words(ctx.task):
+        others = [b for b in await similar_boxes(ctx, fields) if b is not el and not b.checked]
+    for other in others:
         try:
             done.append(await set_checked(ctx, other, True))
         except ActionFailed as exc:
