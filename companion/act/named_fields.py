@@ -236,7 +236,7 @@ def unset_choice(task: str, el: Element) -> str | None:
     if is_native_select(el) and "multiple" in el.attrs:  # each option the task names must be selected
         named = [f'"{o}"' for o in named_options_left(task, el)]
         return f'{", ".join(named)} of {label(el)} not selected' if named else None
-    if el.tag == "input" and (el.input_type in ("number", "range") or el.role == "spinbutton") and (el.value or "").strip():
+    if (is_number_field(el) or (el.tag == "input" and el.input_type == "range")) and (el.value or "").strip():
         return _other_number(task, el)
     if is_native_select(el) and el.options and not names_in(task, el.selected_option or ""):
         named = [o for o in el.options if o != el.selected_option and names_in(task, o)]
@@ -371,6 +371,11 @@ def of_named_kind(kind: str, e: Element) -> bool:
 
 def is_checkbox(el: Element) -> bool:
     return (el.tag == "input" and el.input_type == "checkbox") or (el.tag != "input" and el.role in ("checkbox", "switch"))
+
+
+def is_number_field(el: Element) -> bool:
+    """A field that takes a number typed (a number input, a spinner's field)."""
+    return el.tag == "input" and (el.input_type == "number" or el.role == "spinbutton")
 
 
 def _other_number(task: str, el: Element) -> str | None:

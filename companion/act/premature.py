@@ -48,8 +48,9 @@ from companion.act.context import AgentContext
 from companion.act.elements import is_checkable, is_empty, is_form_field, is_native_select, label
 from companion.act.errors import NotYet
 from companion.act.nth_result import nth_result
-from companion.act.named_fields import (counted_controls, fields_in_scope, is_checkbox, names_action,
-                                       of_named_kind, recipients, unset_choice, unset_named, value_named_for)
+from companion.act.named_fields import (counted_controls, fields_in_scope, is_checkbox, is_number_field,
+                                       names_action, of_named_kind, recipients, unset_choice, unset_named,
+                                       value_named_for)
 from companion.act.prefilter import element_skip_reason
 from companion.observe.ranked import ranked_controls
 from companion.observe.values import identifiers
@@ -714,11 +715,13 @@ def check_named_fields_set(ctx: AgentContext, el: Element, section: PageSection 
     if not left or warning in ctx.submit_warnings:
         return
     ctx.submit_warnings.add(warning)
-    # The one thing left is a box or radio the task names by its label ("Select m9KQex and click Submit"): it is set
-    # at once. Told so, the default model checked the radio its summary had named instead and submitted.
-    boxes = [e for e in fields if is_checkable(e) and unset_choice(ctx.task, e)]
+    # The one thing left is a box or radio the task names by its label ("Select m9KQex and click Submit"), or a
+    # number field holding another number than the task's: it is set at once (the number typed). Told so, the default
+    # model checked the radio its summary had named instead and submitted, and clicked a spinner's "up" past the
+    # number three times.
+    settable = [e for e in fields if (is_checkable(e) or is_number_field(e)) and unset_choice(ctx.task, e)]
     raise NotYet(f"not clicked yet: the task names what is unset here ({'; '.join(left)}); set that first",
-                 remedy=boxes[0].ref if len(left) == 1 and len(boxes) == 1 else None, at_once=True)
+                 remedy=settable[0].ref if len(left) == 1 and len(settable) == 1 else None, at_once=True)
 
 
 _REPLY = re.compile(r"^\s*(re:?\s*)?reply\b", re.I)

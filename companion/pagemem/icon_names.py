@@ -79,9 +79,19 @@ def is_glyph(text: str) -> bool:
     return bool(bare) and (bare in GLYPHS or (len(bare) <= 3 and not any(c.isalnum() for c in bare)))
 
 
+# A compass letter ending an icon's name is the way it points: jQuery UI's "triangle-1-n" and "triangle-1-s" are a
+# spinner's up and down, which read alike ("triangle") without it.
+_COMPASS = {"n": "up", "s": "down", "e": "right", "w": "left", "ne": "up right", "nw": "up left", "se": "down right",
+            "sw": "down left"}
+
+
 def _words(raw: str) -> str:
     """Meaningful words of an icon token: split on - _ . and camelCase, drawing words dropped, set names mapped."""
-    words = [w for w in _WORD.findall(_CAMEL.sub(" ", raw).lower()) if w not in GENERIC_WORDS and len(w) > 1]
+    tokens = _WORD.findall(_CAMEL.sub(" ", raw).lower())
+    way = _COMPASS.get(tokens[-1], "") if len(tokens) > 1 else ""
+    words = [w for w in (tokens[:-1] if way else tokens) if w not in GENERIC_WORDS and len(w) > 1]
+    if words and way:
+        words.append(way)
     if not words or len(words) > MAX_WORDS:
         return ""
     return " ".join(ICON_SYNONYMS.get(w, w) for w in words)

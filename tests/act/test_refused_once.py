@@ -433,3 +433,19 @@ async def test_searching_again_on_the_page_holding_the_counted_result_is_refused
         await execute(ctx, candidate_for(ctx, "Search"), "scripted")
     assert 'the 5th search result is "Result 5"' in str(refused.value), refused.value
     assert ctx.pagemem.element_by_ref(refused.value.remedy).name == "Result 5"
+
+
+async def test_a_spinners_arrows_are_named_by_their_way_and_a_submit_with_another_number_types_the_tasks(
+        browser, open_page, make_ctx):
+    """The arrows read "triangle up" and "triangle down" (their icon's compass letter), and a Submit while the
+    spinner holds another number than the task's is refused with the spinner as the remedy, set at once."""
+    open_page("spinner.html")
+    ctx = await make_ctx("Select 1 with the spinner and hit Submit.")
+    names = [e.name for e in ctx.pagemem.all_elements()]
+    assert "triangle up" in names and "triangle down" in names, names
+    with pytest.raises(NotYet) as refused:
+        await execute(ctx, candidate_for(ctx, "Submit"), "scripted")
+    spinner = next(e for e in ctx.pagemem.all_elements() if e.role == "spinbutton")
+    assert refused.value.remedy == spinner.ref and refused.value.at_once
+    await execute(ctx, candidate_for(ctx, spinner.name), "scripted")
+    assert browser.driver.find_element(By.ID, "amount").get_attribute("value") == "1"

@@ -29,6 +29,8 @@ def test_text_around_a_glyph_is_no_glyph():
     ("fa-solid fa-trash-can fa-lg", "trash can"), ("bi bi-trash3-fill", "trash"), ("fa fa-times", "close"),
     ("btn btn-close", "close"), ("ui-icon ui-icon-closethick", "close"), ("mdi mdi-pencil-outline", "edit"),
     ("fas fa-arrow-left", "arrow left"), ("ql-bold", "bold"), ("ql-underline", "underline"),
+    ("ui-icon ui-icon-triangle-1-n", "triangle up"), ("ui-icon ui-icon-triangle-1-s", "triangle down"),
+    ("ui-icon ui-icon-carat-1-e", "carat right"),
 ])
 def test_an_icon_class_names_the_icon_without_its_set_size_or_colour(classes, words):
     assert class_words(classes) == words
