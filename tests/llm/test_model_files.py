@@ -49,6 +49,7 @@ def test_a_missing_model_names_the_fetch_command(fresh_dirs, monkeypatch):
         ensure_model("qwen2.5-coder-0.5b", install=False)
 
 
+@pytest.mark.embedded  # the embedded loader is what reads (and refuses) the file
 async def test_a_corrupt_gguf_file_is_a_clear_error_not_a_crash(tmp_path):
     from companion.llm import LLMClient
 

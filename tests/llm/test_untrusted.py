@@ -12,8 +12,9 @@ from companion.llm.prompts import available_prompts, current_nonce, new_nonce, r
 from companion.llm.recording import request_key
 from tests.support.prompt_samples import SAMPLES
 
-# Variables a page never wrote: the user's task, code-made numbers and notes, the benchmark probe's own words.
-TRUSTED = {"task", "searched", "remaining", "nudge"}
+# Variables a page never wrote: the user's task (and "word", one of its words: similar_option), code-made numbers
+# and notes, the benchmark probe's own words.
+TRUSTED = {"task", "word", "searched", "remaining", "nudge"}
 NOT_PAGE_PROMPTS = {"choice_probe"}  # `webchallenger llm check` and the benchmarks: no page involved
 
 

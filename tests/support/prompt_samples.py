@@ -22,6 +22,7 @@ SAMPLES = {
     "input_value": {**CTX, "observation": "Home page", "field": "Search (text)"},
     "search_query": {**CTX, "observation": "Home page", "field": "searchbox 'Search the shop'"},
     "select_option": {**CTX, "field": "Colour (any)", "options": ["any", "red", "blue"]},
+    "similar_option": {**CTX, "word": "serene", "options": ["quiet", "comical", "start"]},
     "drop_place": {**CTX, "dragged": "generic 'item 3'", "options": ["onto 'Ruth' (5 of 6)", "left by 60 pixels"]},
     "upload_file_choice": {**CTX, "field": "Attachment", "files": ["photo.png: a kettle", "Create a new text file"]},
     "new_file_content": {**CTX, "field": "Attachment"},
