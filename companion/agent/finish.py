@@ -59,7 +59,7 @@ from companion.observe.ranked import off_extreme, ranked_rows
 from companion.observe.rows import off_named_row, states_asked_cells
 from companion.observe.values import EMAIL, Problem
 from companion.pagemem.model import Element, PageMem
-from companion.pagemem.widgets import SUBMIT_WORDS
+from companion.pagemem.widgets import SUBMIT_WORDS, is_text_field
 from companion.protocol import ElementRef
 from companion.task_asks import ACTION_VERBS, asks_count, is_question, requested_actions
 from companion.text import content_words, quoted_as_written
@@ -197,6 +197,24 @@ def unsent(task: str, pagemem: PageMem | None, done: list[str]) -> str | None:
     return label(sends[0])
 
 
+MAX_SEND_WORDS = 3  # a control named in a few words ("Submit", "Go!", "Search now"), not a sentence holding one
+
+
+def typed_unsent(task: str, pagemem: PageMem | None, done: list[str]) -> Element | None:
+    """The page's one send control (a submit-like name: "Submit", "Search", "Go") while the errand typed into this
+    page's fields and nothing sent them yet (None: a question, nothing typed or held, sent, or no one such control).
+    "Search for political movies directed by Hurley from year 1985": the default model filled the three fields and
+    ended the task, the Submit beside them never pressed."""
+    if pagemem is None or is_question(task) or submitted(done) or not any(a.startswith("Typed ") for a in done):
+        return None
+    elements = list(pagemem.all_elements())
+    if not any(is_text_field(e) and (e.value or "").strip() for e in elements):
+        return None
+    sends = [e for e in elements if not e.disabled and not e.clicked and not is_text_field(e)
+             and len((e.name or e.text).split()) <= MAX_SEND_WORDS and SUBMIT_WORDS.search(e.name or e.text)]
+    return sends[0] if len(sends) == 1 else None
+
+
 def unacted_at_last_step(task: str, done: list[str], last_step: bool) -> str | None:
     """Why the last step of a task that did nothing cannot end it (None: an action ran, steps are left, or the
     task is a question, whose answer may be on the page as it is)."""
@@ -228,7 +246,8 @@ def declined_end(task: str, declined: str | None) -> str | None:
 def submitted(actions_done: list[str]) -> bool:
     """A form was submitted, or a submit-like button clicked, in the task: after that the page's fields may have
     been reset (a scripted page starts over, a comment box empties), so their state says nothing of the task."""
-    return any(a.startswith("Submitted ") or (a.startswith(("Clicked button", "Pressed")) and SUBMIT_WORDS.search(a))
+    return any(a.startswith("Submitted ") or (a.startswith(("Clicked button", "Clicked generic", "Pressed"))
+                                                 and SUBMIT_WORDS.search(a))
                for a in actions_done)
 
 
@@ -630,6 +649,11 @@ class EndGate:
             self.end_warnings.add(unpressed)
             return Refused(f"the task names what is not pressed yet on this page ({'; '.join(unpressed)}): press "
                            "it to finish", "rule")
+        send = typed_unsent(self.task, f.pagemem, f.done)
+        if send is not None and ("typed unsent",) not in self.end_warnings:
+            self.end_warnings.add(("typed unsent",))
+            return Refused(f"what was typed on this page is not sent yet: {label(send)} is on the page and was not "
+                           "pressed", "rule", remedy=send.ref)
         narrowing = unnarrowed_count(self.task, f.pagemem, f.done)
         if narrowing and narrowing not in self.end_warnings:
             self.end_warnings.add(narrowing)

@@ -7,7 +7,8 @@ from __future__ import annotations
 from urllib.parse import urljoin
 
 from companion.agent.finish import (
-    hollow_answer, missing_action, unacted_at_last_step, unclicked_named, unpressed_verb, unsent, wrong_kind_answer,
+    hollow_answer, missing_action, typed_unsent, unacted_at_last_step, unclicked_named, unpressed_verb, unsent,
+    wrong_kind_answer,
 )
 from companion.pagemem.divide import divide_page
 from tests.support.htmlsnap import snapshot_from_html
@@ -169,3 +170,18 @@ def test_a_quoted_name_the_task_asks_to_click_shown_and_never_clicked_holds_back
     assert unclicked_named(task, section, ['Clicked tab "Section #1"', 'Clicked generic "enim,"']) is None
     assert unclicked_named('Type "enim," into the box.', section, []) is None  # not asked to click
     assert unclicked_named('What does the link "enim," say?', section, []) is None  # a question
+
+
+FILLED_FORM = """<html><body><div id="form">
+<input aria-label="Director" value="Hurley"><input aria-label="Genre" value="Political"><input aria-label="Year">
+<div class="final" tabindex="0">Submit</div></div><p>Find a movie.</p></body></html>"""
+
+
+def test_fields_typed_and_never_sent_name_the_pages_one_send_control():
+    task = "Search for political movies directed by Hurley from year 1985."
+    typed = ['Typed "Hurley" into textbox "Director"', 'Typed "Political" into textbox "Genre"']
+    send = typed_unsent(task, page(FILLED_FORM), typed)
+    assert send is not None and send.name == "Submit"
+    assert typed_unsent(task, page(FILLED_FORM), [*typed, 'Clicked generic "Submit"']) is None  # sent
+    assert typed_unsent(task, page(FILLED_FORM), []) is None  # nothing typed by the agent
+    assert typed_unsent("Which movie did Hurley direct?", page(FILLED_FORM), typed) is None  # a question
