@@ -19,8 +19,8 @@ from companion.act.confirmation import confirm_action
 from companion.act.elements import field_description, label
 from companion.act.errors import ActionFailed, NoOp, NotYet
 from companion.act.named_fields import (
-    arithmetic_value, copied_value, field_for_value, nth_word_value, page_value_for, set_option_for, set_value_for,
-    value_named_for,
+    arithmetic_value, copied_value, field_for_value, nth_word_value, page_value_for, quoted_not_control, set_option_for,
+    set_value_for, value_named_for,
 )
 from companion.act.prefilter import selecting_noop, toggle_noop, typing_noop
 from companion.act.solve_for import solved_value
@@ -140,7 +140,8 @@ def value_by_rule(ctx: AgentContext, el: Element) -> str | None:
     # A colour field's code first: "set the background to navy" names "navy" as the value, which it cannot take.
     return (colour_value(ctx.task, el) or (in_asked_case(ctx.task, named) if named else None) or arithmetic_value(el)
             or copied_value(ctx.task, el, elements) or page_value_for(ctx.task, el, sections)
-            or nth_word_value(ctx.task, el, sections) or solved_value(ctx.task, el, sections))
+            or nth_word_value(ctx.task, el, sections) or solved_value(ctx.task, el, sections)
+            or quoted_not_control(ctx.task, el, elements))
 
 
 def without_own_label(value: str, el: Element) -> str:
@@ -160,7 +161,7 @@ async def enter_input(ctx: AgentContext, el: Element, *, value: str | None = Non
     value is given, then type it. An answer that only names the input or repeats the task is asked again once,
     with that answer shown as wrong; a second such answer means the task gives no text for it ("Focus into the
     textbox"): the field is clicked, which focuses it, and nothing is typed."""
-    if value is None and prompt == "input_value":
+    if value is None and prompt in ("input_value", "search_query"):
         value = value_by_rule(ctx, el)
     if value is None:
         field = field_description(el, ctx.typed_secrets)

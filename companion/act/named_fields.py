@@ -418,6 +418,18 @@ def labelled_spans(task: str) -> list[tuple[str, int, int]]:
     return [(m.group(1), m.start(1), m.end(1)) for m in _LABELLED.finditer(task)]
 
 
+def quoted_not_control(task: str, el: Element, elements: list[Element]) -> str | None:
+    """The one phrase the task quotes that no button or link of the page is named, for the page's one text field
+    ('enter "Augus" and press "Search"': "Augus"); None otherwise. With two quotes, the default model typed
+    "Search" into the search box."""
+    fields = [e for e in elements if is_text_field(e) and not e.disabled and not e.is_password]
+    if fields != [el]:
+        return None
+    controls = {" ".join((e.name or e.text).split()).lower() for e in elements if e.role in ("button", "link")}
+    left = [q for q in dict.fromkeys(quoted_as_written(task)) if q.lower() not in controls]
+    return left[0] if len(left) == 1 and len(quoted_as_written(task)) > 1 else None
+
+
 def value_named_for(task: str, el: Element) -> str | None:
     """The one quoted value the task puts next to this text field's own words: right before the quote ('the
     password "DYh"') or right after it ('"Ada" as the first name'), or the value after its word and a colon

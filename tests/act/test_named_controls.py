@@ -4,7 +4,7 @@ over pages divided by the real PageMem pipeline from HTML (tests/support/htmlsna
 
 from __future__ import annotations
 
-from companion.act.named_fields import unset_named, value_named_for
+from companion.act.named_fields import quoted_not_control, unset_named, value_named_for
 from companion.pagemem.divide import divide_page
 from tests.support.htmlsnap import snapshot_from_html
 
@@ -69,3 +69,14 @@ def test_a_script_spinner_holding_another_number_is_unset_and_takes_the_tasks_nu
     body = '<input type="text" role="spinbutton" aria-label="Amount" value="1" aria-valuenow="1">'
     assert unset_named("Select 3 with the spinner and hit Submit.", fields(body)) == ['spinbutton "Amount" is not set to 3']
     assert value_named_for("Select 3 with the spinner and hit Submit.", only(body, "input")) == "3"
+
+
+def test_of_two_quoted_phrases_the_one_no_control_bears_is_the_fields_value():
+    # 'enter "Augus" and press "Search"': the default model typed "Search" into the search box.
+    task = 'Use the textbox to enter "Augus" and press "Search", then find and click the 9th search result.'
+    elements = fields('<input id="search-text"><button>Search</button>')
+    box = next(e for e in elements if e.tag == "input")
+    assert quoted_not_control(task, box, elements) == "Augus"
+    assert quoted_not_control('Enter "Augus" and "Bo"', box, elements) is None  # neither is a control: ambiguous
+    two = fields('<input id="a"><input id="b"><button>Search</button>')
+    assert quoted_not_control(task, two[0], two) is None  # which field is the model's call
