@@ -20,6 +20,7 @@ from companion.act.drop_position import Peer, Position, asked_position, peer_at
 from companion.act.elements import label
 from companion.act.errors import ActionFailed, NoOp
 from companion.act.models import GESTURE_KINDS, Candidate
+from companion.act.menu_path import follow_path, path_candidate
 from companion.act.named_fields import LISTED_NUMBER, same_number, slider_now, slider_values
 from companion.act.resize import handles, resize, resize_candidates
 from companion.act.sort_list import ask_words, asked_sort, sort_by_dragging
@@ -131,6 +132,10 @@ def element_candidates(task: str, el: Element, section_id: str, page: "PageGestu
     `plain`'s."""
     if el.resize:  # nothing to click: offered only for a size the task asks
         return [c.model_copy(update={"section_id": section_id}) for c in page.resizes if c.element == el.ref]
+    path = path_candidate(task, el)
+    if path is not None:  # a menu entry with a submenu, clicked, is chosen itself: only pointed at on the way
+        opener = el.attrs.get("aria-haspopup", "false").lower() not in ("", "false")
+        return [path.model_copy(update={"section_id": section_id})] + ([] if opener else [plain(el, section_id)])
     styled = [style_candidate(o).model_copy(update={"section_id": section_id}) for o in page.styles if o.editor.ref == el.ref]
     if styled:  # the editor is still typed into as well
         return styled + [plain(el, section_id)]
@@ -457,7 +462,7 @@ async def sort_list(ctx: AgentContext, candidate: Candidate) -> str:
 
 
 WORKFLOWS = {"drag": drag, "slider": set_slider, "select_text": select_text, "scroll": scroll_box, "sort": sort_list,
-             "resize": resize, "style": style_text}
+             "resize": resize, "style": style_text, "menu_path": follow_path}
 
 
 async def perform(ctx: AgentContext, candidate: Candidate) -> str:

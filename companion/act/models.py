@@ -12,10 +12,10 @@ from companion.pagemem.update import PageUpdate
 from companion.protocol import ElementRef
 
 # Pointer gestures on an element (act/gestures.py; resize: act/resize.py; style, a selection and a toolbar button:
-# act/style_text.py).
-GESTURE_KINDS = ("drag", "slider", "select_text", "scroll", "sort", "resize", "style")
+# act/style_text.py; menu_path, entries pointed at and the last clicked: act/menu_path.py).
+GESTURE_KINDS = ("drag", "slider", "select_text", "scroll", "sort", "resize", "style", "menu_path")
 CandidateKind = Literal["element", "navigate", "type_url", "switch_tab", "view_all", "end_task", "drag", "slider", "select_text",
-                        "scroll", "sort", "resize", "style"]
+                        "scroll", "sort", "resize", "style", "menu_path"]
 
 
 class Candidate(BaseModel):
@@ -32,6 +32,7 @@ class Candidate(BaseModel):
     text: str | None = Field(None, description="select_text: the text to select (None: all of the element's); "
                                                "resize: the axis and way asked (x+, y-, + for both); "
                                                "style: the text to select in the editor (empty: all of it); "
+                                               "menu_path: the entries' names, joined by ' > '; "
                                                "slider: the value the task gives (None: asked when it is chosen); "
                                                "element (a search box): the query to search for (act/search_for.py)")
     each: list[tuple[ElementRef, str]] = Field(default_factory=list, description="slider: every slider of the page "

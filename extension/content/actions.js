@@ -157,12 +157,16 @@
     return !["checkbox", "radio", "button", "submit", "reset", "image", "file", "range", "color", "hidden"].includes(el.type);
   }
 
-  // What a mouse moving onto the element makes the page see (CSS :hover cannot be triggered from script).
+  // What a mouse moving onto the element makes the page see (CSS :hover cannot be triggered from script). The
+  // enter events do not bubble: a browser sends one to every element the pointer comes into, the outermost first,
+  // so a menu entry listening on its <li> opens its submenu when the pointer reaches the text inside it.
   function hoverSequence(el, at) {
+    const entered = [];
+    for (let n = el; n && n.nodeType === Node.ELEMENT_NODE; n = composedParent(n)) entered.unshift(n);
     firePointer(el, "pointerover", at);
-    firePointer(el, "pointerenter", at, { bubbles: false });
+    for (const n of entered) firePointer(n, "pointerenter", at, { bubbles: false });
     fireMouse(el, "mouseover", at);
-    fireMouse(el, "mouseenter", at, { bubbles: false });
+    for (const n of entered) fireMouse(n, "mouseenter", at, { bubbles: false });
     firePointer(el, "pointermove", at);
     fireMouse(el, "mousemove", at);
   }
