@@ -490,11 +490,15 @@ def check_target_hidden(ctx: AgentContext, el: Element) -> None:
                      "yet: open one of those, or this again")
     ctx.submit_warnings.add(warning)
     if openers:
-        # An opener in the one row the task names is the way ("Report" in the menu of @kenda's post).
+        # An opener in the one row the task names is the way ("Report" in the menu of @kenda's post). A target the
+        # task quotes, on no element here, is behind the first opener not opened yet, which is opened at once: told
+        # "open that first", the default model reopened the tab it had seen and clicked a word of it.
         in_row = [e for e in unopened if in_named_row(ctx.task, e)]
+        quoted = missing[0] in quoted_as_written(ctx.task)
+        way = in_row[0] if len(in_row) == 1 else (unopened[0] if quoted and unopened else None)
         raise NotYet(f'not clicked yet: no element on this page is named "{missing[0]}", which the task asks for; it '
                      f"may be behind {', '.join(list(openers)[:MAX_OPENERS_SAID])}: open that first, or choose this again",
-                     remedy=in_row[0].ref if len(in_row) == 1 else None)
+                     remedy=way.ref if way is not None else None, at_once=way is not None and len(in_row) != 1)
     raise NotYet(f'not clicked yet: this page shows nothing of "{missing[0]}", which the task names; it may be on '
                  f"another page of the list ({', '.join(list(pages)[:MAX_OPENERS_SAID])}): go there first, or choose "
                  "this again")

@@ -449,3 +449,14 @@ async def test_a_spinners_arrows_are_named_by_their_way_and_a_submit_with_anothe
     assert refused.value.remedy == spinner.ref and refused.value.at_once
     await execute(ctx, candidate_for(ctx, spinner.name), "scripted")
     assert browser.driver.find_element(By.ID, "amount").get_attribute("value") == "1"
+
+
+async def test_a_word_clicked_while_the_quoted_target_is_behind_a_tab_never_opened_opens_that_tab_at_once(
+        browser, open_page, make_ctx):
+    # Told "open that first", the default model reopened a tab it had seen and clicked a word of it.
+    open_page("tabbed_links.html")
+    ctx = await make_ctx('Switch between the tabs to find and click on the link "Tiber".')
+    with pytest.raises(NotYet) as refused:
+        await execute(ctx, candidate_for(ctx, "Arno"), "scripted")
+    two = next(e for e in ctx.pagemem.all_elements() if e.name == "Two")
+    assert refused.value.remedy == two.ref and refused.value.at_once
