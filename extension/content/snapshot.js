@@ -207,8 +207,9 @@
     return false;
   }
 
+  // Text a person sees: a closed menu's entries inside the control (no box) do not name it.
   function textIn(records, from, to) {
-    for (let i = from; i < to; i++) if (records[i].text) return true;
+    for (let i = from; i < to; i++) if (records[i].text && records[i].box) return true;
     return false;
   }
 
@@ -218,11 +219,16 @@
   function drawnIcon(records, els, from, to) {
     for (let i = from; i < Math.min(to, from + PIECE_RECORDS); i++) {
       if (!records[i].box) continue;
-      const cs = getComputedStyle(els[i]);
-      const m = CSS_URL.exec(cs.content.startsWith("url(") ? cs.content : cs.backgroundImage);
-      if (m && m[2] && !m[2].startsWith("data:")) return cap(m[2], MAX_ATTR);
+      const url = styleIcon(els[i]);
+      if (url) return url;
     }
     return "";
+  }
+
+  function styleIcon(el) {
+    const cs = getComputedStyle(el);
+    const m = CSS_URL.exec(cs.content.startsWith("url(") ? cs.content : cs.backgroundImage);
+    return m && m[2] && !m[2].startsWith("data:") ? cap(m[2], MAX_ATTR) : "";
   }
 
   // A small control with nothing inside it, filled with one solid colour: a colour picker's swatch. Its colour is

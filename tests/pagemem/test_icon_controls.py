@@ -50,6 +50,8 @@ def test_controls_drawing_their_icon_by_style_are_named_by_its_file(browser, pag
     named = {i: e.name for i, e in _by_id(pm).items()}
     assert named["bin"] == "recycle bin"        # background-image: url(icons/recycle-bin.png)
     assert named["back"] == "left arrow"        # content: url(icons/left-arrow-white.png)
+    # Drawn by an element inside, beside a closed menu whose entries (no box) are no text of the control.
+    assert named["postmenu"] == "more"
 
 
 def _named(pm, name):
