@@ -15,6 +15,12 @@ from tests.support.act_context import candidate_for, choice
 pytestmark = pytest.mark.browser
 
 
+async def _refusal(ctx, name: str) -> NotYet:
+    with pytest.raises(NotYet) as refused:
+        await execute(ctx, candidate_for(ctx, name), "scripted")
+    return refused.value
+
+
 async def _twice(ctx, name: str) -> str:
     with pytest.raises(NotYet) as refused:
         await execute(ctx, candidate_for(ctx, name), "scripted")
@@ -443,10 +449,9 @@ async def test_a_spinners_arrows_are_named_by_their_way_and_a_submit_with_anothe
     ctx = await make_ctx("Select 1 with the spinner and hit Submit.")
     names = [e.name for e in ctx.pagemem.all_elements()]
     assert "triangle up" in names and "triangle down" in names, names
-    with pytest.raises(NotYet) as refused:
-        await execute(ctx, candidate_for(ctx, "Submit"), "scripted")
+    refused = await _refusal(ctx, "Submit")
     spinner = next(e for e in ctx.pagemem.all_elements() if e.role == "spinbutton")
-    assert refused.value.remedy == spinner.ref and refused.value.at_once
+    assert refused.remedy == spinner.ref and refused.at_once
     await execute(ctx, candidate_for(ctx, spinner.name), "scripted")
     assert browser.driver.find_element(By.ID, "amount").get_attribute("value") == "1"
 
@@ -456,7 +461,6 @@ async def test_a_word_clicked_while_the_quoted_target_is_behind_a_tab_never_open
     # Told "open that first", the default model reopened a tab it had seen and clicked a word of it.
     open_page("tabbed_links.html")
     ctx = await make_ctx('Switch between the tabs to find and click on the link "Tiber".')
-    with pytest.raises(NotYet) as refused:
-        await execute(ctx, candidate_for(ctx, "Arno"), "scripted")
+    refused = await _refusal(ctx, "Arno")
     two = next(e for e in ctx.pagemem.all_elements() if e.name == "Two")
-    assert refused.value.remedy == two.ref and refused.value.at_once
+    assert refused.remedy == two.ref and refused.at_once
