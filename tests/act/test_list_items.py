@@ -19,7 +19,7 @@ async def test_an_open_menus_items_are_each_a_control(browser, open_page, make_c
     llm_client_for(server)
     open_page("post_menu.html")
     ctx = await make_ctx('For the user @truman, click on the "Report" button.')
-    more = next(e for e in ctx.pagemem.all_elements() if not (e.name or e.text))
+    more = next(e for e in ctx.pagemem.all_elements() if e.name == "more")  # its icon, not the closed menu, names it
     await execute(ctx, element_candidate(more, ctx.pagemem.section_of(more.ref).id), "scripted")
     names = [e.name for e in ctx.pagemem.all_elements()]
     assert {"Share via DM", "Mute", "Report"} <= set(names), names
