@@ -20,7 +20,7 @@ from companion.act.drop_position import Peer, Position, asked_position, peer_at
 from companion.act.elements import label
 from companion.act.errors import ActionFailed, NoOp
 from companion.act.models import GESTURE_KINDS, Candidate
-from companion.act.menu_path import follow_path, path_candidate
+from companion.act.menu_path import follow_path, menu_path, path_candidate
 from companion.act.named_fields import LISTED_NUMBER, same_number, slider_now, slider_values
 from companion.act.resize import handles, resize, resize_candidates
 from companion.act.sort_list import ask_words, asked_sort, sort_by_dragging
@@ -132,7 +132,7 @@ def element_candidates(task: str, el: Element, section_id: str, page: "PageGestu
     `plain`'s."""
     if el.resize:  # nothing to click: offered only for a size the task asks
         return [c.model_copy(update={"section_id": section_id}) for c in page.resizes if c.element == el.ref]
-    path = path_candidate(task, el)
+    path = path_candidate(page.menu_path, el)
     if path is not None:  # a menu entry with a submenu, clicked, is chosen itself: only pointed at on the way
         opener = el.attrs.get("aria-haspopup", "false").lower() not in ("", "false")
         return [path.model_copy(update={"section_id": section_id})] + ([] if opener else [plain(el, section_id)])
@@ -178,6 +178,7 @@ class PageGestures:
         self._named = list(_named_places(task, snapshot))
         self.resizes = resize_candidates(task, handles(elements)) if any(e.resize for e in elements) else []
         self.styles = style_offers(task, elements)
+        self.menu_path = menu_path(task)  # read once, not per element
 
     def named_targets(self, el: Element) -> list[tuple[ElementRef, str]]:
         """Drop places the task names by their text. Left out: the dragged element, what is inside it, and a text

@@ -38,15 +38,17 @@ def menu_path(task: str) -> list[str]:
     return parts if len(parts) >= 2 and all(parts) else []
 
 
+def _said(el: Element) -> str:
+    return " ".join((el.name or el.text).split()).lower()
+
+
 def _named(elements, name: str) -> Element | None:
-    found = [e for e in elements if " ".join((e.name or e.text).split()).lower() == name.lower() and not e.disabled]
-    return found[0] if found else None
+    return next((e for e in elements if _said(e) == name.lower() and not e.disabled), None)
 
 
-def path_candidate(task: str, el: Element) -> Candidate | None:
-    """The path's one action, offered on the element that is its first entry."""
-    path = menu_path(task)
-    if not path or " ".join((el.name or el.text).split()).lower() != path[0].lower():
+def path_candidate(path: list[str], el: Element) -> Candidate | None:
+    """The path's one action (`path`: menu_path of the task), offered on the element that is its first entry."""
+    if not path or _said(el) != path[0].lower():
         return None
     return Candidate(kind="menu_path", element=el.ref, text=" > ".join(path),
                      label=f'choose "{" > ".join(path)}" in the menu (point at each entry, then click the last)')

@@ -40,6 +40,7 @@ import re
 from typing import Iterator
 
 from companion.act.elements import is_checkable, is_empty, is_form_field, is_native_select, label
+from companion.act.search_for import control_names
 from companion.observe.outline import all_nodes, parse_outline
 from companion.observe.rows import key_value
 from companion.pagemem.model import Element, PageMem, PageSection
@@ -425,7 +426,7 @@ def quoted_not_control(task: str, el: Element, elements: list[Element]) -> str |
     fields = [e for e in elements if is_text_field(e) and not e.disabled and not e.is_password]
     if fields != [el]:
         return None
-    controls = {" ".join((e.name or e.text).split()).lower() for e in elements if e.role in ("button", "link")}
+    controls = control_names(elements)
     left = [q for q in dict.fromkeys(quoted_as_written(task)) if q.lower() not in controls]
     return left[0] if len(left) == 1 and len(quoted_as_written(task)) > 1 else None
 

@@ -17,7 +17,7 @@ kept only "Add product", and the task was lost on the add form.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Iterable
 from urllib.parse import urlsplit
 
 from companion.act.elements import SEARCH_WORDS, is_search_field, label
@@ -43,7 +43,12 @@ def search_terms(task: str, controls: set[str] | frozenset[str] = frozenset(), r
 
 def page_controls(pm: PageMem) -> set[str]:
     """The names of the page's buttons and links, lower case."""
-    return {" ".join((e.name or e.text).split()).lower() for e in pm.all_elements()
+    return control_names(pm.all_elements())
+
+
+def control_names(elements: Iterable[Element]) -> set[str]:
+    """The names of these elements' buttons and links, lower case."""
+    return {" ".join((e.name or e.text).split()).lower() for e in elements
             if e.role in ("button", "link") and (e.name or e.text)}
 
 

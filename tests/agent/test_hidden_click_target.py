@@ -7,21 +7,16 @@ from __future__ import annotations
 
 from selenium.webdriver.common.by import By
 
-from companion.agent.loop import run_task
-from tests.support.agent_llm import index_of
+from tests.support.agent_llm import end_or, run_from
 from tests.support.task_events import notes
 
 
 def test_an_end_before_the_quoted_link_was_found_opens_the_tabs_not_opened_yet(browser, pages, agent_llm, memory_dir):
     # The default model opened one tab of three, did not find "Nisl" there and ended with "Clicked tab 'Tab #2'".
-    def choose(text: str, labels: list[str]) -> int:  # the end; refused with no way named, the tab "Two"
-        found = index_of(labels, r"^end the task")
-        return found if found is not None else index_of(labels, r'^tab "Two"')
-
-    agent_llm(choose=choose, answer=lambda text: "clicked it")
-    result = browser.run(run_task('Switch between the tabs to find and click on the link "Tiber".', session=browser.session,
-                                  start_url=pages.url("tabbed_links.html"), memory_dir=memory_dir, max_steps=3),
-                         timeout=300)
+    # The end is refused with no way named: the tab "Two".
+    agent_llm(choose=end_or(r'^tab "Two"'), answer=lambda text: "clicked it")
+    result = run_from(browser, pages, memory_dir, 'Switch between the tabs to find and click on the link "Tiber".',
+                      "tabbed_links.html", 3)
 
     assert any('"Tiber", which no element on this page bears; tab "Three"' in n for n in notes(result)), notes(result)
     assert result.actions[0] == 'Clicked tab "Two"' and result.actions[1].startswith('Clicked tab "Three"'), result.actions

@@ -21,6 +21,7 @@ import re
 from typing import Callable
 
 from benchmarks.lexical import Scorer, numbered_options, task_of
+from companion.agent.loop import run_task
 from tests.support.scripted_server import RecordedRequest, ScriptedLLMServer, ScriptedReply
 
 _request: contextvars.ContextVar[RecordedRequest | None] = contextvars.ContextVar("agent_llm_request", default=None)
@@ -55,6 +56,21 @@ def candidates_of(text: str) -> list[str]:
 
 def index_of(labels: list[str], pattern: str) -> int | None:
     return next((i for i, label in enumerate(labels) if re.search(pattern, label, re.I)), None)
+
+
+def end_or(pattern: str) -> Callable[[str, list[str]], int]:
+    """An actor that always ends the task; while the end is not offered (refused for good), the action matching
+    `pattern`: for end rules whose refusal names the way."""
+    def choose(text: str, labels: list[str]) -> int:
+        found = index_of(labels, r"^end the task")
+        return found if found is not None else index_of(labels, pattern)
+    return choose
+
+
+def run_from(browser, pages, memory_dir, task: str, page: str, max_steps: int):
+    """The task run by the agent loop from a fixture page, in the suite's browser."""
+    return browser.run(run_task(task, session=browser.session, start_url=pages.url(page), memory_dir=memory_dir,
+                                max_steps=max_steps), timeout=300)
 
 
 def option_named(pattern: str) -> Callable[[str], dict]:
